@@ -1,0 +1,204 @@
+#include "ptxpp/ir/module.hpp"
+
+#include <bit>
+#include <string>
+
+namespace ptx::ir {
+
+Module::Module() {
+  blocks.emplace_back();  // kRoot
+  blocks[kRoot].open = Trivia::none();
+  blocks[kRoot].close = Trivia::none();
+}
+
+std::string_view Module::name_of(ExprId id) const {
+  const Expr& e = expr(id);
+  return e.kind == ExprKind::Name ? strings.view(Symbol{e.a}) : std::string_view{};
+}
+
+std::string Module::mnemonic(const Instruction& i) const {
+  std::string out{text(i.opcode)};
+  for (const Modifier& m : modifiers_of(i)) out += text(m.name);
+  return out;
+}
+
+ExprId Module::add_expr(const Expr& e) {
+  exprs.push_back(e);
+  return ExprId{static_cast<uint32_t>(exprs.size() - 1)};
+}
+
+ExprId Module::add_name(std::string_view name, std::string_view component) {
+  Expr e;
+  e.kind = ExprKind::Name;
+  e.a = strings.intern_id(name);
+  e.b = component.empty() ? 0 : strings.intern_id(component);
+  return add_expr(e);
+}
+
+ExprId Module::add_int(uint64_t value, Notation notation) {
+  Expr e;
+  e.kind = ExprKind::Int;
+  e.sub = static_cast<uint8_t>(notation);
+  e.value = value;
+  e.aux = 1;  // minimum digit count
+  return add_expr(e);
+}
+
+ExprId Module::add_f32(float value) {
+  Expr e;
+  e.kind = ExprKind::Float;
+  e.sub = static_cast<uint8_t>(Notation::F32Hex);
+  e.flags = kUpperDigits;
+  e.value = std::bit_cast<uint32_t>(value);
+  e.aux = 8;
+  return add_expr(e);
+}
+
+ExprId Module::add_f64(double value) {
+  Expr e;
+  e.kind = ExprKind::Float;
+  e.sub = static_cast<uint8_t>(Notation::F64Hex);
+  e.flags = kUpperDigits;
+  e.value = std::bit_cast<uint64_t>(value);
+  e.aux = 16;
+  return add_expr(e);
+}
+
+ExprId Module::add_string(std::string_view quoted) {
+  Expr e;
+  e.kind = ExprKind::String;
+  e.a = strings.intern_id(quoted);
+  return add_expr(e);
+}
+
+ExprId Module::add_unary(Op op, ExprId a) {
+  Expr e;
+  e.kind = ExprKind::Unary;
+  e.sub = static_cast<uint8_t>(op);
+  e.a = a.v;
+  return add_expr(e);
+}
+
+ExprId Module::add_binary(Op op, ExprId a, ExprId b) {
+  Expr e;
+  e.kind = ExprKind::Binary;
+  e.sub = static_cast<uint8_t>(op);
+  e.a = a.v;
+  e.b = b.v;
+  return add_expr(e);
+}
+
+Range Module::add_items(std::span<const ExprId> elems) {
+  Range r{static_cast<uint32_t>(items.size()), static_cast<uint32_t>(elems.size())};
+  for (size_t i = 0; i < elems.size(); ++i) {
+    ListItem it;
+    it.node = elems[i].v;
+    it.comma = i + 1 < elems.size();
+    items.push_back(it);
+  }
+  return r;
+}
+
+ExprId Module::add_list(Delim delim, std::span<const ExprId> elems) {
+  const Range r = add_items(elems);
+  Expr e;
+  e.kind = ExprKind::List;
+  e.sub = static_cast<uint8_t>(delim);
+  e.a = r.first;
+  e.b = r.count;
+  return add_expr(e);
+}
+
+ExprId Module::add_apply(ExprId callee, ExprId paren_list) {
+  Expr e;
+  e.kind = ExprKind::Apply;
+  e.a = callee.v;
+  e.b = paren_list.v;
+  return add_expr(e);
+}
+
+Instruction Module::make_instruction(std::string_view mnemonic, std::span<const ExprId> operands,
+                                     ExprId guard) {
+  Instruction inst;
+  const size_t dot = mnemonic.find('.');
+  inst.opcode = strings.intern(mnemonic.substr(0, dot));
+  inst.modifiers.first = static_cast<uint32_t>(modifiers.size());
+  size_t pos = dot;
+  while (pos != std::string_view::npos) {
+    // Modifiers may contain "::" but never a lone '.', so split on '.'.
+    size_t next = mnemonic.find('.', pos + 1);
+    modifiers.push_back(Modifier{strings.intern(mnemonic.substr(pos, next - pos)), Trivia{}});
+    ++inst.modifiers.count;
+    pos = next;
+  }
+  inst.operands = add_items(operands);
+  inst.guard = guard;
+  return inst;
+}
+
+Stmt Module::add_instruction(const Instruction& inst) {
+  instructions.push_back(inst);
+  return Stmt{StmtKind::Instruction, static_cast<uint32_t>(instructions.size() - 1)};
+}
+
+Stmt Module::add_label(std::string_view name) {
+  Label l;
+  l.name = strings.intern(name);
+  labels.push_back(l);
+  return Stmt{StmtKind::Label, static_cast<uint32_t>(labels.size() - 1)};
+}
+
+Stmt Module::add_directive(std::string_view name, std::span<const ExprId> elems, bool semicolon) {
+  Directive d;
+  d.name = strings.intern(name);
+  d.items = add_items(elems);
+  d.has_semi = semicolon;
+  directives.push_back(d);
+  return Stmt{StmtKind::Directive, static_cast<uint32_t>(directives.size() - 1)};
+}
+
+uint32_t Module::add_block() {
+  blocks.emplace_back();
+  return static_cast<uint32_t>(blocks.size() - 1);
+}
+
+void Module::set_int(ExprId id, uint64_t value) {
+  Expr& e = expr(id);
+  e.value = value;
+  e.aux = 1;  // no zero padding for the new value
+  if (static_cast<Notation>(e.sub) == Notation::Spelled) e.sub = static_cast<uint8_t>(Notation::Dec);
+}
+
+size_t Module::rename(std::string_view from, std::string_view to) {
+  Symbol old_sym;
+  if (!strings.find(from, old_sym)) return 0;
+  const Symbol new_sym = strings.intern(to);
+  size_t n = 0;
+  for (Expr& e : exprs) {
+    if (e.kind == ExprKind::Name && e.a == old_sym.id) {
+      e.a = new_sym.id;
+      ++n;
+    }
+  }
+  for (Declarator& d : declarators) {
+    if (d.name == old_sym) {
+      d.name = new_sym;
+      ++n;
+    }
+  }
+  for (Label& l : labels) {
+    if (l.name == old_sym) {
+      l.name = new_sym;
+      ++n;
+    }
+  }
+  for (Function& f : functions) {
+    if (f.name == old_sym) {
+      f.name = new_sym;
+      ++n;
+    }
+  }
+  return n;
+}
+
+}  // namespace ptx::ir

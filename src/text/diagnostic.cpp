@@ -1,0 +1,50 @@
+#include "ptxpp/text/diagnostic.hpp"
+
+#include <algorithm>
+
+namespace ptx::text {
+
+std::string Diagnostic::format() const {
+  std::string out = file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + message;
+  if (line == 0) return out;
+  out += '\n';
+  out += source_line;
+  out += '\n';
+  // Keep tabs so the caret lines up under the column in a terminal.
+  for (uint32_t i = 0; i + 1 < column && i < source_line.size(); ++i) out += source_line[i] == '\t' ? '\t' : ' ';
+  out += '^';
+  return out;
+}
+
+Diagnostic locate(std::string_view file, std::string_view text, size_t offset, std::string message) {
+  offset = std::min(offset, text.size());
+  Diagnostic d;
+  d.file = std::string(file);
+  d.message = std::move(message);
+  const size_t line_begin = text.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
+  const size_t begin = (line_begin == std::string_view::npos || offset == 0) ? 0 : line_begin + 1;
+  size_t end = text.find('\n', begin);
+  if (end == std::string_view::npos) end = text.size();
+  d.line = static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(begin), '\n') + 1);
+  d.column = static_cast<uint32_t>(offset - begin + 1);
+  std::string_view line = text.substr(begin, end - begin);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // Very long lines are cut to a window around the column.
+  constexpr size_t kWindow = 120;
+  if (line.size() > 2 * kWindow && d.column > kWindow) {
+    const size_t cut = d.column - 1 - kWindow / 2;
+    line = line.substr(cut, kWindow);
+    d.column = static_cast<uint32_t>(offset - begin - cut + 1);
+  } else if (line.size() > 2 * kWindow) {
+    line = line.substr(0, 2 * kWindow);
+  }
+  // Show control and non-ASCII bytes as '?', so the caret line stays printable.
+  d.source_line.reserve(line.size());
+  for (char c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    d.source_line += (u == '\t' || (u >= 0x20 && u < 0x7f)) ? c : '?';
+  }
+  return d;
+}
+
+}  // namespace ptx::text
