@@ -15,5 +15,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/ptxppConfigVersion.cmake 
 install(FILES ${PROJECT_BINARY_DIR}/ptxppConfig.cmake ${PROJECT_BINARY_DIR}/ptxppConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ptxpp)
 
+file(RELATIVE_PATH PTXPP_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+string(REGEX REPLACE "/$" "" PTXPP_PC_TO_PREFIX "${PTXPP_PC_TO_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/ptxpp.pc.in ${PROJECT_BINARY_DIR}/ptxpp.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ptxpp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

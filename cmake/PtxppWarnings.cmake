@@ -11,3 +11,7 @@ if(PTXPP_SANITIZE)
     -fno-sanitize-recover=all)
   target_link_options(ptxpp_build_flags INTERFACE -fsanitize=${_ptxpp_san})
 endif()
+if(PTXPP_FUZZ)
+  # Coverage instrumentation for libFuzzer in everything the fuzz targets link.
+  target_compile_options(ptxpp_build_flags INTERFACE -fsanitize=fuzzer-no-link)
+endif()

@@ -157,6 +157,59 @@ Stmt Module::add_directive(std::string_view name, std::span<const ExprId> elems,
   return Stmt{StmtKind::Directive, static_cast<uint32_t>(directives.size() - 1)};
 }
 
+ExprId Module::add_float_spelled(double value, std::string_view spelling) {
+  Expr e;
+  e.kind = ExprKind::Float;
+  e.sub = static_cast<uint8_t>(Notation::Spelled);
+  e.value = std::bit_cast<uint64_t>(value);
+  e.aux = strings.intern_id(spelling);
+  return add_expr(e);
+}
+
+uint32_t Module::add_decl(std::initializer_list<std::string_view> words, std::string_view name, ExprId range,
+                          std::span<const ExprId> dims, ExprId init, bool semicolon) {
+  Decl d;
+  d.specs.first = static_cast<uint32_t>(specs.size());
+  for (std::string_view w : words) {
+    Spec s;
+    s.word = strings.intern(w);
+    specs.push_back(s);
+  }
+  d.specs.count = static_cast<uint32_t>(words.size());
+  Declarator dc;
+  dc.name = strings.intern(name);
+  dc.range = range;
+  dc.dims.first = static_cast<uint32_t>(items.size());
+  for (ExprId dim : dims) items.push_back(ListItem{dim.v, Trivia{}, false});
+  dc.dims.count = static_cast<uint32_t>(dims.size());
+  dc.init = init;
+  d.declarators = Range{static_cast<uint32_t>(declarators.size()), 1};
+  declarators.push_back(dc);
+  d.has_semi = semicolon;
+  decls.push_back(d);
+  return static_cast<uint32_t>(decls.size() - 1);
+}
+
+Stmt Module::add_function(std::initializer_list<std::string_view> words, std::string_view name,
+                          std::span<const uint32_t> params, uint32_t body_block) {
+  Function f;
+  f.specs.first = static_cast<uint32_t>(specs.size());
+  for (std::string_view w : words) {
+    Spec s;
+    s.word = strings.intern(w);
+    specs.push_back(s);
+  }
+  f.specs.count = static_cast<uint32_t>(words.size());
+  f.name = strings.intern(name);
+  f.params.present = true;
+  f.params.params.first = static_cast<uint32_t>(items.size());
+  for (size_t i = 0; i < params.size(); ++i) items.push_back(ListItem{params[i], Trivia{}, i + 1 < params.size()});
+  f.params.params.count = static_cast<uint32_t>(params.size());
+  f.body = body_block;
+  functions.push_back(std::move(f));
+  return Stmt{StmtKind::Function, static_cast<uint32_t>(functions.size() - 1)};
+}
+
 uint32_t Module::add_block() {
   blocks.emplace_back();
   return static_cast<uint32_t>(blocks.size() - 1);

@@ -1,5 +1,6 @@
 #include "ptxpp/ir/string_pool.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #define XXH_INLINE_ALL
@@ -9,7 +10,8 @@ namespace ptx::ir {
 
 namespace {
 constexpr size_t kChunk = 64 * 1024;
-constexpr size_t kInitialTable = 1024;
+constexpr size_t kFirstChunk = 4 * 1024;
+constexpr size_t kInitialTable = 256;
 
 uint64_t hash_of(std::string_view s) { return XXH3_64bits(s.data(), s.size()); }
 }  // namespace
@@ -22,7 +24,7 @@ StringPool::StringPool() : table_(kInitialTable, 0) {
 
 std::string_view StringPool::store(std::string_view s) {
   if (s.empty()) return {};
-  if (s.size() > kChunk / 4) {
+  if (s.size() > kFirstChunk / 4) {
     // Large strings (long comments) get a chunk of their own.
     chunks_.push_back(std::make_unique<char[]>(s.size()));
     chunk_bytes_total_ += s.size();
@@ -33,9 +35,11 @@ std::string_view StringPool::store(std::string_view s) {
     return out;
   }
   if (chunks_.empty() || chunk_used_ + s.size() > chunk_size_) {
-    chunks_.push_back(std::make_unique<char[]>(kChunk));
-    chunk_bytes_total_ += kChunk;
-    chunk_size_ = kChunk;
+    // Chunks grow from 4 KiB to 64 KiB, so small modules stay small.
+    const size_t size = std::clamp<size_t>(chunk_bytes_total_, kFirstChunk, kChunk);
+    chunks_.push_back(std::make_unique<char[]>(size));
+    chunk_bytes_total_ += size;
+    chunk_size_ = size;
     chunk_used_ = 0;
   }
   char* dst = chunks_.back().get() + chunk_used_;

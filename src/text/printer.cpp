@@ -48,6 +48,12 @@ const char* op_text(Op op) {
   return "?";
 }
 
+// A '//' comment without the carriage returns of CRLF line ends.
+std::string_view without_cr(std::string_view comment) {
+  while (!comment.empty() && comment.back() == '\r') comment.remove_suffix(1);
+  return comment;
+}
+
 class Printer {
  public:
   Printer(const Module& m, std::string& out, PrintMode mode)
@@ -108,7 +114,8 @@ class Printer {
         expr(ExprId{e.a}, lead);
         gap(e.lead, Gap::None);
         out_ += op_text(static_cast<Op>(e.sub));
-        expr(ExprId{e.b}, Gap::None);
+        // `a % b` must not become `a %b`: `%b` would read as one identifier.
+        expr(ExprId{e.b}, static_cast<Op>(e.sub) == Op::Rem ? Gap::Space : Gap::None);
         break;
       case ExprKind::Ternary:
         expr(ExprId{e.a}, lead);
@@ -193,7 +200,7 @@ class Printer {
           end = end == std::string_view::npos ? t.size() : end + 2;
         }
         std::string_view comment = t.substr(i, end - i);
-        if (line_comment && !comment.empty() && comment.back() == '\r') comment.remove_suffix(1);
+        if (line_comment) comment = without_cr(comment);
         if (line_slot) {
           if (at_start()) {
             // nothing before: the comment opens the file
@@ -244,9 +251,10 @@ class Printer {
     }
     for (size_t i = 0; i < s.size();) {
       if (s[i] == '/' && i + 1 < s.size()) {
-        size_t end = s[i + 1] == '/' ? s.size() : s.find("*/", i + 2) + 2;
+        const bool line_comment = s[i + 1] == '/';
+        size_t end = line_comment ? s.size() : s.find("*/", i + 2) + 2;
         out_ += ' ';
-        out_ += s.substr(i, end - i);
+        out_ += line_comment ? without_cr(s.substr(i, end - i)) : s.substr(i, end - i);
         i = end;
       } else {
         ++i;

@@ -1,6 +1,8 @@
 // Modules built through the IR API (as the DSL will) print canonically and assemble.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "ptxas_util.hpp"
 #include "test_util.hpp"
 
@@ -12,64 +14,15 @@ namespace {
 Module build_scale_kernel() {
   Module m;
   std::vector<Stmt> root;  // m.blocks may grow while building: fill a copy
-  {
-    const ExprId v[] = {m.add_expr([&] {
-      Expr e;
-      e.kind = ExprKind::Float;
-      e.sub = static_cast<uint8_t>(Notation::Spelled);
-      e.aux = m.intern("9.0").id;
-      return e;
-    }())};
-    root.push_back(m.add_directive(".version", v));
-    const ExprId t[] = {m.add_name("sm_90a")};
-    root.push_back(m.add_directive(".target", t));
-    const ExprId a[] = {m.add_int(64)};
-    root.push_back(m.add_directive(".address_size", a));
-  }
-  Function f;
-  f.specs = Range{static_cast<uint32_t>(m.specs.size()), 2};
-  m.specs.push_back(Spec{m.intern(".visible"), Trivia{}, ExprId{}});
-  m.specs.push_back(Spec{m.intern(".entry"), Trivia{}, ExprId{}});
-  f.name = m.intern("scale");
-  f.params.present = true;
-  const uint32_t first_param = static_cast<uint32_t>(m.items.size());
-  std::vector<uint32_t> param_decls;
-  for (const char* name : {"x", "y"}) {
-    Decl d;
-    d.has_semi = false;
-    d.specs = Range{static_cast<uint32_t>(m.specs.size()), 2};
-    m.specs.push_back(Spec{m.intern(".param"), Trivia{}, ExprId{}});
-    m.specs.push_back(Spec{m.intern(".u64"), Trivia{}, ExprId{}});
-    d.declarators = Range{static_cast<uint32_t>(m.declarators.size()), 1};
-    Declarator dc;
-    dc.name = m.intern(name);
-    m.declarators.push_back(dc);
-    m.decls.push_back(d);
-    param_decls.push_back(static_cast<uint32_t>(m.decls.size() - 1));
-  }
-  (void)first_param;
-  f.params.params = Range{static_cast<uint32_t>(m.items.size()), 2};
-  m.items.push_back(ListItem{param_decls[0], Trivia{}, true});
-  m.items.push_back(ListItem{param_decls[1], Trivia{}, false});
-
-  f.body = m.add_block();
+  root.push_back(m.add_directive(".version", {m.add_float_spelled(9.0, "9.0")}));
+  root.push_back(m.add_directive(".target", {m.add_name("sm_90a")}));
+  root.push_back(m.add_directive(".address_size", {m.add_int(64)}));
+  const uint32_t params[] = {m.add_decl({".param", ".u64"}, "x", {}, {}, {}, false),
+                             m.add_decl({".param", ".u64"}, "y", {}, {}, {}, false)};
+  const uint32_t body_block = m.add_block();
   std::vector<Stmt> body;
-  auto reg_decl = [&](const char* type, const char* name, uint64_t count) {
-    Decl d;
-    d.specs = Range{static_cast<uint32_t>(m.specs.size()), 2};
-    m.specs.push_back(Spec{m.intern(".reg"), Trivia{}, ExprId{}});
-    m.specs.push_back(Spec{m.intern(type), Trivia{}, ExprId{}});
-    d.declarators = Range{static_cast<uint32_t>(m.declarators.size()), 1};
-    Declarator dc;
-    dc.name = m.intern(name);
-    dc.range = m.add_list(Delim::Angle, {m.add_int(count)});
-    m.declarators.push_back(dc);
-    m.decls.push_back(d);
-    body.push_back(Stmt{StmtKind::Decl, static_cast<uint32_t>(m.decls.size() - 1), Trivia{}});
-  };
-  reg_decl(".b32", "%r", 3);
-  reg_decl(".f32", "%f", 3);
-  reg_decl(".b64", "%rd", 6);
+  for (auto [type, name, count] : {std::tuple{".b32", "%r", 3}, {".f32", "%f", 3}, {".b64", "%rd", 6}})
+    body.push_back(Stmt{StmtKind::Decl, m.add_decl({".reg", type}, name, m.add_list(Delim::Angle, {m.add_int(count)}))});
   auto inst = [&](const char* mnemonic, std::initializer_list<ExprId> ops) {
     body.push_back(m.add_instruction(m.make_instruction(mnemonic, ops)));
   };
@@ -86,9 +39,8 @@ Module build_scale_kernel() {
   inst("st.global.f32", {m.add_list(Delim::Bracket, {m.add_binary(Op::Add, m.add_name("%rd4"), m.add_int(0))}),
                          m.add_name("%f2")});
   inst("ret", {});
-  m.blocks[f.body].stmts = std::move(body);
-  m.functions.push_back(std::move(f));
-  root.push_back(Stmt{StmtKind::Function, 0, Trivia{}});
+  m.blocks[body_block].stmts = std::move(body);
+  root.push_back(m.add_function({".visible", ".entry"}, "scale", params, body_block));
   m.root().stmts = std::move(root);
   return m;
 }

@@ -155,9 +155,9 @@ TEST(ParserErrors, RandomMutationsNeverCrash) {
       switch (rng() % 3) {
         case 0: s[pos] = alphabet[rng() % alphabet.size()]; break;
         case 1: s.erase(pos, 1 + rng() % 3); break;
-        default: s.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
+        default: s.insert(s.begin() + static_cast<ptrdiff_t>(pos), alphabet[rng() % alphabet.size()]); break;
       }
-      if (s.empty()) s = " ";
+      if (s.empty()) s.push_back(' ');
     }
     auto r = ptx::text::parse(s);
     if (r.ok()) {

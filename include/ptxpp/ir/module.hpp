@@ -97,7 +97,18 @@ class Module {
   }
   Stmt add_instruction(const Instruction& inst);
   Stmt add_label(std::string_view name);
-  Stmt add_directive(std::string_view name, std::span<const ExprId> items, bool semicolon = false);
+  Stmt add_directive(std::string_view name, std::span<const ExprId> operands, bool semicolon = false);
+  Stmt add_directive(std::string_view name, std::initializer_list<ExprId> operands, bool semicolon = false) {
+    return add_directive(name, std::span<const ExprId>(operands.begin(), operands.size()), semicolon);
+  }
+  // A decimal float kept as written, e.g. the "9.0" of `.version 9.0`.
+  ExprId add_float_spelled(double value, std::string_view spelling);
+  // `words name<range>[dims] = init` as a Decl; returns its index. Parameters: semicolon = false.
+  uint32_t add_decl(std::initializer_list<std::string_view> words, std::string_view name, ExprId range = {},
+                    std::span<const ExprId> dims = {}, ExprId init = {}, bool semicolon = true);
+  // `words name(params) { body }`; params are Decl indices (add_decl with semicolon = false).
+  Stmt add_function(std::initializer_list<std::string_view> words, std::string_view name,
+                    std::span<const uint32_t> params, uint32_t body_block);
   uint32_t add_block();  // an empty block with braces; returns its index
 
   // ---- editing ---------------------------------------------------------

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the build tree into a scratch prefix, then builds an out-of-tree consumer
+# against it twice: with find_package(ptxpp) and with pkg-config ptxpp.
+# Usage: check-install.sh BUILD_DIR SOURCE_DIR CXX
+set -euo pipefail
+build=$1 src=$2 cxx=$3
+work=$(mktemp -d /tmp/ptxpp-install-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+for f in include/ptxpp/ptxpp.hpp include/ptxpp/text/parser.hpp bin/ptxpp lib/pkgconfig/ptxpp.pc \
+         lib/cmake/ptxpp/ptxppConfig.cmake lib/cmake/ptxpp/ptxppTargets.cmake; do
+  [ -e "$prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
+done
+ls "$prefix"/lib/libptxpp.* > /dev/null
+"$prefix/bin/ptxpp" --version
+
+expected=$'.version 9.0\n.target sm_90a\n.address_size 64\n\n.entry k()\n{\n\tret;\n}'
+
+# 1. CMake package
+cmake -S "$src/tests/install/consumer" -B "$work/cmake-build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
+      -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/cmake-build" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
+out=$("$work/cmake-build/consumer")
+[ "$out" == "$expected" ] || { echo "find_package consumer printed:"; echo "$out"; exit 1; }
+echo "find_package(ptxpp) consumer: ok"
+
+# 2. pkg-config
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# shellcheck disable=SC2046
+"$cxx" -o "$work/consumer-pc" "$src/tests/install/consumer/main.cpp" $(pkg-config --cflags --libs ptxpp)
+out=$("$work/consumer-pc")
+[ "$out" == "$expected" ] || { echo "pkg-config consumer printed:"; echo "$out"; exit 1; }
+echo "pkg-config ptxpp consumer: ok"
+
+# 3. The README's example, compiled against the installed tree.
+awk '/^```cpp$/{on=1; next} /^```$/{if(on){exit}} on' "$src/README.md" > "$work/readme_example.cpp"
+# shellcheck disable=SC2046
+"$cxx" -o "$work/readme-example" "$work/readme_example.cpp" $(pkg-config --cflags --libs ptxpp)
+out=$("$work/readme-example")
+grep -q $'\tmov.u64 \t%stack, 7;   /\\* answer \\*/' <<< "$out" || { echo "README example printed:"; echo "$out"; exit 1; }
+grep -q $'^\tmov.u64 \t%stack, 7; /\\* answer \\*/$' <<< "$out" || { echo "README example (canonical) printed:"; echo "$out"; exit 1; }
+echo "README example: ok"
