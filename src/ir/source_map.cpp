@@ -5,7 +5,7 @@
 
 namespace ptx::ir {
 
-SourceMap::SourceMap(std::string name, std::string_view text) : name_(std::move(name)) {
+SourceMap::SourceMap(std::string name, std::string_view text) : name_(std::move(name)), size_(text.size()) {
   line_starts_.reserve(text.size() / 32 + 1);
   const char* base = text.data();
   const char* p = base;

@@ -14,6 +14,14 @@ constexpr size_t kFirstChunk = 4 * 1024;
 constexpr size_t kInitialTable = 256;
 
 uint64_t hash_of(std::string_view s) { return XXH3_64bits(s.data(), s.size()); }
+
+// Names and trivia are short: an inline loop beats a call to memcmp.
+bool same(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
 }  // namespace
 
 StringPool::StringPool() : table_(kInitialTable, 0) {
@@ -65,7 +73,7 @@ uint32_t StringPool::intern_id(std::string_view s) {
   size_t i = h & mask;
   while (uint32_t slot = table_[i]) {
     const uint32_t id = slot - 1;
-    if (hashes_[id] == h && strings_[id] == s) return id;
+    if (hashes_[id] == h && same(strings_[id], s)) return id;
     i = (i + 1) & mask;
   }
   const auto id = static_cast<uint32_t>(strings_.size());
@@ -81,7 +89,7 @@ bool StringPool::find(std::string_view s, Symbol& out) const {
   const size_t mask = table_.size() - 1;
   for (size_t i = h & mask; uint32_t slot = table_[i]; i = (i + 1) & mask) {
     const uint32_t id = slot - 1;
-    if (hashes_[id] == h && strings_[id] == s) {
+    if (hashes_[id] == h && same(strings_[id], s)) {
       out = Symbol{id};
       return true;
     }

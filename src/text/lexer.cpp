@@ -108,8 +108,12 @@ size_t Lexer::skip_trivia(size_t p) const {
   return p;
 }
 
-Token Lexer::next() {
-  Token t;
+bool Lexer::colon_follows() const {
+  const size_t p = skip_trivia(pos_);
+  return p < src_.size() && src_[p] == ':';
+}
+
+void Lexer::next(Token& t) {
   const size_t trivia_start = pos_;
   size_t p = skip_trivia(pos_);
   t.lead = src_.substr(trivia_start, p - trivia_start);
@@ -118,8 +122,9 @@ Token Lexer::next() {
   const size_t n = src_.size();
   if (p >= n) {
     t.kind = Tok::Eof;
+    t.text = {};
     pos_ = p;
-    return t;
+    return;
   }
   const char c = s[p];
   size_t q = p + 1;
@@ -204,7 +209,6 @@ Token Lexer::next() {
   }
   t.text = src_.substr(p, q - p);
   pos_ = q;
-  return t;
 }
 
 }  // namespace ptx::text

@@ -1,5 +1,6 @@
 #include "ptxpp/text/number_literal.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -40,6 +41,19 @@ bool accumulate(std::string_view digits, unsigned radix, uint64_t& value, bool& 
 
 size_t scan_number(std::string_view s, NumberLiteral& out, const char*& error) {
   out = NumberLiteral{};
+  // Fast path for the common case: a short plain decimal (0, 4, 128) that ends
+  // at a character which cannot continue a literal.
+  if (s[0] != '0' || s.size() == 1 || !(is_ident_char(s[1]) || s[1] == '.')) {
+    size_t i = 0;
+    uint64_t v = 0;
+    while (i < s.size() && i < 18 && s[i] >= '0' && s[i] <= '9') v = v * 10 + static_cast<unsigned>(s[i++] - '0');
+    if (i == s.size() || (!is_ident_char(s[i]) && s[i] != '.')) {
+      out.value = v;
+      out.digits = static_cast<uint32_t>(i);
+      return i;
+    }
+    out = NumberLiteral{};
+  }
   size_t i = 0;
   const size_t n = s.size();
   auto digits_while = [&](auto pred) {
@@ -154,19 +168,17 @@ size_t scan_number(std::string_view s, NumberLiteral& out, const char*& error) {
   return i;
 }
 
-void append_number(std::string& out, ExprKind kind, Notation notation, uint16_t flags, uint32_t digits,
-                   uint64_t value) {
-  (void)kind;
-  char buf[80];
-  auto put_digits = [&](const char* prefix, int base, bool upper) {
-    out += prefix;
-    auto res = std::to_chars(buf, buf + sizeof buf, value, base);
-    const auto len = static_cast<uint32_t>(res.ptr - buf);
-    for (uint32_t k = len; k < digits; ++k) out += '0';
-    if (upper)
-      for (char* p = buf; p < res.ptr; ++p)
-        if (*p >= 'a' && *p <= 'f') *p = static_cast<char>(*p - 'a' + 'A');
-    out.append(buf, len);
+size_t format_number(char* buf, Notation notation, uint16_t flags, uint32_t digits, uint64_t value) {
+  char* out = buf;
+  // Digits are capped so a corrupt digit count cannot overflow the buffer.
+  digits = std::min<uint32_t>(digits, 64);
+  auto put_digits = [&](std::string_view prefix, int base, bool upper) {
+    for (char c : prefix) *out++ = c;
+    char tmp[66];
+    auto res = std::to_chars(tmp, tmp + sizeof tmp, value, base);
+    const auto len = static_cast<uint32_t>(res.ptr - tmp);
+    for (uint32_t k = len; k < digits; ++k) *out++ = '0';
+    for (char* p = tmp; p < res.ptr; ++p) *out++ = (upper && *p >= 'a' && *p <= 'f') ? static_cast<char>(*p - 'a' + 'A') : *p;
   };
   const bool up_prefix = flags & ir::kUpperPrefix;
   const bool up_digits = flags & ir::kUpperDigits;
@@ -182,14 +194,20 @@ void append_number(std::string& out, ExprKind kind, Notation notation, uint16_t 
       digits = 8;
       value &= 0xFFFFFFFFu;
       put_digits(up_prefix ? "0F" : "0f", 16, up_digits);
-      return;
+      return static_cast<size_t>(out - buf);
     case Notation::F64Hex:
       digits = 16;
       put_digits(up_prefix ? "0D" : "0d", 16, up_digits);
-      return;
-    case Notation::Spelled: return;  // the caller prints the spelling
+      return static_cast<size_t>(out - buf);
+    case Notation::Spelled: return 0;  // the caller prints the spelling
   }
-  if (flags & ir::kUnsigned) out += 'U';
+  if (flags & ir::kUnsigned) *out++ = 'U';
+  return static_cast<size_t>(out - buf);
+}
+
+void append_number(std::string& out, Notation notation, uint16_t flags, uint32_t digits, uint64_t value) {
+  char buf[kMaxNumberLength];
+  out.append(buf, format_number(buf, notation, flags, digits, value));
 }
 
 }  // namespace ptx::text

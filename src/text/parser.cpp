@@ -124,21 +124,7 @@ class Parser {
 
  private:
   // ---- tokens ------------------------------------------------------------
-  void advance() {
-    if (has_ahead_) {
-      tok_ = ahead_;
-      has_ahead_ = false;
-    } else {
-      tok_ = lex_.next();
-    }
-  }
-  const Token& peek() {
-    if (!has_ahead_) {
-      ahead_ = lex_.next();
-      has_ahead_ = true;
-    }
-    return ahead_;
-  }
+  void advance() { lex_.next(tok_); }
   [[noreturn]] void fail_at(uint32_t offset, std::string msg) { throw detail::SyntaxError{offset, std::move(msg)}; }
   [[noreturn]] void expected(std::string_view what) {
     std::string found = tok_.kind == Tok::Eof ? std::string("end of input")
@@ -151,9 +137,14 @@ class Parser {
   }
   Trivia triv(std::string_view s) {
     if (s.empty()) return Trivia::none();
-    if (s.size() <= 3)
-      for (const auto& [text, t] : common_)
-        if (text == s) return t;
+    if (s.size() <= 3) {
+      for (const auto& [text, t] : common_) {
+        if (text.size() != s.size()) continue;
+        bool same = true;
+        for (size_t i = 0; i < s.size(); ++i) same = same && text[i] == s[i];
+        if (same) return t;
+      }
+    }
     return m_.strings.trivia(s);
   }
   // Consumes a token of kind `k`; returns its leading trivia.
@@ -386,7 +377,7 @@ class Parser {
         return Stmt{StmtKind::Block, parse_block(Where::Body)};
       case Tok::Ident:
         if (where == Where::Module) break;
-        if (peek().kind == Tok::Colon) return parse_label();
+        if (lex_.colon_follows()) return parse_label();
         if (where != Where::Body) break;
         return parse_instruction();
       case Tok::At:
@@ -774,8 +765,6 @@ class Parser {
   Lexer lex_;
   Module& m_;
   Token tok_;
-  Token ahead_;
-  bool has_ahead_ = false;
   uint32_t depth_ = 0;
   uint32_t max_depth_;
   std::vector<ListItem> scratch_;

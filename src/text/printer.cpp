@@ -1,5 +1,7 @@
 #include "ptxpp/text/printer.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <string_view>
 
 #include "ptxpp/text/number_literal.hpp"
@@ -54,10 +56,57 @@ std::string_view without_cr(std::string_view comment) {
   return comment;
 }
 
+// Appends to a std::string through a raw pointer: the string is grown ahead in
+// large steps and cut to size at the end, so each token costs a bounds check
+// and a short copy rather than a std::string::append call.
+class Output {
+ public:
+  Output(std::string& s, size_t expected) : s_(s), start_(s.size()) {
+    s_.resize(start_ + std::max<size_t>(expected, 4096));
+    p_ = s_.data() + start_;
+    end_ = s_.data() + s_.size();
+  }
+  ~Output() { s_.resize(size()); }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  size_t size() const { return static_cast<size_t>(p_ - s_.data()); }
+  size_t start() const { return start_; }
+  char back() const { return p_[-1]; }
+  void operator+=(char c) {
+    if (p_ == end_) grow(1);
+    *p_++ = c;
+  }
+  void operator+=(std::string_view v) {
+    const size_t n = v.size();
+    if (static_cast<size_t>(end_ - p_) < n) grow(n);
+    if (n <= 16) {
+      for (size_t i = 0; i < n; ++i) p_[i] = v[i];
+    } else {
+      std::memcpy(p_, v.data(), n);
+    }
+    p_ += n;
+  }
+  void operator+=(const char* z) { *this += std::string_view(z); }
+
+ private:
+  void grow(size_t n) {
+    const size_t used = size();
+    s_.resize(std::max(s_.size() * 2, used + n + 4096));
+    p_ = s_.data() + used;
+    end_ = s_.data() + s_.size();
+  }
+  std::string& s_;
+  size_t start_;
+  char* p_;
+  char* end_;
+};
+
 class Printer {
  public:
-  Printer(const Module& m, std::string& out, PrintMode mode)
-      : m_(m), out_(out), canonical_(mode == PrintMode::Canonical), start_(out.size()) {}
+  // `expected`: a guess of the output size, so most prints allocate once.
+  Printer(const Module& m, std::string& out, PrintMode mode, size_t expected)
+      : m_(m), out_(out, expected), canonical_(mode == PrintMode::Canonical) {}
 
   void module() {
     const Block& root = m_.root();
@@ -97,7 +146,10 @@ class Printer {
         if (static_cast<Notation>(e.sub) == Notation::Spelled)
           out_ += m_.strings.view_id(e.aux);
         else
-          append_number(out_, e.kind, static_cast<Notation>(e.sub), e.flags, e.aux, e.value);
+        {
+          char buf[kMaxNumberLength];
+          out_ += std::string_view(buf, format_number(buf, static_cast<Notation>(e.sub), e.flags, e.aux, e.value));
+        }
         break;
       case ExprKind::String:
         gap(e.lead, lead);
@@ -145,7 +197,7 @@ class Printer {
 
  private:
   // ---- trivia --------------------------------------------------------------
-  bool at_start() const { return out_.size() == start_; }
+  bool at_start() const { return out_.size() == out_.start(); }
 
   void newline(int depth) {
     out_ += '\n';
@@ -437,37 +489,41 @@ class Printer {
   }
 
   const Module& m_;
-  std::string& out_;
+  Output out_;
   bool canonical_;
-  size_t start_;
   int depth_ = 0;
 };
 
 }  // namespace
 
 void print(const Module& m, std::string& out, PrintMode mode) {
-  Printer p(m, out, mode);
+  // Parsed modules print to about their source size; built ones to ~40 bytes an instruction.
+  const size_t expected = m.source.size() ? m.source.size() + m.source.size() / 8 : m.instructions.size() * 40;
+  Printer p(m, out, mode, expected + 64);
   p.module();
 }
 
 std::string print(const Module& m, PrintMode mode) {
   std::string out;
-  out.reserve(m.instructions.size() * 40 + 256);
   print(m, out, mode);
   return out;
 }
 
 std::string print_expr(const Module& m, ExprId e) {
   std::string out;
-  Printer p(m, out, PrintMode::Canonical);
-  p.expr(e, Gap::None);
+  {
+    Printer p(m, out, PrintMode::Canonical, 64);
+    p.expr(e, Gap::None);
+  }
   return out;
 }
 
 std::string print_stmt(const Module& m, Stmt s) {
   std::string out;
-  Printer p(m, out, PrintMode::Canonical);
-  p.stmt(s, Gap::None);
+  {
+    Printer p(m, out, PrintMode::Canonical, 256);
+    p.stmt(s, Gap::None);
+  }
   return out;
 }
 

@@ -36,7 +36,7 @@ std::string rewrite(std::string_view s) {
   NumberLiteral n = scan(s);
   EXPECT_FALSE(n.spelled) << s;
   std::string out;
-  ptx::text::append_number(out, n.kind, n.notation, n.flags, n.digits, n.value);
+  ptx::text::append_number(out, n.notation, n.flags, n.digits, n.value);
   return out;
 }
 

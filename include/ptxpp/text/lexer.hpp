@@ -11,7 +11,15 @@ namespace ptx::text {
 class Lexer {
  public:
   explicit Lexer(std::string_view src) : src_(src) {}
-  Token next();
+  // Reads the next token into `t` (reusing it avoids copying tokens around).
+  void next(Token& t);
+  Token next() {
+    Token t;
+    next(t);
+    return t;
+  }
+  // Whether the next token is ':' (tells a label from an instruction without lexing ahead).
+  bool colon_follows() const;
   std::string_view source() const { return src_; }
 
  private:

@@ -22,8 +22,12 @@ struct NumberLiteral {
 // Length of the literal starting at `s[0]` (a digit), or 0 with `error` set.
 size_t scan_number(std::string_view s, NumberLiteral& out, const char*& error);
 
-// Appends the text of a literal in a reproducible notation (not Spelled).
-void append_number(std::string& out, ir::ExprKind kind, ir::Notation notation, uint16_t flags,
-                   uint32_t digits, uint64_t value);
+// Writes the text of a literal in a reproducible notation (not Spelled) to
+// `buf` (kMaxNumberLength bytes); returns its length.
+constexpr size_t kMaxNumberLength = 96;
+size_t format_number(char* buf, ir::Notation notation, uint16_t flags, uint32_t digits, uint64_t value);
+
+// The same, appended to a string.
+void append_number(std::string& out, ir::Notation notation, uint16_t flags, uint32_t digits, uint64_t value);
 
 }  // namespace ptx::text
