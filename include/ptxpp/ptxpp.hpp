@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ptxpp/ir/module.hpp"
+#include "ptxpp/ir/queries.hpp"
 #include "ptxpp/text/diagnostic.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "ptxpp/text/printer.hpp"
