@@ -298,6 +298,19 @@ class Parser {
     }
   }
 
+  // `addr_mode_0 = clamp_to_edge` in a sampler initializer; tok_ is '='.
+  ExprId parse_assignment(ExprId lhs) {
+    Expr e;
+    e.kind = ExprKind::Binary;
+    e.sub = static_cast<uint8_t>(Op::Assign);
+    e.loc = m_.expr(lhs).loc;
+    e.lead = triv(tok_.lead);
+    advance();
+    e.a = lhs.v;
+    e.b = parse_expr().v;
+    return add(e);
+  }
+
   // tok_ is the opening delimiter.
   ExprId parse_list(Delim d) {
     DepthGuard guard(*this);
@@ -314,6 +327,7 @@ class Parser {
       for (;;) {
         ListItem it;
         it.node = parse_expr().v;
+        if (d == Delim::Brace && tok_.kind == Tok::Assign) it.node = parse_assignment(ExprId{it.node}).v;
         if (tok_.kind == Tok::Comma) {
           it.sep = triv(tok_.lead);
           it.comma = true;

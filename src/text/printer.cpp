@@ -46,6 +46,7 @@ const char* op_text(Op op) {
     case Op::BitOr: return "|";
     case Op::LogAnd: return "&&";
     case Op::LogOr: return "||";
+    case Op::Assign: return "=";
   }
   return "?";
 }
@@ -162,13 +163,15 @@ class Printer {
         out_ += op_text(static_cast<Op>(e.sub));
         expr(ExprId{e.a}, Gap::None);
         break;
-      case ExprKind::Binary:
+      case ExprKind::Binary: {
+        const Op op = static_cast<Op>(e.sub);
         expr(ExprId{e.a}, lead);
-        gap(e.lead, Gap::None);
-        out_ += op_text(static_cast<Op>(e.sub));
+        gap(e.lead, op == Op::Assign ? Gap::Space : Gap::None);
+        out_ += op_text(op);
         // `a % b` must not become `a %b`: `%b` would read as one identifier.
-        expr(ExprId{e.b}, static_cast<Op>(e.sub) == Op::Rem ? Gap::Space : Gap::None);
+        expr(ExprId{e.b}, op == Op::Rem || op == Op::Assign ? Gap::Space : Gap::None);
         break;
+      }
       case ExprKind::Ternary:
         expr(ExprId{e.a}, lead);
         gap(e.lead, Gap::Space);

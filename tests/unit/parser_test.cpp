@@ -121,6 +121,20 @@ TEST(Parser, VariablesOfEveryForm) {
   EXPECT_EQ(m.decls[9].declarators.count, 2u);
 }
 
+TEST(Parser, SamplerInitializer) {
+  Module m = parse_ok(".target sm_80, texmode_independent\n"
+                      ".global .samplerref s = { addr_mode_0 = clamp_to_edge, filter_mode = linear };");
+  const Expr& init = m.expr(m.declarators[m.decls[0].declarators.first].init);
+  ASSERT_EQ(init.b, 2u);
+  const Expr& first = m.expr(ExprId{m.items[init.a].node});
+  EXPECT_EQ(first.kind, ExprKind::Binary);
+  EXPECT_EQ(static_cast<Op>(first.sub), Op::Assign);
+  EXPECT_EQ(m.name_of(ExprId{first.a}), "addr_mode_0");
+  EXPECT_EQ(m.name_of(ExprId{first.b}), "clamp_to_edge");
+  EXPECT_EQ(ptx::test::canonical(".global .samplerref s={filter_mode=linear};"),
+            ".global .samplerref s = {filter_mode = linear};\n");
+}
+
 TEST(Parser, RegisterDeclarations) {
   Module m = parse_ok(kernel(".reg .b32 %r<45>;\n.reg .pred %p, %q;\n.reg .v2 .f32 %v;\n.local .align 8 .b8 depot[16];"));
   const auto stmts = body(m);

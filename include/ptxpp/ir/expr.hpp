@@ -39,6 +39,7 @@ enum class Op : uint8_t {
   Mul, Div, Rem, Add, Sub, Shl, Shr,              // * / % + - << >>
   Lt, Gt, Le, Ge, Eq, Ne, BitAnd, BitXor, BitOr,  // < > <= >= == != & ^ |
   LogAnd, LogOr,                                  // && ||
+  Assign,                                         // = (sampler initializers: { filter_mode = linear })
 };
 
 // How a numeric literal was written, so the printer can write it back.
