@@ -79,27 +79,14 @@ void BM_Parse(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * corpus().bytes));
 }
 
-void BM_PrintExact(benchmark::State& state) {
+void BM_Print(benchmark::State& state, ptx::text::PrintMode mode) {
   std::vector<ptx::ir::Module> modules;
   for (const auto& f : corpus().files) modules.push_back(ptx::text::parse_or_throw(f));
   std::string out;
   for (auto _ : state)
     for (const auto& m : modules) {
       out.clear();
-      ptx::text::print(m, out);
-      benchmark::DoNotOptimize(out.data());
-    }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * corpus().bytes));
-}
-
-void BM_PrintCanonical(benchmark::State& state) {
-  std::vector<ptx::ir::Module> modules;
-  for (const auto& f : corpus().files) modules.push_back(ptx::text::parse_or_throw(f));
-  std::string out;
-  for (auto _ : state)
-    for (const auto& m : modules) {
-      out.clear();
-      ptx::text::print(m, out, ptx::text::PrintMode::Canonical);
+      ptx::text::print(m, out, mode);
       benchmark::DoNotOptimize(out.data());
     }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * corpus().bytes));
@@ -161,8 +148,9 @@ int main(int argc, char** argv) {
   }
   std::cerr << "corpus: " << corpus().files.size() << " files, " << corpus().bytes << " bytes from " << dir << "\n";
   benchmark::RegisterBenchmark("parse", BM_Parse)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("print_exact", BM_PrintExact)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("print_canonical", BM_PrintCanonical)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("print_exact", BM_Print, ptx::text::PrintMode::Exact)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("print_canonical", BM_Print, ptx::text::PrintMode::Canonical)
+      ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("parse_exact_print", BM_ParseExactPrint)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("peak_memory", BM_PeakMemory)->Iterations(1)->Unit(benchmark::kMillisecond);
   int n = static_cast<int>(rest.size());

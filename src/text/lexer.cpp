@@ -116,7 +116,7 @@ bool Lexer::colon_follows() const {
 void Lexer::next(Token& t) {
   const size_t trivia_start = pos_;
   size_t p = skip_trivia(pos_);
-  t.lead = src_.substr(trivia_start, p - trivia_start);
+  t.lead = std::string_view(src_.data() + trivia_start, p - trivia_start);
   t.offset = static_cast<uint32_t>(p);
   const char* s = src_.data();
   const size_t n = src_.size();
@@ -207,7 +207,7 @@ void Lexer::next(Token& t) {
       }
     }
   }
-  t.text = src_.substr(p, q - p);
+  t.text = std::string_view(src_.data() + p, q - p);
   pos_ = q;
 }
 

@@ -166,6 +166,31 @@ class Parser {
     DepthGuard& operator=(const DepthGuard&) = delete;
   };
 
+  // Parses `item (',' item)*` (items may also follow each other without a comma
+  // while `adjacent(last_item)` says so) and moves them to the item pool.
+  template <class ParseItem, class Adjacent>
+  Range parse_items(ParseItem parse_item, Adjacent adjacent) {
+    const size_t start = scratch_.size();
+    for (;;) {
+      ListItem it;
+      it.node = parse_item();
+      if (tok_.kind == Tok::Comma) {
+        it.sep = triv(tok_.lead);
+        scratch_.push_back(it);
+        advance();
+        continue;
+      }
+      it.comma = false;
+      scratch_.push_back(it);
+      if (!adjacent(it.node)) break;
+    }
+    return commit_items(start);
+  }
+  template <class ParseItem>
+  Range parse_items(ParseItem parse_item) {
+    return parse_items(parse_item, [](uint32_t) { return false; });
+  }
+
   // Moves scratch_[start, end) to the module's item pool.
   Range commit_items(size_t start) {
     Range r{static_cast<uint32_t>(m_.items.size()), static_cast<uint32_t>(scratch_.size() - start)};
@@ -322,26 +347,15 @@ class Parser {
     e.loc = tok_.offset;
     e.lead = triv(tok_.lead);
     advance();
-    const size_t start = scratch_.size();
+    Range r{static_cast<uint32_t>(m_.items.size()), 0};
     if (tok_.kind != close) {
-      for (;;) {
-        ListItem it;
-        it.node = parse_expr().v;
-        if (d == Delim::Brace && tok_.kind == Tok::Assign) it.node = parse_assignment(ExprId{it.node}).v;
-        if (tok_.kind == Tok::Comma) {
-          it.sep = triv(tok_.lead);
-          it.comma = true;
-          scratch_.push_back(it);
-          advance();
-          continue;
-        }
-        it.comma = false;
-        scratch_.push_back(it);
-        break;
-      }
+      r = parse_items([&] {
+        ExprId item = parse_expr();
+        if (d == Delim::Brace && tok_.kind == Tok::Assign) item = parse_assignment(item);
+        return item.v;
+      });
     }
     e.close = expect(close, close_what);
-    const Range r = commit_items(start);
     e.a = r.first;
     e.b = r.count;
     return add(e);
@@ -477,24 +491,9 @@ class Parser {
       advance();
     }
     in.modifiers.count = static_cast<uint32_t>(m_.modifiers.size()) - in.modifiers.first;
-    const size_t start = scratch_.size();
-    if (tok_.kind != Tok::Semi) {
-      for (;;) {
-        ListItem it;
-        it.node = parse_expr().v;
-        if (tok_.kind == Tok::Comma) {
-          it.sep = triv(tok_.lead);
-          scratch_.push_back(it);
-          advance();
-          continue;
-        }
-        it.comma = false;
-        scratch_.push_back(it);
-        break;
-      }
-    }
+    in.operands.first = static_cast<uint32_t>(m_.items.size());
+    if (tok_.kind != Tok::Semi) in.operands = parse_items([&] { return parse_expr().v; });
     in.semi = expect(Tok::Semi, "',' or ';' after an operand");
-    in.operands = commit_items(start);
     m_.instructions.push_back(in);
     return Stmt{StmtKind::Instruction, static_cast<uint32_t>(m_.instructions.size() - 1)};
   }
@@ -507,7 +506,6 @@ class Parser {
     d.name = sym(tok_.text);
     const std::string name(tok_.text);
     advance();
-    const size_t start = scratch_.size();
     auto can_start_item = [&]() {
       switch (tok_.kind) {
         case Tok::Ident:
@@ -526,31 +524,15 @@ class Parser {
         default: return false;
       }
     };
-    if (rule.max_items > 0 && can_start_item()) {
-      for (;;) {
-        ListItem it;
-        const ExprId e = parse_expr();
-        it.node = e.v;
-        if (tok_.kind == Tok::Comma) {
-          it.sep = triv(tok_.lead);
-          it.comma = true;
-          scratch_.push_back(it);
-          advance();
-          continue;
-        }
-        it.comma = false;
-        scratch_.push_back(it);
-        // .loc 1 2 3, function_name L, inlined_at 1 2 3 / .file 1 "name"
-        if (rule.space_separated) {
-          const std::string_view prev = m_.name_of(e);
-          if (tok_.kind == Tok::Number || tok_.kind == Tok::String || prev == "function_name" ||
-              prev == "inlined_at")
-            continue;
-        }
-        break;
-      }
-    }
-    const size_t count = scratch_.size() - start;
+    // .loc 1 2 3, function_name L, inlined_at 1 2 3 / .file 1 "name"
+    auto adjacent = [&](uint32_t prev_item) {
+      if (!rule.space_separated) return false;
+      const std::string_view prev = m_.name_of(ExprId{prev_item});
+      return tok_.kind == Tok::Number || tok_.kind == Tok::String || prev == "function_name" || prev == "inlined_at";
+    };
+    d.items.first = static_cast<uint32_t>(m_.items.size());
+    if (rule.max_items > 0 && can_start_item()) d.items = parse_items([&] { return parse_expr().v; }, adjacent);
+    const size_t count = d.items.count;
     if (count < rule.min_items || count > rule.max_items) {
       std::string msg = "'" + name + "' takes ";
       if (rule.max_items == 0) msg += "no operands";
@@ -560,7 +542,6 @@ class Parser {
       msg += ", found " + std::to_string(count);
       fail_at(d.loc, msg);
     }
-    d.items = commit_items(start);
     if (rule.semicolon) {
       d.has_semi = true;
       d.semi = expect(Tok::Semi, "';' after the directive");
@@ -667,29 +648,18 @@ class Parser {
     pl.present = true;
     pl.open = triv(tok_.lead);
     advance();
-    const size_t start = scratch_.size();
+    pl.params.first = static_cast<uint32_t>(m_.items.size());
     if (tok_.kind != Tok::RParen) {
-      for (;;) {
+      pl.params = parse_items([&] {
         if (tok_.kind != Tok::DotWord) expected("a parameter declaration such as '.param .u64 name'");
         const uint32_t loc = tok_.offset;
         bool function = false;
         const Range specs = parse_specs(function);
         if (function) fail_at(loc, "unexpected '.entry'/'.func' in a parameter list");
-        ListItem it;
-        it.node = parse_decl_rest(specs, loc, /*statement=*/false);
-        if (tok_.kind == Tok::Comma) {
-          it.sep = triv(tok_.lead);
-          scratch_.push_back(it);
-          advance();
-          continue;
-        }
-        it.comma = false;
-        scratch_.push_back(it);
-        break;
-      }
+        return parse_decl_rest(specs, loc, /*statement=*/false);
+      });
     }
     pl.close = expect(Tok::RParen, "',' or ')' in a parameter list");
-    pl.params = commit_items(start);
     return pl;
   }
 

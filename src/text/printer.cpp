@@ -89,6 +89,20 @@ class Output {
     p_ += n;
   }
   void operator+=(const char* z) { *this += std::string_view(z); }
+  // A string from the module's StringPool: it is followed by kReadPadding
+  // readable bytes, so short ones are copied as a fixed 16-byte block.
+  void put_pooled(std::string_view v) {
+    static_assert(StringPool::kReadPadding >= 16);
+    const size_t n = v.size();
+    if (n == 0) return;  // the empty string has no storage
+    if (static_cast<size_t>(end_ - p_) < n + 16) grow(n + 16);
+    if (n <= 16) {
+      std::memcpy(p_, v.data(), 16);
+    } else {
+      std::memcpy(p_, v.data(), n);
+    }
+    p_ += n;
+  }
 
  private:
   void grow(size_t n) {
@@ -138,14 +152,14 @@ class Printer {
     switch (e.kind) {
       case ExprKind::Name:
         gap(e.lead, lead);
-        out_ += m_.strings.view_id(e.a);
-        if (e.b) out_ += m_.strings.view_id(e.b);
+        out_.put_pooled(m_.strings.view_id(e.a));
+        if (e.b) out_.put_pooled(m_.strings.view_id(e.b));
         break;
       case ExprKind::Int:
       case ExprKind::Float:
         gap(e.lead, lead);
         if (static_cast<Notation>(e.sub) == Notation::Spelled)
-          out_ += m_.strings.view_id(e.aux);
+          out_.put_pooled(m_.strings.view_id(e.aux));
         else
         {
           char buf[kMaxNumberLength];
@@ -155,7 +169,7 @@ class Printer {
       case ExprKind::String:
         gap(e.lead, lead);
         out_ += '"';
-        out_ += m_.strings.view_id(e.a);
+        out_.put_pooled(m_.strings.view_id(e.a));
         out_ += '"';
         break;
       case ExprKind::Unary:
@@ -228,7 +242,7 @@ class Printer {
     if (t.synthesized()) {
       spacing(def);
     } else if (!canonical_) {
-      out_ += m_.strings.view(t);
+      out_.put_pooled(m_.strings.view(t));
     } else {
       canonical_gap(m_.strings.view(t), def);
     }
@@ -320,7 +334,7 @@ class Printer {
   void eof() {
     const Trivia t = m_.eof;
     if (!canonical_ && !t.synthesized()) {
-      out_ += m_.strings.view(t);
+      out_.put_pooled(m_.strings.view(t));
       return;
     }
     if (!t.synthesized()) {
@@ -364,10 +378,10 @@ class Printer {
     } else {
       gap(in.lead, lead);
     }
-    out_ += m_.strings.view(in.opcode);
+    out_.put_pooled(m_.strings.view(in.opcode));
     for (const Modifier& mod : m_.modifiers_of(in)) {
       gap(mod.lead, Gap::None);
-      out_ += m_.strings.view(mod.name);
+      out_.put_pooled(m_.strings.view(mod.name));
     }
     items(in.operands, Gap::Tab, Gap::Space);
     gap(in.semi, Gap::None);
@@ -376,7 +390,7 @@ class Printer {
 
   void label(const Label& l) {
     gap(l.lead, Gap::Label);
-    out_ += m_.strings.view(l.name);
+    out_.put_pooled(m_.strings.view(l.name));
     gap(l.colon, Gap::None);
     out_ += ':';
   }
@@ -386,7 +400,7 @@ class Printer {
       const Spec& s = m_.specs[r.first + i];
       gap(s.lead, i == 0 ? first : Gap::Space);
       const std::string_view w = m_.strings.view(s.word);
-      out_ += w;
+      out_.put_pooled(w);
       if (s.arg) expr(s.arg, w == ".attribute" ? Gap::None : Gap::Space);
     }
   }
@@ -397,7 +411,7 @@ class Printer {
     for (size_t i = 0; i < ds.size(); ++i) {
       const Declarator& dc = ds[i];
       gap(dc.lead, Gap::Space);
-      out_ += m_.strings.view(dc.name);
+      out_.put_pooled(m_.strings.view(dc.name));
       if (dc.range) expr(dc.range, Gap::None);
       for (const ListItem& dim : m_.slice(dc.dims)) expr(ExprId{dim.node}, Gap::None);
       if (dc.init) {
@@ -418,7 +432,7 @@ class Printer {
 
   void directive(const Directive& d, Gap lead) {
     gap(d.lead, lead);
-    out_ += m_.strings.view(d.name);
+    out_.put_pooled(m_.strings.view(d.name));
     items(d.items, Gap::Space, Gap::Space);
     if (d.has_semi) {
       gap(d.semi, Gap::None);
@@ -462,7 +476,7 @@ class Printer {
     out_ += ".callprototype";
     if (p.ret.present) params(p.ret, Gap::Space, false);
     gap(p.name_lead, Gap::Space);
-    out_ += m_.strings.view(p.name);
+    out_.put_pooled(m_.strings.view(p.name));
     params(p.params, Gap::Space, false);
     gap(p.semi, Gap::None);
     out_ += ';';
@@ -472,7 +486,7 @@ class Printer {
     specs(f.specs, lead);
     if (f.ret.present) params(f.ret, Gap::Space, false);
     gap(f.name_lead, Gap::Space);
-    out_ += m_.strings.view(f.name);
+    out_.put_pooled(m_.strings.view(f.name));
     if (f.params.present) params(f.params, Gap::None, true);
     for (uint32_t d : f.header) directive(m_.directives[d], Gap::Line);
     if (f.has_body()) {
@@ -487,7 +501,7 @@ class Printer {
     gap(s.lead, lead);
     out_ += ".section";
     gap(s.name_lead, Gap::Space);
-    out_ += m_.strings.view(s.name);
+    out_.put_pooled(m_.strings.view(s.name));
     block(m_.blocks[s.body], Gap::Line);
   }
 

@@ -30,6 +30,11 @@ struct Trivia {
 
 class StringPool {
  public:
+  // Every stored string is followed by at least this many readable bytes, so a
+  // reader may copy a fixed 16 bytes and keep only size() of them (the printer
+  // does, to avoid a memcpy call per token).
+  static constexpr size_t kReadPadding = 16;
+
   StringPool();
   StringPool(StringPool&&) noexcept = default;
   StringPool& operator=(StringPool&&) noexcept = default;
@@ -55,9 +60,15 @@ class StringPool {
   std::string_view store(std::string_view s);
   void grow();
 
+  // Open-addressing slot: the id + 1 (0 = free) and the high half of the hash,
+  // so most probes are settled without touching the strings.
+  struct Slot {
+    uint32_t id_plus_1 = 0;
+    uint32_t tag = 0;
+  };
   std::vector<std::string_view> strings_;   // id -> text (points into chunks_)
-  std::vector<uint64_t> hashes_;            // id -> hash
-  std::vector<uint32_t> table_;             // open addressing: id + 1, 0 = free
+  std::vector<uint64_t> hashes_;            // id -> hash (for rehashing)
+  std::vector<Slot> table_;
   std::vector<std::unique_ptr<char[]>> chunks_;
   size_t chunk_used_ = 0;
   size_t chunk_size_ = 0;
