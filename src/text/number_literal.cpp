@@ -161,6 +161,8 @@ size_t scan_number(std::string_view s, NumberLiteral& out, const char*& error) {
       finish_int_suffix();
     }
   }
+  // format_number pads to at most kMaxPaddedDigits; longer runs of leading zeros are kept as written.
+  if (out.digits > kMaxPaddedDigits) out.spelled = true;
   if (i < n && (is_ident_char(s[i]) || (s[i] == '.' && out.kind == ExprKind::Int && out.notation != Notation::Dec))) {
     error = "invalid character in numeric literal";
     return 0;
@@ -171,7 +173,7 @@ size_t scan_number(std::string_view s, NumberLiteral& out, const char*& error) {
 size_t format_number(char* buf, Notation notation, uint16_t flags, uint32_t digits, uint64_t value) {
   char* out = buf;
   // Digits are capped so a corrupt digit count cannot overflow the buffer.
-  digits = std::min<uint32_t>(digits, 64);
+  digits = std::min<uint32_t>(digits, kMaxPaddedDigits);
   auto put_digits = [&](std::string_view prefix, int base, bool upper) {
     for (char c : prefix) *out++ = c;
     char tmp[66];

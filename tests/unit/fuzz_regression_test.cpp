@@ -30,3 +30,11 @@ TEST(FuzzRegressions, RemainderBeforeAName) {
 TEST(FuzzRegressions, CarriageReturnsEndingALineComment) {
   EXPECT_EQ(ptx::fuzz::check_roundtrip_property("// a\r\r\r\n.version 9.0 // b\r\r\n.target sm_90a\r\n"), "");
 }
+
+TEST(FuzzRegressions, VeryLongZeroPaddedLiterals) {
+  // 86 leading zeros once printed as 65: the padding is capped, so such literals keep their spelling.
+  const std::string zeros(86, '0');
+  EXPECT_EQ(ptx::fuzz::check_roundtrip_property(".global .u32 g = " + zeros + ";"), "");
+  EXPECT_EQ(ptx::fuzz::check_roundtrip_property(".global .u32 g = 0x" + zeros + "1;"), "");
+  EXPECT_EQ(ptx::fuzz::check_roundtrip_property(".global .u32 g = 0b" + zeros + "1U;"), "");
+}

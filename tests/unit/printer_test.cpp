@@ -24,6 +24,8 @@ TEST(Printer, ExactReproducesOddLayout) {
       ".section\t.debug_str\n\t{\n$L__info_string0:\n.b8 95,90,0\n\n\t}",
       ".entry k() { mov.u32 %r1, 0b1010U; mov.u32 %r2, 0017; mov.u64 %rd1, 0XABCDEFU; mov.f64 %fd1, 0D3ff0000000000000; mov.f32 %f1, 1.50e+00; }",
       ".entry k() { add .s32 %r1, %r2, %r3; }",
+      ".entry k() .maxnctapersm 4 .abi_preserve 8 .abi_preserve_control 2 .blocksareclusters { ret; }",
+      ".alias a , b ;\n.weak .func b() { ret; }\n.common .global .align 8 .b8 c[8];",
       ".global .f32 f[2] = {0f3f800000, 0F3F800000};",
       ".file 1 \"a\\\"b.cu\"\n.file 2 \"c.cu\", 1, 2",
       ".entry k() { .loc\t1 1 73, function_name $L__info_string0, inlined_at 1 2 30\n ret; }",

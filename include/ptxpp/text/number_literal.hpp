@@ -25,6 +25,7 @@ size_t scan_number(std::string_view s, NumberLiteral& out, const char*& error);
 // Writes the text of a literal in a reproducible notation (not Spelled) to
 // `buf` (kMaxNumberLength bytes); returns its length.
 constexpr size_t kMaxNumberLength = 96;
+constexpr uint32_t kMaxPaddedDigits = 64;  // longer zero-padded literals are stored as spelled
 size_t format_number(char* buf, ir::Notation notation, uint16_t flags, uint32_t digits, uint64_t value);
 
 // The same, appended to a string.
