@@ -10,6 +10,8 @@ namespace ptxpp_cli {
 
 // print, fmt, roundtrip
 void register_text_commands(CLI::App& app);
+// check, spec
+void register_spec_commands(CLI::App& app);
 
 // Reads a file, or standard input for "-". Prints an error and returns nullopt on failure.
 std::optional<std::string> read_input(const std::string& path);

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   ptxpp_cli::register_text_commands(app);
+  ptxpp_cli::register_spec_commands(app);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,165 @@
+// The PTX ISA as data: generated at build time from spec/isa/*.isa (see
+// spec/README.md). Forms are the manual's syntax lines; each has a sequence of
+// modifier slots (literal modifiers or groups of legal values), operands with
+// their kinds, and the minimum PTX version and targets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ptx::spec {
+
+// ---- targets and requirements ------------------------------------------------
+
+// A .target value: sm_90a is {90, 'a'}; sm_80 is {80, 0}.
+struct Target {
+  uint16_t number = 0;
+  char suffix = 0;  // 0, 'a' or 'f'
+
+  static std::optional<Target> parse(std::string_view text);
+  std::string name() const;
+  friend constexpr bool operator==(Target, Target) = default;
+};
+
+enum class TargetKind : uint8_t {
+  Plus,    // sm_N+: N or any later target
+  Arch,    // sm_Na: that architecture-specific target only
+  Family,  // sm_Nf: the family from N on, 'f' and 'a' targets
+  Exact,   // sm_N
+};
+struct TargetCond {
+  uint16_t number;
+  TargetKind kind;
+};
+struct TargetSet {  // alternatives: one must hold
+  uint32_t first, count;
+};
+
+struct PtxVersionReq {
+  uint8_t major, minor;
+};
+
+// All target sets must hold; the PTX version must be at least {ptx_major, ptx_minor}.
+struct Requirement {
+  uint8_t ptx_major = 1, ptx_minor = 0;
+  uint32_t first_set = 0, set_count = 0;
+};
+
+bool satisfies(Target t, const TargetCond& c);
+bool allows(const Requirement& r, Target t);
+// "ptx 8.0 sm_90+", for messages.
+std::string describe(const Requirement& r);
+// The lowest PTX ISA version ptxas 13.0 accepts for the target (0.0 if unknown).
+std::pair<uint8_t, uint8_t> min_ptx_for(Target t);
+
+// ---- modifier groups and slots --------------------------------------------------
+
+struct Value {
+  std::string_view text;  // ".rn", or a run ".relaxed.cta"
+  uint8_t parts;          // modifiers in the run
+  Requirement req;
+};
+struct Group {
+  std::string_view name;  // ".type"
+  uint32_t first_value, value_count;
+};
+// One modifier in a slot: a literal or a group.
+struct SlotItem {
+  bool is_group;
+  uint32_t group;
+  std::string_view text;  // the literal, or the group's name
+  bool is_type;           // a type (.u32, .f16x2, ...): keeps its place relative to other types
+};
+struct Slot {
+  uint32_t first_item, item_count;  // several items: an optional run {.a.b}
+  bool optional;
+};
+
+// ---- operands -------------------------------------------------------------------
+
+enum class KindTag : uint8_t { Reg, Imm, Pred, Vec, Addr, Label, Symbol, Func, Args, TexRef, SamplerRef, SurfRef, Sink };
+
+// A type, vector count or state space: the value chosen for a group of the
+// form, or a literal (".b32", ".shared", "generic").
+struct Ref {
+  bool is_group = false;
+  bool doubled = false;  // ".type[2]": twice as wide
+  uint32_t group = 0;
+  std::string_view text;
+  bool present() const { return !text.empty(); }
+};
+struct Kind {
+  KindTag tag;
+  Ref type;
+  uint8_t count_literal;  // vec(4, ...)
+  Ref count;              // vec(.vec, ...)
+  Ref space;              // addr(.ss)
+  bool wide;              // a wider register is allowed
+  bool negate;            // pred(!): !p allowed
+};
+struct Operand {
+  std::string_view name;
+  bool optional;
+  bool address;           // written [a]
+  std::string_view pair;  // p|q: the second name
+  bool pair_optional;
+  uint32_t first_kind, kind_count;
+  uint32_t first_pair_kind, pair_kind_count;
+};
+
+// ---- forms, blocks, chapter ---------------------------------------------------------
+
+struct Form {
+  std::string_view opcode;
+  std::string_view syntax;
+  uint32_t first_slot, slot_count;
+  uint32_t first_operand, operand_count;
+  Requirement req;  // block and form requirements merged
+  uint32_t block;
+  std::string_view where;  // spec file:line
+};
+struct Block {
+  std::string_view opcode;
+  std::string_view sections;
+  bool deprecated;
+  bool strict_order;  // ptxas wants the manual's modifier order (otherwise any order, types in order)
+  std::string_view notes;
+  std::string_view where;
+};
+struct Chapter {
+  std::string_view section, opcode, title;
+};
+
+// A special register (%tid, %laneid, %envreg3, ...).
+struct SpecialRegister {
+  std::string_view name;        // "%tid"; "%envreg" for the numbered family
+  std::string_view type;        // ".u32"
+  std::string_view components;  // ".x.y.z" for vector registers, else ""
+  uint32_t count;               // %envreg<32>: 32; 0 for a single register
+  Requirement req;
+  std::string_view section;
+};
+// The special register a name refers to ("%envreg7" -> %envreg), or nullptr.
+const SpecialRegister* find_special_register(std::string_view name);
+std::span<const SpecialRegister> special_registers();
+
+std::span<const Form> forms();
+// The forms of one opcode, in spec order (empty for an unknown opcode).
+std::span<const Form> forms_for(std::string_view opcode);
+std::span<const Block> blocks();
+std::span<const Chapter> chapter();
+
+std::span<const Slot> slots(const Form& f);
+std::span<const SlotItem> items(const Slot& s);
+std::span<const Operand> operands(const Form& f);
+std::span<const Kind> kinds(const Operand& o);
+std::span<const Kind> pair_kinds(const Operand& o);
+const Group& group(uint32_t index);
+std::span<const Value> values(const Group& g);
+std::span<const TargetSet> target_sets(const Requirement& r);
+std::span<const TargetCond> conds(const TargetSet& s);
+
+}  // namespace ptx::spec

@@ -1,0 +1,119 @@
+#include "form_match.hpp"
+
+namespace ptx::spec::detail {
+
+namespace {
+
+// Whether value v (".relaxed.cta" is two modifiers) is written at mods[j].
+bool value_at(const Value& v, std::span<const std::string_view> mods, size_t j) {
+  if (j + v.parts > mods.size()) return false;
+  std::string_view rest = v.text;
+  for (size_t p = 0; p < v.parts; ++p) {
+    const std::string_view mod = mods[j + p];
+    if (rest.substr(0, mod.size()) != mod) return false;
+    rest.remove_prefix(mod.size());
+    if (!rest.empty() && rest[0] != '.') return false;
+  }
+  return rest.empty();
+}
+
+class Matcher {
+ public:
+  Matcher(const Form& f, std::span<const std::string_view> mods, std::vector<Choice>& choices)
+      : slots_(slots(f)), mods_(mods), choices_(choices) {}
+
+  // Modifiers mods[j..] against slots [i..] (item k of slot i), in order.
+  bool strict(uint32_t i, uint32_t k, size_t j) {
+    if (i == slots_.size()) return j == mods_.size();
+    const Slot& slot = slots_[i];
+    const auto its = items(slot);
+    if (k == 0 && slot.optional) {
+      const size_t saved = choices_.size();
+      if (strict(i + 1, 0, j)) return true;
+      choices_.resize(saved);
+    }
+    if (k == its.size()) return strict(i + 1, 0, j);
+    const SlotItem& item = its[k];
+    if (!item.is_group) return j < mods_.size() && mods_[j] == item.text && strict(i, k + 1, j + 1);
+    for (const Value& v : values(group(item.group))) {
+      if (!value_at(v, mods_, j)) continue;
+      choices_.push_back({item.group, &v});
+      if (strict(i, k + 1, j + v.parts)) return true;
+      choices_.pop_back();
+    }
+    return false;
+  }
+
+  // Any order; type items keep their relative order.
+  bool relaxed() {
+    flat_.clear();
+    for (uint32_t i = 0; i < slots_.size(); ++i)
+      for (const SlotItem& it : items(slots_[i])) flat_.push_back({&it, i, false});
+    return relaxed_from(0, -1);
+  }
+
+ private:
+  struct Flat {
+    const SlotItem* item;
+    uint32_t slot;
+    bool used;
+  };
+
+  bool complete() const {
+    for (uint32_t i = 0; i < slots_.size(); ++i) {
+      bool all = true, any = false;
+      for (const Flat& fl : flat_)
+        if (fl.slot == i) {
+          all = all && fl.used;
+          any = any || fl.used;
+        }
+      if (slots_[i].optional ? (any && !all) : !all) return false;
+    }
+    return true;
+  }
+
+  bool relaxed_from(size_t j, int last_type) {
+    if (j == mods_.size()) return complete();
+    for (size_t k = 0; k < flat_.size(); ++k) {
+      Flat& fl = flat_[k];
+      if (fl.used || (fl.item->is_type && static_cast<int>(k) < last_type)) continue;
+      const int next_type = fl.item->is_type ? static_cast<int>(k) : last_type;
+      if (!fl.item->is_group) {
+        if (mods_[j] != fl.item->text) continue;
+        fl.used = true;
+        if (relaxed_from(j + 1, next_type)) return true;
+        fl.used = false;
+        continue;
+      }
+      for (const Value& v : values(group(fl.item->group))) {
+        if (!value_at(v, mods_, j)) continue;
+        fl.used = true;
+        choices_.push_back({fl.item->group, &v});
+        if (relaxed_from(j + v.parts, next_type)) return true;
+        choices_.pop_back();
+        fl.used = false;
+      }
+    }
+    return false;
+  }
+
+  std::span<const Slot> slots_;
+  std::span<const std::string_view> mods_;
+  std::vector<Choice>& choices_;
+  std::vector<Flat> flat_;
+};
+
+}  // namespace
+
+MatchResult match_modifiers(const Form& f, std::span<const std::string_view> mods, std::vector<Choice>& choices) {
+  choices.clear();
+  Matcher m(f, mods, choices);
+  if (m.strict(0, 0, 0)) return MatchResult::InOrder;
+  if (blocks()[f.block].strict_order) return MatchResult::None;
+  choices.clear();
+  if (m.relaxed()) return MatchResult::Reordered;
+  choices.clear();
+  return MatchResult::None;
+}
+
+}  // namespace ptx::spec::detail

@@ -1,0 +1,81 @@
+#include "type_rules.hpp"
+
+#include <array>
+#include <utility>
+
+namespace ptx::spec::detail {
+
+namespace {
+
+struct Entry {
+  std::string_view name;
+  TypeInfo info;
+};
+
+// Instruction types that name a format stored in bit-typed registers are
+// Opaque: they take .b registers of their size (and same-size integers).
+constexpr std::array kTypes{
+    Entry{".pred", {TypeClass::Pred, 1}},       Entry{".b8", {TypeClass::Bits, 8}},
+    Entry{".b16", {TypeClass::Bits, 16}},       Entry{".b32", {TypeClass::Bits, 32}},
+    Entry{".b64", {TypeClass::Bits, 64}},       Entry{".b128", {TypeClass::Bits, 128}},
+    Entry{".u8", {TypeClass::Unsigned, 8}},     Entry{".u16", {TypeClass::Unsigned, 16}},
+    Entry{".u32", {TypeClass::Unsigned, 32}},   Entry{".u64", {TypeClass::Unsigned, 64}},
+    Entry{".s8", {TypeClass::Signed, 8}},       Entry{".s16", {TypeClass::Signed, 16}},
+    Entry{".s32", {TypeClass::Signed, 32}},     Entry{".s64", {TypeClass::Signed, 64}},
+    Entry{".f16", {TypeClass::Float, 16}},      Entry{".f16x2", {TypeClass::Float, 32}},
+    Entry{".f32", {TypeClass::Float, 32}},      Entry{".f64", {TypeClass::Float, 64}},
+    Entry{".bf16", {TypeClass::Opaque, 16}},    Entry{".bf16x2", {TypeClass::Opaque, 32}},
+    Entry{".tf32", {TypeClass::Opaque, 32}},    Entry{".u16x2", {TypeClass::Opaque, 32}},
+    Entry{".s16x2", {TypeClass::Opaque, 32}},   Entry{".f32x2", {TypeClass::Opaque, 64}},
+    Entry{".e4m3", {TypeClass::Opaque, 8}},     Entry{".e5m2", {TypeClass::Opaque, 8}},
+    Entry{".e4m3x2", {TypeClass::Opaque, 16}},  Entry{".e5m2x2", {TypeClass::Opaque, 16}},
+    Entry{".e2m3x2", {TypeClass::Opaque, 16}},  Entry{".e3m2x2", {TypeClass::Opaque, 16}},
+    Entry{".e2m1x2", {TypeClass::Opaque, 8}},   Entry{".ue8m0x2", {TypeClass::Opaque, 16}},
+    Entry{".e4m3x4", {TypeClass::Opaque, 32}},  Entry{".e5m2x4", {TypeClass::Opaque, 32}},
+    Entry{".e2m3x4", {TypeClass::Opaque, 32}},  Entry{".e3m2x4", {TypeClass::Opaque, 32}},
+    Entry{".e2m1x4", {TypeClass::Opaque, 16}},
+};
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kDoubled{{
+    {".u8", ".u16"}, {".u16", ".u32"}, {".u32", ".u64"}, {".s8", ".s16"}, {".s16", ".s32"}, {".s32", ".s64"},
+    {".b8", ".b16"}, {".b16", ".b32"}, {".b32", ".b64"}, {".f16", ".f32"}, {".f32", ".f64"},
+}};
+
+}  // namespace
+
+std::optional<TypeInfo> type_info(std::string_view type) {
+  for (const Entry& e : kTypes)
+    if (e.name == type) return e.info;
+  return std::nullopt;
+}
+
+std::string_view doubled(std::string_view type) {
+  for (const auto& [t, d] : kDoubled)
+    if (t == type) return d;
+  return {};
+}
+
+bool register_matches(std::string_view reg, std::string_view inst, bool wide) {
+  if (reg == inst) return true;
+  const auto r = type_info(reg);
+  const auto i = type_info(inst);
+  if (!r || !i) return false;
+  if (r->cls == TypeClass::Pred || i->cls == TypeClass::Pred) return false;
+  if (r->bits != i->bits && !(wide && r->bits > i->bits)) return false;
+  switch (i->cls) {
+    case TypeClass::Bits: return true;
+    case TypeClass::Unsigned:
+    case TypeClass::Signed: return r->cls == TypeClass::Bits || r->cls == TypeClass::Unsigned || r->cls == TypeClass::Signed;
+    case TypeClass::Float: return r->cls == TypeClass::Bits || r->cls == TypeClass::Float;
+    case TypeClass::Opaque: return r->cls == TypeClass::Bits;
+    case TypeClass::Pred: return false;
+  }
+  return false;
+}
+
+bool integer_immediates(std::string_view inst) {
+  const auto i = type_info(inst);
+  return !i || i->cls != TypeClass::Float;
+}
+
+}  // namespace ptx::spec::detail
