@@ -49,7 +49,15 @@ class Checker {
  private:
   // ---- diagnostics --------------------------------------------------------------
   void error(uint32_t loc, std::string msg) { out_.push_back({loc, Severity::Error, std::move(msg)}); }
-  std::string quoted(std::string_view s) const { return "'" + std::string(s) + "'"; }
+  static std::string quoted(std::string_view s) {
+    // Built by appending: `"'" + std::string(s)` trips GCC 12's -Wrestrict false positive.
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += '\'';
+    out += s;
+    out += '\'';
+    return out;
+  }
 
   // ---- module header -------------------------------------------------------------
   void header() {

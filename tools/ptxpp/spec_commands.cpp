@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <set>
 
 #include "commands.hpp"
@@ -173,7 +174,7 @@ void register_spec_commands(CLI::App& app) {
     auto coverage = std::make_shared<bool>(false);
     cmd->add_option("OPCODE", *opcode, "Instruction opcode, e.g. ld");
     cmd->add_flag("--coverage", *coverage, "List the instruction-set chapter against the table");
-    cmd->callback([opcode, coverage, cmd] {
+    cmd->callback([opcode, coverage] {
       if (!*coverage && opcode->empty()) throw CLI::RequiredError("OPCODE or --coverage");
       spec_command(*opcode, *coverage);
     });
