@@ -12,8 +12,8 @@ Two comparisons:
   table:     legal samples must assemble, illegal ones must be rejected;
   validator: `ptxpp check` (when --ptxpp is given) must agree with ptxas on
              every sample; the agreement must reach --min-agreement.
-Disagreements listed in the expectation file (one `FORM-WHERE | SAMPLE | reason`
-per line) are reported but allowed; unlisted ones fail the check.
+Disagreements listed in spec/expected/*.txt (one `SAMPLE ;; reason` per line)
+are reported but allowed; unlisted ones fail the check.
 """
 
 from __future__ import annotations
@@ -89,15 +89,14 @@ def validator_verdicts(ptxpp: str, batch: list[gen_samples.Sample], workdir: Pat
 
 
 def load_expectations(path: Path | None) -> dict[str, str]:
+    """Expected disagreements: a file, or a directory of *.txt files."""
     out = {}
-    if path and path.exists():
-        for raw in path.read_text().splitlines():
-            line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("|") else raw.strip()
-            if not line:
-                continue
-            parts = [p.strip() for p in line.split("|")]
-            if len(parts) >= 3:
-                out[parts[1]] = parts[2]
+    files = sorted(path.glob("*.txt")) if path and path.is_dir() else [path] if path and path.exists() else []
+    for f in files:
+        for raw in f.read_text().splitlines():
+            sample, sep, reason = raw.partition(" ;; ")
+            if sep and sample.strip() and not sample.lstrip().startswith("#"):
+                out[sample.strip()] = reason.strip()
     return out
 
 
@@ -108,7 +107,8 @@ def main() -> int:
     ap.add_argument("--forms", default="", help="only forms whose syntax contains TEXT")
     ap.add_argument("--file", default="", help="only forms from spec files whose name contains TEXT")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--expect", type=Path, help="expected disagreements")
+    ap.add_argument("--expect", type=Path, default=Path(__file__).resolve().parent.parent / "expected",
+                    help="expected disagreements: a file or a directory of *.txt (default spec/expected)")
     ap.add_argument("--min-agreement", type=float, default=0.995)
     ap.add_argument("--min-samples", type=int, default=0)
     ap.add_argument("-v", "--verbose", action="store_true")
