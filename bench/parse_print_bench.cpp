@@ -6,16 +6,13 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <new>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "corpus.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "ptxpp/text/printer.hpp"
 
@@ -44,30 +41,9 @@ void operator delete[](void* p, size_t) noexcept { operator delete(p); }
 
 namespace {
 
-namespace fs = std::filesystem;
-
-struct Corpus {
-  std::vector<std::string> files;
-  size_t bytes = 0;
-};
-
-Corpus& corpus() {
-  static Corpus c;
+ptx::bench::Corpus& corpus() {
+  static ptx::bench::Corpus c;
   return c;
-}
-
-void load_corpus(const fs::path& dir) {
-  std::vector<fs::path> paths;
-  for (auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".ptx") paths.push_back(e.path());
-  std::sort(paths.begin(), paths.end());
-  for (const auto& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    corpus().files.push_back(std::move(ss).str());
-    corpus().bytes += corpus().files.back().size();
-  }
 }
 
 void BM_Parse(benchmark::State& state) {
@@ -132,16 +108,8 @@ void BM_PeakMemory(benchmark::State& state) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  fs::path dir = PTXPP_CORPUS_DIR;
-  std::vector<char*> rest;
-  for (int i = 0; i < argc; ++i) {
-    if (std::string(argv[i]) == "--corpus" && i + 1 < argc) {
-      dir = argv[++i];
-      continue;
-    }
-    rest.push_back(argv[i]);
-  }
-  load_corpus(dir);
+  const auto dir = ptx::bench::corpus_dir_from_args(argc, argv);
+  corpus() = ptx::bench::load_corpus(dir);
   if (corpus().files.empty()) {
     std::cerr << "parse_print_bench: no .ptx files under " << dir << "\n";
     return 1;
@@ -153,9 +121,8 @@ int main(int argc, char** argv) {
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("parse_exact_print", BM_ParseExactPrint)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("peak_memory", BM_PeakMemory)->Iterations(1)->Unit(benchmark::kMillisecond);
-  int n = static_cast<int>(rest.size());
-  benchmark::Initialize(&n, rest.data());
-  if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

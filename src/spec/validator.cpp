@@ -322,7 +322,7 @@ class Checker {
   }
 
   void check_requirements(const Form& f, const Instruction& in) {
-    if (!target_.number) return;  // no usable .target: already reported
+    if (!target_.number || !version_.major) return;  // no usable .target/.version: already reported
     auto need = [&](const Requirement& r, std::string_view what) {
       const PtxIsaVersion v{r.ptx_major, r.ptx_minor};
       if (version_ < v || !allows(r, target_))

@@ -1,0 +1,195 @@
+// The validator: module header, symbols and scopes, labels, modifiers,
+// operands and requirements, with every problem reported at its location.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ptxpp/spec/validator.hpp"
+#include "test_util.hpp"
+
+using ptx::spec::Diagnostic;
+using ptx::spec::Severity;
+
+namespace {
+
+struct Found {
+  uint32_t line, column;
+  Severity severity;
+  std::string message;
+};
+
+std::vector<Found> check(const std::string& text, const ptx::spec::CheckOptions& opts = {}) {
+  auto m = ptx::test::parse_ok(text);
+  std::vector<Found> out;
+  for (const Diagnostic& d : ptx::spec::check(m, opts)) {
+    const auto lc = m.source.locate(d.offset);
+    out.push_back({lc.line, lc.column, d.severity, d.message});
+  }
+  return out;
+}
+
+std::vector<Found> errors(const std::string& text, const ptx::spec::CheckOptions& opts = {}) {
+  std::vector<Found> out;
+  for (const Found& f : check(text, opts))
+    if (f.severity == Severity::Error) out.push_back(f);
+  return out;
+}
+
+std::string dump(const std::vector<Found>& fs) {
+  std::string s;
+  for (const Found& f : fs) s += std::to_string(f.line) + ":" + std::to_string(f.column) + ": " + f.message + "\n";
+  return s;
+}
+
+const std::string kHead = ".version 9.0\n.target sm_90a\n.address_size 64\n";  // lines 1-3
+
+std::string kernel(const std::string& body) {
+  return kHead + ".visible .entry k(.param .u64 p)\n{\n"  // lines 4-5
+         "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<4>;\n\t.reg .pred %p<3>;\n"  // lines 6-9
+         + body + "\n}\n";  // body from line 10
+}
+
+TEST(Validator, CleanKernelHasNoDiagnostics) {
+  const auto fs = check(kernel("\tadd.u32 %r1, %r2, 7;\n$L1:\n\t@!%p1 bra $L1;\n\tret;"));
+  EXPECT_TRUE(fs.empty()) << dump(fs);
+}
+
+TEST(Validator, ModuleHeader) {
+  auto fs = errors(".target sm_90a\n.visible .entry k() { ret; }");
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].message, "missing .version directive at the start of the module");
+  fs = errors(".version 9.0\n.visible .entry k() { ret; }");
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].message, "missing .target directive");
+  fs = errors(".version 9.0\n.target sm_42\n");
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].message, "unknown target 'sm_42'");
+  fs = errors(".version 8.0\n.target sm_100a\n");
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].message, "target sm_100a needs PTX ISA 8.6 or later");
+  fs = errors(".version 9.0\n.target sm_90a, texmode_bogus\n");
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].message, "unknown .target option 'texmode_bogus'");
+  fs = errors(".target sm_90a\n.version 9.0\n");
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].message, ".version must be the first statement of the module");
+}
+
+TEST(Validator, RegistersAndRanges) {
+  const auto fs = errors(kernel(
+      "\tadd.u32 %r7, %r0, 1;\n"       // line 10: %r<8> declares %r0..%r7
+      "\tadd.u32 %r8, %r1, 1;\n"       // 11: out of range
+      "\tadd.u32 %r1, %q, 1;\n"        // 12: never declared
+      "\tadd.u32 %r01, %r1, 1;\n"      // 13: a leading zero names no register
+      "\t.reg .b32 %x;\n\t.reg .b32 %x;"));  // 14-15: redeclaration
+  ASSERT_EQ(fs.size(), 4u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 11u);
+  EXPECT_EQ(fs[0].column, 10u);
+  EXPECT_EQ(fs[0].message, "operand 'd': undeclared register '%r8'");
+  EXPECT_EQ(fs[1].line, 12u);
+  EXPECT_EQ(fs[1].message, "operand 'a': undeclared register '%q'");
+  EXPECT_EQ(fs[2].line, 13u);
+  EXPECT_EQ(fs[3].line, 15u);
+  EXPECT_EQ(fs[3].message, "redeclaration of '%x'");
+}
+
+TEST(Validator, NestedBlocksScopeTheirDeclarations) {
+  const auto fs = errors(kernel(
+      "\t{\n\t.reg .b32 %t;\n\tadd.u32 %t, %t, 1;\n\t}\n"  // lines 10-13
+      "\t{\n\t.reg .b32 %t;\n\t}\n"                       // 14-16: a new scope may declare %t again
+      "\tadd.u32 %t, %r1, 1;"));                          // 17: out of scope
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 17u);
+  EXPECT_EQ(fs[0].message, "operand 'd': undeclared register '%t'");
+}
+
+TEST(Validator, Labels) {
+  const auto fs = errors(kernel("\tbra $L_nowhere;\n$L_twice:\n$L_twice:\n\tbra $L_twice;"));
+  ASSERT_EQ(fs.size(), 2u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 10u);
+  EXPECT_EQ(fs[0].message, "operand 'tgt': undefined label '$L_nowhere'");
+  EXPECT_EQ(fs[1].line, 12u);
+  EXPECT_EQ(fs[1].message, "duplicate label '$L_twice'");
+}
+
+TEST(Validator, Guards) {
+  const auto fs = errors(kernel("\t@%r1 add.u32 %r1, %r1, 1;\n\t@!%nope add.u32 %r1, %r1, 1;"));
+  ASSERT_EQ(fs.size(), 2u) << dump(fs);
+  EXPECT_EQ(fs[0].message, "guard '%r1' is not a .pred register");
+  EXPECT_EQ(fs[1].message, "undeclared register '%nope'");
+  EXPECT_EQ(fs[1].column, 4u);
+}
+
+TEST(Validator, ModifiersAndOperands) {
+  const auto fs = errors(kernel(
+      "\tfrobnicate.u32 %r1;\n"          // 10
+      "\tadd.bogus %r1, %r2, %r3;\n"     // 11
+      "\tadd.u32 %r1, %r2;\n"            // 12
+      "\tadd.u32 %f1, %r2, %r3;\n"       // 13
+      "\tadd.u32 %r1, %r2, 1.5;\n"       // 14
+      "\tadd.u32 %rd1, %r2, %r3;"));     // 15
+  ASSERT_EQ(fs.size(), 6u) << dump(fs);
+  EXPECT_EQ(fs[0].message, "unknown instruction 'frobnicate'");
+  EXPECT_EQ(fs[1].message, "'.bogus' is not a modifier of 'add'");
+  EXPECT_EQ(fs[2].message, "'add.u32' takes 3 operands, found 2");
+  EXPECT_EQ(fs[3].message, "operand 'd': '%f1' is a .f32 register, expected .u32");
+  EXPECT_EQ(fs[3].column, 10u);
+  EXPECT_EQ(fs[4].message, "operand 'b': expected an integer immediate");
+  EXPECT_EQ(fs[5].message, "operand 'd': '%rd1' is a .b64 register, expected .u32");
+}
+
+TEST(Validator, RelaxedTypeRules) {
+  // Same-size .b and integer registers fit integer instructions of either signedness.
+  const auto fs = check(kernel("\t.reg .s32 %s;\n\t.reg .u32 %u;\n\tadd.u32 %s, %u, %r1;\n\tadd.s32 %u, %s, %r1;"));
+  EXPECT_TRUE(fs.empty()) << dump(fs);
+}
+
+TEST(Validator, ReorderedModifiersAreAWarning) {
+  const auto fs = check(kernel("\tld.u32.global %r1, [%rd1];"));
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].severity, Severity::Warning);
+  EXPECT_NE(fs[0].message.find("not in the PTX ISA order"), std::string::npos) << fs[0].message;
+}
+
+TEST(Validator, RequirementsOfFormsAndValues) {
+  const std::string old = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
+                          "\tadd.u16x2 %r1, %r2, %r3;\n\tret;\n}\n";
+  auto fs = errors(old);
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 7u);
+  EXPECT_NE(fs[0].message.find("requires PTX ISA 8.0, sm_90 or later"), std::string::npos) << fs[0].message;
+  // --target / --version override the module's own.
+  ptx::spec::CheckOptions opts;
+  opts.target = ptx::spec::Target::parse("sm_90");
+  opts.version = ptx::spec::PtxIsaVersion{8, 0};
+  EXPECT_TRUE(errors(old, opts).empty());
+}
+
+TEST(Validator, ModuleSymbols) {
+  const auto fs = errors(kHead +
+                         ".global .u32 g;\n.global .u32 g;\n"                     // 4-5
+                         ".func f() { ret; }\n.func f() { ret; }\n"             // 6-7
+                         ".func h();\n.func h() { ret; }\n");                   // 8-9: a prototype then its definition
+  ASSERT_EQ(fs.size(), 2u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 5u);
+  EXPECT_EQ(fs[0].message, "redeclaration of 'g'");
+  EXPECT_EQ(fs[1].line, 7u);
+  EXPECT_EQ(fs[1].message, "redefinition of 'f'");
+}
+
+TEST(Validator, AddressSpaces) {
+  const auto fs = errors(kHead + ".shared .align 4 .b8 s[16];\n.global .align 4 .b8 g[16];\n"  // 4-5
+                         ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t.reg .f32 %f;\n"       // 6-9
+                         "\tld.shared.u32 %r1, [s+4];\n"                                       // 10
+                         "\tld.shared.u32 %r1, [g];\n"                                         // 11
+                         "\tld.global.u32 %r1, [%f];\n"                                        // 12
+                         "\tld.u32 %r1, [g];\n\tret;\n}\n");                                   // 13: generic
+  ASSERT_EQ(fs.size(), 2u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 11u);
+  EXPECT_EQ(fs[0].message, "operand 'a': 'g' is in the .global state space, not .shared");
+  EXPECT_EQ(fs[1].line, 12u);
+  EXPECT_EQ(fs[1].message, "operand 'a': an address register must be a 32- or 64-bit integer register");
+}
+
+}  // namespace
