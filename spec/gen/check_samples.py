@@ -119,7 +119,7 @@ def main() -> int:
                if args.forms in s.form.syntax and args.file in Path(s.form.where.split(":")[0]).name]
     batches: dict[tuple, list] = defaultdict(list)
     for s in samples:
-        batches[(s.target.name(), s.ptx)].append(s)
+        batches[(s.target.name(), s.ptx, s.texmode)].append(s)
     chunks = [b[i:i + BATCH] for b in batches.values() for i in range(0, len(b), BATCH)]
 
     ptxas_ok: dict[int, bool] = {}

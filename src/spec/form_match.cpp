@@ -1,5 +1,8 @@
 #include "form_match.hpp"
 
+#include <algorithm>
+#include <array>
+
 namespace ptx::spec::detail {
 
 namespace {
@@ -20,7 +23,7 @@ bool value_at(const Value& v, std::span<const std::string_view> mods, size_t j) 
 class Matcher {
  public:
   Matcher(const Form& f, std::span<const std::string_view> mods, std::vector<Choice>& choices)
-      : slots_(slots(f)), mods_(mods), choices_(choices) {}
+      : slots_(slots(f)), mods_(mods), choices_(choices), head_(blocks()[f.block].head) {}
 
   // Modifiers mods[j..] against slots [i..] (item k of slot i), in order.
   bool strict(uint32_t i, uint32_t k, size_t j) {
@@ -49,7 +52,9 @@ class Matcher {
     flat_.clear();
     for (uint32_t i = 0; i < slots_.size(); ++i)
       for (const SlotItem& it : items(slots_[i])) flat_.push_back({&it, i, false});
-    return relaxed_from(0, -1);
+    Last last;
+    last.fill(-1);
+    return relaxed_from(0, last);
   }
 
  private:
@@ -72,12 +77,34 @@ class Matcher {
     return true;
   }
 
-  bool relaxed_from(size_t j, int last_type) {
+  // `order head N`: the items of the first N slots come first, in the form's
+  // order; an optional one may be left out, but not given later.
+  bool head_allows(size_t k) const {
+    if (head_ == 0) return true;
+    const bool is_head = flat_[k].slot < head_;
+    for (size_t h = 0; h < flat_.size(); ++h) {
+      if (h < k || !is_head) {
+        if (flat_[h].slot < head_ && !flat_[h].used && !slots_[flat_[h].slot].optional) return false;
+      } else if (h > k && flat_[h].used) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Per order class (SlotItem::order_class), the flat index of the last item used.
+  using Last = std::array<int, 8>;
+
+  bool relaxed_from(size_t j, const Last& last_type) {
     if (j == mods_.size()) return complete();
     for (size_t k = 0; k < flat_.size(); ++k) {
       Flat& fl = flat_[k];
-      if (fl.used || (fl.item->is_type && static_cast<int>(k) < last_type)) continue;
-      const int next_type = fl.item->is_type ? static_cast<int>(k) : last_type;
+      const size_t cls = std::min<size_t>(fl.item->order_class, last_type.size() - 1);
+      if (fl.used || !head_allows(k) ||
+          (cls && static_cast<int>(k) < last_type[cls]))
+        continue;
+      Last next_type = last_type;
+      if (cls) next_type[cls] = static_cast<int>(k);
       if (!fl.item->is_group) {
         if (mods_[j] != fl.item->text) continue;
         fl.used = true;
@@ -101,6 +128,7 @@ class Matcher {
   std::span<const std::string_view> mods_;
   std::vector<Choice>& choices_;
   std::vector<Flat> flat_;
+  uint32_t head_ = 0;
 };
 
 }  // namespace

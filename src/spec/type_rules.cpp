@@ -61,13 +61,17 @@ bool register_matches(std::string_view reg, std::string_view inst, bool wide) {
   const auto i = type_info(inst);
   if (!r || !i) return false;
   if (r->cls == TypeClass::Pred || i->cls == TypeClass::Pred) return false;
-  if (r->bits != i->bits && !(wide && r->bits > i->bits)) return false;
+  const bool wider = r->bits > i->bits;
+  if (r->bits != i->bits && !(wide && wider)) return false;
   switch (i->cls) {
     case TypeClass::Bits: return true;
     case TypeClass::Unsigned:
     case TypeClass::Signed: return r->cls == TypeClass::Bits || r->cls == TypeClass::Unsigned || r->cls == TypeClass::Signed;
-    case TypeClass::Float: return r->cls == TypeClass::Bits || r->cls == TypeClass::Float;
-    case TypeClass::Opaque: return r->cls == TypeClass::Bits;
+    // A float type takes itself (matched above) or a .b register: not another float type of
+    // its size (.f32 for .f16x2), and when wider only a .b register (ld.f32 %rd: .b64 yes, .f64 no).
+    case TypeClass::Float: return r->cls == TypeClass::Bits;
+    // .bf16, .tf32, packed formats: a .b register of exactly their size.
+    case TypeClass::Opaque: return r->cls == TypeClass::Bits && !wider;
     case TypeClass::Pred: return false;
   }
   return false;

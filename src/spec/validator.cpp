@@ -31,6 +31,7 @@ struct Entity {
   uint32_t vector = 1;
   uint32_t count = 0;  // RegisterRange: %r<count>
   uint32_t loc = 0;
+  int32_t rets = -1, params = -1;  // Function: its return and parameter counts
 };
 
 class Checker {
@@ -40,6 +41,7 @@ class Checker {
   std::vector<Diagnostic> run() {
     header();
     module_symbols();
+    check_directives();
     for (const Stmt& s : m_.root().stmts)
       if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) function(m_.functions[s.index]);
     std::stable_sort(out_.begin(), out_.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
@@ -93,10 +95,12 @@ class Checker {
       } else {
         error(target->loc, "unknown target " + quoted(words.empty() ? std::string_view{} : words[0]));
       }
-      for (size_t i = 1; i < words.size(); ++i)
+      for (size_t i = 1; i < words.size(); ++i) {
         if (words[i] != "texmode_unified" && words[i] != "texmode_independent" && words[i] != "debug" &&
             words[i] != "map_f64_to_f32")
           error(target->loc, "unknown .target option " + quoted(words[i]));
+        if (words[i] == "texmode_independent") texmode_ = TexMode::Independent;
+      }
     }
     if (opts_.target) target_ = *opts_.target;
     if (opts_.version) version_ = *opts_.version;
@@ -179,6 +183,8 @@ class Checker {
         Entity e{};
         e.kind = Entity::Function;
         e.loc = f.loc;
+        e.rets = static_cast<int32_t>(f.ret.params.count);
+        e.params = static_cast<int32_t>(f.params.params.count);
         const uint32_t prev = binding_[f.name.id];
         if (prev != kUnbound && entities_[prev].kind != Entity::Function) {
           error(f.loc, "redeclaration of " + quoted(m_.text(f.name)));
@@ -241,12 +247,24 @@ class Checker {
       return;
     }
     if (in.guard) check_guard(in.guard);
+    opcode_ = opcode;
     mods_.clear();
     for (const Modifier& mod : m_.modifiers_of(in)) mods_.push_back(m_.text(mod.name));
 
-    // The first form whose modifiers and operands both fit; otherwise the best explanation.
+    // The first form whose modifiers and operands both fit and whose requirements hold; else the
+    // first that fits (its requirements are reported); otherwise the best explanation.
     std::string operand_problem;
     const Form* modifier_match = nullptr;
+    const Form* first_fit = nullptr;
+    MatchResult first_fit_pass = MatchResult::None;
+    auto accept = [&](const Form& f, MatchResult pass) {
+      // nvcc itself writes e.g. atom.add.release.gpu.u32, so this is only a pedantic warning.
+      if (pass == MatchResult::Reordered && opts_.pedantic)
+        out_.push_back({in.loc, Severity::Warning,
+                        "the modifiers of " + quoted(m_.mnemonic(in)) + " are not in the PTX ISA order " +
+                            quoted(f.syntax.substr(0, f.syntax.find(' '))) + " (ptxas accepts them)"});
+      check_requirements(f, in, true);
+    };
     // Forms whose modifiers are in the manual's order first, then reordered ones.
     for (MatchResult pass : {MatchResult::InOrder, MatchResult::Reordered})
     for (const Form& f : candidates) {
@@ -255,17 +273,24 @@ class Checker {
       std::string why;
       uint32_t where = in.loc;
       if (operands_fit(f, in, why, where)) {
-        if (pass == MatchResult::Reordered)
-          out_.push_back({in.loc, Severity::Warning,
-                          "the modifiers of " + quoted(m_.mnemonic(in)) + " are not in the PTX ISA order " +
-                              quoted(f.syntax.substr(0, f.syntax.find(' '))) + " (ptxas accepts them)"});
-        check_requirements(f, in);
-        return;
+        if (check_requirements(f, in, false)) return accept(f, pass);
+        if (!first_fit) {
+          first_fit = &f;
+          first_fit_pass = pass;
+        }
+        continue;
       }
       if (operand_problem.empty()) {
         operand_problem = why;
         problem_loc_ = where;
       }
+    }
+    if (first_fit) {  // match it again for its choices and operands, then report what it requires
+      detail::match_modifiers(*first_fit, mods_, choices_);
+      std::string why;
+      uint32_t where = in.loc;
+      operands_fit(*first_fit, in, why, where);
+      return accept(*first_fit, first_fit_pass);
     }
     if (modifier_match) {
       error(problem_loc_, operand_problem);
@@ -297,9 +322,24 @@ class Checker {
           }
       if (!known) return quoted(mod) + " is not a modifier of " + quoted(opcode);
     }
+    // Show the forms that start with the instruction's first modifier (tcgen05.mma: the
+    // tcgen05.mma forms, not tcgen05.alloc), or all of them when none does.
+    auto leads_with_first = [&](const Form& f) {
+      if (mods_.empty() || slots(f).empty() || items(slots(f)[0]).empty()) return false;
+      const SlotItem& it = items(slots(f)[0])[0];
+      if (!it.is_group) return it.text == mods_[0];
+      for (const Value& v : values(group(it.group)))
+        if (v.text == mods_[0]) return true;
+      return false;
+    };
+    std::vector<const Form*> shown;
+    for (const Form& f : candidates)
+      if (leads_with_first(f)) shown.push_back(&f);
+    if (shown.empty())
+      for (const Form& f : candidates) shown.push_back(&f);
     std::string msg = "modifiers of " + quoted(opcode) + " do not match any of its forms: ";
-    for (size_t i = 0; i < candidates.size() && i < 4; ++i) msg += (i ? "; " : "") + std::string(candidates[i].syntax);
-    if (candidates.size() > 4) msg += "; ...";
+    for (size_t i = 0; i < shown.size() && i < 4; ++i) msg += (i ? "; " : "") + std::string(shown[i]->syntax);
+    if (shown.size() > 4) msg += "; ...";
     return msg;
   }
 
@@ -321,51 +361,296 @@ class Checker {
     return r.doubled ? doubled(t) : t;
   }
 
-  void check_requirements(const Form& f, const Instruction& in) {
-    if (!target_.number || !version_.major) return;  // no usable .target/.version: already reported
+  // Whether the module satisfies what form f (as matched: choices_, written_) requires; reports
+  // each unmet requirement when `report`.
+  bool check_requirements(const Form& f, const Instruction& in, bool report) {
+    if (!target_.number || !version_.major) return true;  // no usable .target/.version: already reported
+    bool ok = true;
+    auto fail = [&](std::string msg) {
+      ok = false;
+      if (report) error(in.loc, std::move(msg));
+    };
     auto need = [&](const Requirement& r, std::string_view what) {
       const PtxIsaVersion v{r.ptx_major, r.ptx_minor};
-      if (version_ < v || !allows(r, target_))
-        error(in.loc, std::string(what) + " requires " + describe(r) + "; the module is PTX ISA " +
-                          std::to_string(version_.major) + "." + std::to_string(version_.minor) + " for " +
-                          target_.name());
+      if (version_ < v || !allows(r, target_) || (r.texmode != TexMode::Any && r.texmode != texmode_))
+        fail(std::string(what) + " requires " + describe(r) + "; the module is PTX ISA " +
+             std::to_string(version_.major) + "." + std::to_string(version_.minor) + " for " + target_.name());
     };
     need(f.req, quoted(m_.mnemonic(in)));
     for (const Choice& c : choices_)
       if (c.value->req.set_count || c.value->req.ptx_major > 1) need(c.value->req, quoted(c.value->text));
+    auto nontrivial = [](const Requirement& r) { return r.set_count || r.ptx_major > 1 || r.texmode != TexMode::Any; };
+    for (const auto& [o, pair] : written_) {  // `x: KIND [ptx 7.1]`: what writing x requires
+      Requirement r = o->req, pr = o->pair_req;
+      r.texmode = pr.texmode = TexMode::Any;  // a texmode of an operand: see below
+      if (nontrivial(r)) need(r, "operand " + quoted(o->name));
+      if (pair && nontrivial(pr)) need(pr, "operand " + quoted(o->pair));
+    }
+    // A texturing mode in an optional operand's requirement: in that mode the operand is required
+    // (the sampler of `tex d, [a, {b,} c]` with texmode_independent).
+    auto absent_in_mode = [&](const Operand& o) {
+      if (!o.optional || o.req.texmode == TexMode::Any || o.req.texmode != texmode_) return;
+      for (const auto& w : written_)
+        if (w.first == &o) return;
+      fail("operand " + quoted(o.name) + " of " + quoted(m_.mnemonic(in)) + " is required with " +
+           (texmode_ == TexMode::Independent ? "texmode_independent" : "texmode_unified"));
+    };
+    for (const Operand& o : operands(f)) {
+      absent_in_mode(o);
+      for (const Operand& m : members(o)) absent_in_mode(m);
+    }
+    if (report)
+      for (uint32_t i = 0; i < in.operands.count; ++i) special_register_requirements(m_.operand(in, i));
+    return ok;
+  }
+
+  // What the module's version and target must be for r; reported at loc.
+  void require(const Requirement& r, const std::string& what, uint32_t loc) {
+    if (!target_.number || !version_.major) return;  // no usable .target/.version: already reported
+    if (version_ < PtxIsaVersion{r.ptx_major, r.ptx_minor} || !allows(r, target_))
+      error(loc, what + " requires " + describe(r) + "; the module is PTX ISA " + std::to_string(version_.major) + "." +
+                     std::to_string(version_.minor) + " for " + target_.name());
+  }
+
+  // The special registers an operand reads (%clusterid.x: PTX 7.8, sm_90).
+  void special_register_requirements(ExprId id) {
+    const Expr& e = m_.expr(id);
+    switch (e.kind) {
+      case ExprKind::Name:
+        if (!lookup(Symbol{e.a}))
+          if (const SpecialRegister* sr = find_special_register(m_.text(Symbol{e.a})))
+            require(sr->req, quoted(m_.text(Symbol{e.a})), e.loc);
+        return;
+      case ExprKind::Unary: return special_register_requirements(ExprId{e.a});
+      case ExprKind::Binary:
+        special_register_requirements(ExprId{e.a});
+        return special_register_requirements(ExprId{e.b});
+      case ExprKind::List:
+        for (const ListItem& it : m_.slice(Range{e.a, e.b})) special_register_requirements(ExprId{it.node});
+        return;
+      default: return;
+    }
+  }
+
+  // ---- directives (spec/isa/directives.isa): where they are written, operand counts,
+  // needs/conflicts within a header, removed ones, version and target ---------------------------
+  void check_directives() {
+    for (const Stmt& s : m_.root().stmts) {
+      switch (s.kind) {
+        case StmtKind::Directive: {
+          const ir::Directive& d = m_.directives[s.index];
+          use_directive(m_.text(d.name), kPlaceModule, d.loc, static_cast<int>(d.items.count));
+          break;
+        }
+        case StmtKind::Decl: decl_directives(m_.decls[s.index], kPlaceModule); break;
+        case StmtKind::Section: use_directive(".section", kPlaceModule, m_.sections[s.index].loc, -1); break;
+        case StmtKind::Prototype: prototype_directives(m_.prototypes[s.index], kPlaceModule); break;
+        case StmtKind::Function: function_directives(m_.functions[s.index]); break;
+        default: break;
+      }
+    }
+  }
+
+  void prototype_directives(const Prototype& p, uint8_t place) {
+    use_directive(".callprototype", place, p.loc, -1);
+    for (uint32_t d : p.header)
+      use_directive(m_.text(m_.directives[d].name), kPlaceProto, m_.directives[d].loc,
+                    static_cast<int>(m_.directives[d].items.count));
+  }
+
+  void decl_directives(const Decl& d, uint8_t place) {
+    bool after_ptr = false;  // `.ptr .global .align 16`: the state space and alignment pointed to
+    for (const ir::Spec& w : m_.specs_of(d.specs)) {
+      const std::string_view word = m_.text(w.word);
+      if (after_ptr && word != ".align") continue;
+      use_directive(word, place, d.loc, -1);
+      after_ptr = after_ptr || word == ".ptr";
+    }
+  }
+
+  void function_directives(const Function& f) {
+    bool entry = false;
+    for (const ir::Spec& w : m_.specs_of(f.specs)) {
+      entry = entry || m_.text(w.word) == ".entry";
+      use_directive(m_.text(w.word), kPlaceModule, f.loc, -1);
+    }
+    for (const ParamList* pl : {&f.ret, &f.params})
+      for (const ListItem& it : m_.slice(pl->params))
+        decl_directives(m_.decls[it.node], entry ? kPlaceEntryParam : kPlaceFuncParam);
+    for (size_t i = 0; i < f.header.size(); ++i) {
+      const ir::Directive& d = m_.directives[f.header[i]];
+      const std::string_view name = m_.text(d.name);
+      use_directive(name, entry ? kPlaceEntry : kPlaceFunc, d.loc, static_cast<int>(d.items.count));
+      const DirectiveSpec* ds = find_directive(name);
+      if (!ds) continue;
+      // the position of another directive of this header, or -1
+      auto position = [&](std::string_view other) {
+        for (size_t j = 0; j < f.header.size(); ++j)
+          if (m_.text(m_.directives[f.header[j]].name) == other) return static_cast<int>(j);
+        return -1;
+      };
+      for_each_word(ds->needs, [&](std::string_view w) {
+        if (position(w) < 0) error(d.loc, quoted(name) + " needs " + quoted(w) + " in the same function header");
+      });
+      for_each_word(ds->conflicts, [&](std::string_view w) {
+        const int j = position(w);
+        if (j >= 0 && static_cast<size_t>(j) < i) error(d.loc, quoted(name) + " and " + quoted(w) + " cannot both be given");
+      });
+    }
+    if (f.has_body()) body_directives(m_.blocks[f.body]);
+  }
+
+  template <class F>
+  static void for_each_word(std::string_view words, F fn) {
+    while (!words.empty()) {
+      const size_t sp = words.find(' ');
+      fn(words.substr(0, sp));
+      words = sp == std::string_view::npos ? std::string_view{} : words.substr(sp + 1);
+    }
+  }
+
+  void body_directives(const ir::Block& b) {
+    for (const Stmt& s : b.stmts) {
+      switch (s.kind) {
+        case StmtKind::Directive: {
+          const ir::Directive& d = m_.directives[s.index];
+          use_directive(m_.text(d.name), kPlaceBody, d.loc, static_cast<int>(d.items.count));
+          break;
+        }
+        case StmtKind::Decl: decl_directives(m_.decls[s.index], kPlaceBody); break;
+        case StmtKind::Block: body_directives(m_.blocks[s.index]); break;
+        case StmtKind::Prototype: prototype_directives(m_.prototypes[s.index], kPlaceBody); break;
+        default: break;
+      }
+    }
+  }
+
+  static std::string place_text(uint8_t place) {
+    switch (place) {
+      case kPlaceModule: return "at module scope";
+      case kPlaceBody: return "in a function body";
+      case kPlaceEntry: return "in an .entry header";
+      case kPlaceFunc: return "in a .func header";
+      case kPlaceProto: return "after a .callprototype";
+      case kPlaceEntryParam: return "on an .entry parameter";
+      case kPlaceFuncParam: return "on a .func parameter";
+      default: return "here";
+    }
+  }
+
+  // One use of a directive or declaration word; operands < 0: not counted (words).
+  void use_directive(std::string_view name, uint8_t place, uint32_t loc, int operands) {
+    const DirectiveSpec* d = find_directive(name);
+    if (!d) return;  // types, vector widths and other words the table does not describe
+    if (!d->places) return error(loc, quoted(name) + " cannot be declared (predefined only)");
+    if (!(d->places & place)) return error(loc, quoted(name) + " is not allowed " + place_text(place));
+    if (d->counted && operands >= 0 &&
+        (operands < d->min_operands || (d->max_operands != 255 && operands > d->max_operands))) {
+      const std::string range = d->min_operands == d->max_operands ? std::to_string(d->min_operands)
+                                : d->max_operands == 255 ? "at least " + std::to_string(d->min_operands)
+                                : std::to_string(d->min_operands) + " to " + std::to_string(d->max_operands);
+      error(loc, quoted(name) + " takes " + range + " operands, found " + std::to_string(operands));
+    }
+    if (d->removed_major && version_.major && version_ >= PtxIsaVersion{d->removed_major, d->removed_minor})
+      return error(loc, quoted(name) + " is not supported as of PTX ISA " + std::to_string(d->removed_major) + "." +
+                            std::to_string(d->removed_minor));
+    require(d->req, quoted(name), loc);
   }
 
   // ---- operands -----------------------------------------------------------------------------
   bool operands_fit(const Form& f, const Instruction& in, std::string& why, uint32_t& where) {
     const auto ops = operands(f);
-    size_t required = 0;
-    for (const Operand& o : ops) required += !o.optional;
+    // An operand tied to a group (`x: KIND if .group`) is written exactly when the group has a value.
+    auto tied = [&](const Operand& o) { return o.if_group != Operand::kNoGroup; };
+    auto present = [&](const Operand& o) { return chosen(o.if_group) != nullptr; };
+    size_t required = 0, possible = 0;
+    for (const Operand& o : ops) {
+      required += tied(o) ? present(o) : !o.optional;
+      possible += !tied(o) || present(o);
+    }
     const size_t n = in.operands.count;
-    if (n < required || n > ops.size()) {
+    if (n < required || n > possible) {
       why = quoted(m_.mnemonic(in)) + " takes " +
-            (required == ops.size() ? std::to_string(required) : std::to_string(required) + " to " + std::to_string(ops.size())) +
+            (required == possible ? std::to_string(required) : std::to_string(required) + " to " + std::to_string(possible)) +
             " operands, found " + std::to_string(n);
       where = in.loc;
       return false;
     }
-    size_t optional_left = n - required;
-    size_t next = 0;
-    for (const Operand& o : ops) {
-      if (o.optional) {
-        if (optional_left == 0) continue;
-        --optional_left;
+    written_.clear();
+    why.clear();
+    if (!assign(ops, 0, in, 0, n - required, why, where)) {
+      if (why.empty()) {
+        why = "the operands of " + quoted(m_.mnemonic(in)) + " do not fit " + quoted(f.syntax);
+        where = in.loc;
       }
-      const ExprId e = m_.operand(in, static_cast<uint32_t>(next++));
-      if (!operand_fits(o, e, why)) {
+      return false;
+    }
+    return call_arity_fits(ops, in, why, where);
+  }
+
+  // Assigns the written operands to the form's operands in order: required ones (and tied ones whose
+  // group is present) always, optional ones where they fit, earlier ones first; backtracks so that
+  // `tex d, [a, c], f` can skip the optional e before f. Records the operands written in written_.
+  bool assign(std::span<const Operand> ops, size_t i, const Instruction& in, size_t next, size_t optional_left,
+              std::string& why, uint32_t& where) {
+    if (i == ops.size()) return next == in.operands.count;
+    const Operand& o = ops[i];
+    const bool tied = o.if_group != Operand::kNoGroup;
+    if (tied && !chosen(o.if_group)) return assign(ops, i + 1, in, next, optional_left, why, where);
+    const bool optional = o.optional && !tied;
+    if (!optional || optional_left > 0) {
+      const ExprId e = m_.operand(in, static_cast<uint32_t>(next));
+      std::string reason;
+      const size_t mark = written_.size();
+      if (operand_fits(o, e, reason)) {
+        const Expr& ex = m_.expr(e);
+        written_.push_back({&o, ex.kind == ExprKind::Binary && static_cast<Op>(ex.sub) == Op::BitOr && !o.pair.empty()});
+        if (assign(ops, i + 1, in, next + 1, optional_left - optional, why, where)) return true;
+      }
+      written_.resize(mark);
+      if (!reason.empty() && why.empty()) {
+        why = reason;
         where = m_.expr(e).loc;
-        return false;
       }
+    }
+    return optional && assign(ops, i + 1, in, next, optional_left, why, where);
+  }
+
+  // A direct call: its return and argument lists (the `args` operands before
+  // and after the function name) have as many items as the callee declares.
+  bool call_arity_fits(std::span<const Operand> ops, const Instruction& in, std::string& why, uint32_t& where) {
+    if (ops.size() != in.operands.count) return true;  // optional operands: no call form has them
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].kind_count != 1 || kinds(ops[i])[0].tag != KindTag::Func) continue;
+      const Expr& fe = m_.expr(m_.operand(in, static_cast<uint32_t>(i)));
+      const Entity* callee = fe.kind == ExprKind::Name ? lookup(Symbol{fe.a}) : nullptr;
+      if (!callee || callee->kind != Entity::Function || callee->rets < 0) return true;
+      auto list_size = [&](size_t j) -> int32_t {
+        if (j >= ops.size() || ops[j].kind_count != 1 || kinds(ops[j])[0].tag != KindTag::Args) return 0;
+        return static_cast<int32_t>(m_.expr(m_.operand(in, static_cast<uint32_t>(j))).b);
+      };
+      const int32_t rets = i > 0 ? list_size(0) : 0, params = list_size(i + 1);
+      if (rets == callee->rets && params == callee->params) return true;
+      why = "call of " + quoted(m_.text(Symbol{fe.a})) + " with " + std::to_string(rets) + " return and " +
+            std::to_string(params) + " argument values; it declares " + std::to_string(callee->rets) + " and " +
+            std::to_string(callee->params);
+      where = in.loc;
+      return false;
     }
     return true;
   }
 
   bool operand_fits(const Operand& o, ExprId id, std::string& why) {
     const Expr& e = m_.expr(id);
+    if (o.member_count) return members_fit(o, e, why);
+    if (o.address && o.kind_count && kinds(o)[0].tag != KindTag::Addr) {
+      // [a] of a texture, sampler or surface reference (or a register holding one)
+      if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Bracket || e.b != 1) {
+        why = "operand " + quoted(o.name) + ": expected [" + std::string(o.name) + "]";
+        return false;
+      }
+      return any_kind(kinds(o), ExprId{m_.items[e.a].node}, o.name, why);
+    }
     if (!o.pair.empty() && e.kind == ExprKind::Binary && static_cast<Op>(e.sub) == Op::BitOr)
       return any_kind(kinds(o), ExprId{e.a}, o.name, why) && any_kind(pair_kinds(o), ExprId{e.b}, o.pair, why);
     if (!o.pair.empty() && !o.pair_optional) {
@@ -373,6 +658,28 @@ class Checker {
       return false;
     }
     return any_kind(kinds(o), id, o.name, why);
+  }
+
+  // [a, b, c]: the bracketed members in order; optional members are filled first to last.
+  bool members_fit(const Operand& o, const Expr& e, std::string& why) {
+    const auto ms = members(o);
+    size_t required = 0;
+    for (const Operand& m : ms) required += !m.optional;
+    if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Bracket || e.b < required || e.b > ms.size()) {
+      why = "operand " + quoted(o.name) + ": expected " + std::string(o.name);
+      return false;
+    }
+    size_t optional_left = e.b - required;
+    uint32_t next = 0;
+    for (const Operand& m : ms) {
+      if (m.optional) {
+        if (optional_left == 0) continue;
+        --optional_left;
+      }
+      if (!operand_fits(m, ExprId{m_.items[e.a + next++].node}, why)) return false;
+      written_.push_back({&m, false});
+    }
+    return true;
   }
 
   bool any_kind(std::span<const Kind> ks, ExprId id, std::string_view name, std::string& why) {
@@ -390,7 +697,25 @@ class Checker {
   }
 
   // A register of a type the instruction type accepts.
-  bool register_fits(ExprId id, std::string_view type, bool wide, std::string& why) {
+  // reg(T, .sel) / reg(T, {.sel}): the component written after the register (%r1.b0).
+  bool component_fits(const Kind& k, ExprId id, std::string& why) {
+    const Expr& e = m_.expr(id);
+    if (e.kind != ExprKind::Name) return true;  // register_fits explains
+    const Group& g = group(k.component.group);
+    if (!e.b) {
+      if (k.component_optional) return true;
+      why = quoted(m_.text(Symbol{e.a})) + " needs a " + std::string(g.name) + " component";
+      return false;
+    }
+    const std::string_view comp = m_.text(Symbol{e.b});
+    for (const Value& v : values(g))
+      if (value_matches(v, comp)) return true;
+    why = quoted(comp) + " is not a " + std::string(g.name) + " component";
+    return false;
+  }
+
+  // component_checked: a component after the register was checked by component_fits.
+  bool register_fits(ExprId id, std::string_view type, bool wide, std::string& why, bool component_checked = false) {
     const Expr& e = m_.expr(id);
     if (e.kind != ExprKind::Name) {
       why = "expected a " + std::string(type) + " register";
@@ -404,12 +729,22 @@ class Checker {
         return false;
       }
       reg_type = ent->type;
-      if (e.b && ent->vector == 1) {
+      if (e.b && ent->vector == 1 && !component_checked) {
         why = quoted(m_.text(name)) + " is not a vector register";
         return false;
       }
     } else if (const SpecialRegister* sr = find_special_register(m_.text(name))) {
-      reg_type = sr->type;
+      if (opcode_ != "mov" && opcode_ != "cvt") {
+        why = "special register " + quoted(m_.text(name)) + " can only be read by mov or cvt";
+        return false;
+      }
+      // ".u32|.u16": the register's type, then narrower legacy types mov/cvt may read it with
+      reg_type = sr->type.substr(0, sr->type.find('|'));
+      for (std::string_view alt = sr->type; !type.empty() && !alt.empty();) {
+        const size_t bar = alt.find('|');
+        if (register_matches(alt.substr(0, bar), type, wide)) reg_type = alt.substr(0, bar);
+        alt = bar == std::string_view::npos ? std::string_view{} : alt.substr(bar + 1);
+      }
       const std::string_view comp = e.b ? m_.text(Symbol{e.b}) : std::string_view{};
       if (!sr->components.empty() && (comp.empty() || sr->components.find(comp) == std::string_view::npos)) {
         why = quoted(m_.text(name)) + " needs one of the components " + std::string(sr->components);
@@ -432,6 +767,7 @@ class Checker {
     switch (e.kind) {
       case ExprKind::Int:
       case ExprKind::Float: return true;
+      case ExprKind::Name: return m_.text(Symbol{e.a}) == "WARP_SZ";  // PTX's one predefined constant
       case ExprKind::Unary: return is_immediate(m_.expr(ExprId{e.a}));
       case ExprKind::Binary: return is_immediate(m_.expr(ExprId{e.a})) && is_immediate(m_.expr(ExprId{e.b}));
       case ExprKind::List:
@@ -450,7 +786,13 @@ class Checker {
   bool kind_fits(const Kind& k, ExprId id, std::string& why) {
     const Expr& e = m_.expr(id);
     switch (k.tag) {
-      case KindTag::Reg: return register_fits(id, resolve(k.type), k.wide, why);
+      case KindTag::Reg: {
+        ExprId r = id;  // reg(T, neg): -r
+        if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Neg) r = ExprId{e.a};
+        if (k.component.present() && !component_fits(k, r, why)) return false;
+        return register_fits(r, resolve(k.type), k.wide, why, k.component.present()) &&
+               (!k.exact || exact_register(r, resolve(k.type), why));
+      }
       case KindTag::Pred: {
         const Expr* p = &e;
         if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Not) p = &m_.expr(ExprId{e.a});
@@ -470,6 +812,18 @@ class Checker {
           why = integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate";
           return false;
         }
+        if (const auto allowed = imm_values(k); !allowed.empty()) {
+          const auto v = eval_int(m_, id);
+          if (!v || std::none_of(allowed.begin(), allowed.end(), [&](const ImmRange& r) { return r.contains(*v); })) {
+            why = "expected one of";
+            for (size_t i = 0; i < allowed.size(); ++i) {
+              const ImmRange& r = allowed[i];
+              why += (i ? ", " : " ") + std::to_string(r.low);
+              if (r.high != r.low) why += ".." + std::to_string(r.high) + (r.step != 1 ? " step " + std::to_string(r.step) : "");
+            }
+            return false;
+          }
+        }
         return true;
       }
       case KindTag::Vec: {
@@ -477,8 +831,46 @@ class Checker {
         uint32_t n = k.count_literal;
         if (k.count.present()) {
           const std::string_view v = resolve(k.count);
-          if (v.empty()) return register_fits(id, t, k.wide, why);  // no vector modifier: a scalar
-          std::from_chars(v.data() + 2, v.data() + v.size(), n);
+          if (v.empty()) {  // no vector modifier: a scalar, also written as a one-element vector {r} (ptxas)
+            if (e.kind == ExprKind::List && static_cast<Delim>(e.sub) == Delim::Brace && e.b == 1)
+              return register_fits(ExprId{m_.items[e.a].node}, t, k.wide, why);
+            if (k.imm && is_immediate(e)) {  // vec(.vec, T, imm): an immediate scalar too
+              if (integer_immediates(t) != has_float(e)) return true;
+              why = integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate";
+              return false;
+            }
+            return register_fits(id, t, k.wide, why);
+          }
+          if (!k.count_letter) {
+            // the value's number: ".v4" -> 4, ".3d" -> 3
+            const size_t at = v.find_first_of("0123456789");
+            n = 0;
+            if (at != std::string_view::npos) std::from_chars(v.data() + at, v.data() + v.size(), n);
+          } else {
+            // the number after the letter: ".m64n96k16" with 'n' -> 96
+            size_t at = 0;
+            while (at < v.size() && !(v[at] == k.count_letter && at + 1 < v.size() && v[at + 1] >= '0' && v[at + 1] <= '9'))
+              ++at;
+            n = 0;
+            if (at < v.size()) std::from_chars(v.data() + at + 1, v.data() + v.size(), n);
+          }
+          // then the factor, with or without a letter: vec(.cta_group*4, ...), vec(.num:x*2, ...), vec(.dim-2, ...)
+          if (k.count_op == '*') n *= k.count_factor;
+          else if (k.count_op == '/' && k.count_factor) n /= k.count_factor;
+          else if (k.count_op == '-') n = n > k.count_factor ? n - k.count_factor : 0;
+        }
+        if (e.kind == ExprKind::Name && !e.b) {
+          // a vector register of that size (.reg .v4 .f32 %v), or a vector special register (%tid) for .v4
+          const Entity* ent = lookup(Symbol{e.a});
+          if (ent && (ent->kind == Entity::Register || ent->kind == Entity::RegisterRange) && ent->vector == n)
+            return register_fits(id, t, k.wide, why);
+          if (const SpecialRegister* sr = ent ? nullptr : find_special_register(m_.text(Symbol{e.a}));
+              sr && !sr->components.empty() && n == 4) {
+            const std::string_view sr_type = sr->type.substr(0, sr->type.find('|'));  // ".u32|.u16": .u32
+            if (t.empty() || register_matches(sr_type, t, k.wide)) return true;
+            why = quoted(m_.text(Symbol{e.a})) + " is a " + std::string(sr_type) + " register, expected " + std::string(t);
+            return false;
+          }
         }
         if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Brace) {
           why = "expected a vector of " + std::to_string(n) + " registers {a, b, ...}";
@@ -488,8 +880,19 @@ class Checker {
           why = "expected a vector of " + std::to_string(n) + " registers, found " + std::to_string(e.b);
           return false;
         }
-        for (const ListItem& it : m_.slice(Range{e.a, e.b}))
+        for (const ListItem& it : m_.slice(Range{e.a, e.b})) {
+          const Expr& elem = m_.expr(ExprId{it.node});
+          if (k.imm && is_immediate(elem)) {
+            // integer literals for integer and bit-size elements, float literals for float ones
+            if (integer_immediates(t) == has_float(elem)) {
+              why = integer_immediates(t) ? "expected an integer immediate in the vector"
+                                          : "expected a floating-point immediate in the vector";
+              return false;
+            }
+            continue;
+          }
           if (m_.name_of(ExprId{it.node}) != "_" && !register_fits(ExprId{it.node}, t, k.wide, why)) return false;
+        }
         return true;
       }
       case KindTag::Addr: return address_fits(k, e, why);
@@ -497,11 +900,38 @@ class Checker {
         if (e.kind == ExprKind::Name && is_label(Symbol{e.a})) return true;
         why = e.kind == ExprKind::Name ? "undefined label " + quoted(m_.text(Symbol{e.a})) : "expected a label";
         return false;
-      case KindTag::Symbol:
       case KindTag::Func:
-        if (e.kind == ExprKind::Name && lookup(Symbol{e.a})) return true;
-        why = e.kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{e.a})) : "expected a symbol";
+        if (e.kind == ExprKind::Name)
+          if (const Entity* ent = lookup(Symbol{e.a})) {
+            if (ent->kind == Entity::Function) return true;
+            why = quoted(m_.text(Symbol{e.a})) + " is not a function";
+            return false;
+          }
+        why = e.kind == ExprKind::Name ? "undeclared function " + quoted(m_.text(Symbol{e.a})) : "expected a function name";
         return false;
+      case KindTag::Symbol: {
+        // a name, optionally plus or minus an immediate offset (avar+8); symbol(S): a variable of state space S
+        const Expr* base = &e;
+        if (e.kind == ExprKind::Binary && (static_cast<Op>(e.sub) == Op::Add || static_cast<Op>(e.sub) == Op::Sub) &&
+            is_immediate(m_.expr(ExprId{e.b})))
+          base = &m_.expr(ExprId{e.a});
+        const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
+        if (!ent) {
+          why = base->kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{base->a})) : "expected a symbol";
+          return false;
+        }
+        if (ent->kind != Entity::Variable && ent->kind != Entity::Function) {
+          why = quoted(m_.text(Symbol{base->a})) + " is not a variable or function";
+          return false;
+        }
+        const std::string_view space = resolve(k.space);
+        const std::string_view want = space.substr(0, space.find("::"));
+        if (!want.empty() && want != "generic" && (ent->kind != Entity::Variable || to_string(ent->space) != want)) {
+          why = quoted(m_.text(Symbol{base->a})) + " is not a variable of the " + std::string(want) + " state space";
+          return false;
+        }
+        return true;
+      }
       case KindTag::Args:
         if (e.kind == ExprKind::List && static_cast<Delim>(e.sub) == Delim::Paren) return true;
         why = "expected an argument list (a, b)";
@@ -512,26 +942,73 @@ class Checker {
         return false;
       case KindTag::TexRef:
       case KindTag::SamplerRef:
-      case KindTag::SurfRef:
-        if (e.kind == ExprKind::Name) return true;
-        why = "expected a texture, sampler or surface reference";
+      case KindTag::SurfRef: {
+        // a .texref/.samplerref/.surfref variable, or a 64-bit register holding its address
+        const std::string_view want = k.tag == KindTag::TexRef      ? ".texref"
+                                      : k.tag == KindTag::SamplerRef ? ".samplerref"
+                                                                     : ".surfref";
+        const Entity* ent = e.kind == ExprKind::Name ? lookup(Symbol{e.a}) : nullptr;
+        if (ent && ent->kind == Entity::Variable && ent->type == want) return true;
+        if (ent && (ent->kind == Entity::Register || ent->kind == Entity::RegisterRange) && !e.b) {
+          const auto info = type_info(ent->type);
+          if (info && info->bits == 64 && info->cls != detail::TypeClass::Float) return true;
+        }
+        why = "expected a " + std::string(want) + " variable or a 64-bit register";
         return false;
+      }
     }
     return false;
   }
 
-  bool address_fits(const Kind& k, const Expr& e, std::string& why) {
+  // reg(T, exact): the register is declared with type T itself (ptxas wants .b32, not .u32, there).
+  bool exact_register(ExprId id, std::string_view type, std::string& why) {
+    const Expr& e = m_.expr(id);
+    if (e.kind != ExprKind::Name) return true;
+    const Symbol name{e.a};
+    std::string_view reg_type;
+    if (const Entity* ent = lookup(name)) reg_type = ent->type;
+    else if (const SpecialRegister* sr = find_special_register(m_.text(name))) reg_type = sr->type;
+    if (reg_type == type) return true;
+    why = quoted(m_.text(name)) + " is a " + std::string(reg_type) + " register, expected a " + std::string(type) +
+          " register (exactly)";
+    return false;
+  }
+
+  bool address_fits(const Kind& k, const Expr& written, std::string& why) {
+    const Expr* outer = &written;
+    if (written.kind == ExprKind::Suffixed) {  // [a].unified
+      const std::string_view suffix = m_.text(Symbol{written.b});
+      const std::string_view space = resolve(k.space);
+      if (suffix != ".unified" || !k.unified || (space != "generic" && space != ".global" && !space.empty())) {
+        why = quoted(suffix) + " is not allowed after this address";
+        return false;
+      }
+      outer = &m_.expr(ExprId{written.a});
+    }
+    const Expr& e = *outer;
     if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Bracket || e.b != 1) {
       why = "expected an address [a]";
       return false;
     }
     const Expr* base = &m_.expr(ExprId{m_.items[e.a].node});
-    if (base->kind == ExprKind::Binary && (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
+    // offsets: [a+8], also several ([gbuf+-4+8], folded by ptxas)
+    while (base->kind == ExprKind::Binary && (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
       if (!is_immediate(m_.expr(ExprId{base->b}))) {
         why = "an address offset must be an immediate";
         return false;
       }
       base = &m_.expr(ExprId{base->a});
+    }
+    if (k.type.present()) {
+      // addr(S, T): the address is a register of type T, plus an optional offset (tcgen05's
+      // Tensor Memory addresses); no variables, no immediate addresses
+      const ExprId reg{static_cast<uint32_t>(base - m_.exprs.data())};
+      const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
+      if (!ent || (ent->kind != Entity::Register && ent->kind != Entity::RegisterRange)) {
+        why = "expected an address [reg] or [reg+imm] with a " + std::string(resolve(k.type)) + " register";
+        return false;
+      }
+      return register_fits(reg, resolve(k.type), false, why) && (!k.exact || exact_register(reg, resolve(k.type), why));
     }
     if (is_immediate(*base)) return true;  // an immediate address
     if (base->kind != ExprKind::Name) {
@@ -570,6 +1047,7 @@ class Checker {
   std::vector<Diagnostic> out_;
   PtxIsaVersion version_{};
   Target target_{};
+  TexMode texmode_ = TexMode::Unified;  // .target ..., texmode_independent
 
   std::vector<uint32_t> binding_;                      // symbol id -> entity index
   std::vector<Entity> entities_;
@@ -579,7 +1057,9 @@ class Checker {
   std::vector<Symbol> labels_;
 
   std::vector<std::string_view> mods_;
+  std::string_view opcode_;  // of the instruction being checked
   std::vector<Choice> choices_;
+  std::vector<std::pair<const Operand*, bool>> written_;  // operands of the matched form (and whether p|q)
   uint32_t problem_loc_ = 0;
 };
 

@@ -40,7 +40,7 @@ const std::unordered_map<std::string_view, DirectiveInfo>& directive_table() {
     add(".target", {1, kMany, false, false}, true, false, false, false);
     add(".address_size", {1, 1, false, false}, true, false, false, false);
     add(".file", {2, 4, false, true}, true, false, false, false);
-    add(".alias", {2, 2, true, false}, true, false, false, false);
+    add(".alias", {2, 2, true, false}, true, true, false, false);  // ptxas also takes it in a body
     add(".pragma", {1, kMany, true, false}, true, true, true, false);
     add(".loc", {3, kMany, false, true}, false, true, false, false);
     add(".branchtargets", {1, kMany, true, false}, false, true, false, false);
@@ -318,7 +318,21 @@ class Parser {
         return add(e);
       case Tok::LParen: return parse_list(Delim::Paren);
       case Tok::LBrace: return parse_list(Delim::Brace);
-      case Tok::LBracket: return parse_list(Delim::Bracket);
+      case Tok::LBracket: {
+        const ExprId list = parse_list(Delim::Bracket);
+        // `[a].unified`: an address qualified by a modifier (on the same line)
+        if (tok_.kind == Tok::DotWord && tok_.lead.find('\n') == std::string_view::npos) {
+          Expr q;
+          q.kind = ExprKind::Suffixed;
+          q.loc = m_.expr(list).loc;
+          q.a = list.v;
+          q.lead = triv(tok_.lead);
+          q.b = sym(tok_.text).id;
+          advance();
+          return add(q);
+        }
+        return list;
+      }
       default: expected("an operand or expression");
     }
   }
@@ -705,8 +719,15 @@ class Parser {
     advance();
     if (tok_.kind != Tok::LParen) expected("'(' for the parameters of '.callprototype'");
     p.params = parse_param_list();
+    // .noreturn, .abi_preserve N, ... as on a function header
+    const auto& table = directive_table();
+    while (tok_.kind == Tok::DotWord) {
+      auto it = table.find(tok_.text);
+      if (it == table.end() || !it->second.header) break;
+      p.header.push_back(parse_directive(it->second.rule));
+    }
     p.semi = expect(Tok::Semi, "';' after '.callprototype'");
-    m_.prototypes.push_back(p);
+    m_.prototypes.push_back(std::move(p));
     return Stmt{StmtKind::Prototype, static_cast<uint32_t>(m_.prototypes.size() - 1)};
   }
 

@@ -209,6 +209,11 @@ class Printer {
         expr(ExprId{e.a}, lead);
         expr(ExprId{e.b}, Gap::None);
         break;
+      case ExprKind::Suffixed:
+        expr(ExprId{e.a}, lead);
+        gap(e.lead, Gap::None);
+        out_.put_pooled(m_.strings.view_id(e.b));
+        break;
     }
   }
 
@@ -478,6 +483,7 @@ class Printer {
     gap(p.name_lead, Gap::Space);
     out_.put_pooled(m_.strings.view(p.name));
     params(p.params, Gap::Space, false);
+    for (uint32_t d : p.header) directive(m_.directives[d], Gap::Space);
     gap(p.semi, Gap::None);
     out_ += ';';
   }

@@ -207,6 +207,16 @@ TEST(Parser, OperandForms) {
   EXPECT_EQ(static_cast<Op>(m.expr(ExprId{add.b}).sub), Op::Mul);  // precedence
 }
 
+TEST(Parser, SuffixedAddress) {
+  Module m = parse_ok(kernel("ld.global.u32 %r1, [%rd1] .unified;"));
+  const Expr& a = m.expr(m.operand(first_instruction(m), 1));
+  ASSERT_EQ(a.kind, ExprKind::Suffixed);
+  EXPECT_EQ(m.text(Symbol{a.b}), ".unified");
+  EXPECT_EQ(m.expr(ExprId{a.a}).kind, ExprKind::List);
+  EXPECT_EQ(ptx::test::exact(kernel("ld.global.u32 %r1, [%rd1] .unified;")), kernel("ld.global.u32 %r1, [%rd1] .unified;"));
+  EXPECT_NE(ptx::test::canonical(kernel("ld.global.u32 %r1, [%rd1] .unified;")).find("[%rd1].unified;"), std::string::npos);
+}
+
 TEST(Parser, LabelsBlocksPrototypesTargets) {
   Module m = parse_ok(kernel(
       "$L__BB0_1:\n"

@@ -21,6 +21,7 @@ TEST(Printer, ExactReproducesOddLayout) {
       ".entry k() { mov.u32 %r1, /* a */ %tid.x /* b */ ; // c\n}",
       ".entry k() { call.uni (retval0), \n\tf, \n\t(\n\tparam0, \n\tparam1\n\t);\n}",
       ".entry k() { x: .callprototype ()_ (.param .b64 _); y : .branchtargets a , b ; }",
+      ".entry k() { x: .callprototype _ (.param .b32 _) .noreturn .abi_preserve 8 ; .alias g, f; }",
       ".section\t.debug_str\n\t{\n$L__info_string0:\n.b8 95,90,0\n\n\t}",
       ".entry k() { mov.u32 %r1, 0b1010U; mov.u32 %r2, 0017; mov.u64 %rd1, 0XABCDEFU; mov.f64 %fd1, 0D3ff0000000000000; mov.f32 %f1, 1.50e+00; }",
       ".entry k() { add .s32 %r1, %r2, %r3; }",

@@ -145,8 +145,11 @@ TEST(Validator, RelaxedTypeRules) {
   EXPECT_TRUE(fs.empty()) << dump(fs);
 }
 
-TEST(Validator, ReorderedModifiersAreAWarning) {
-  const auto fs = check(kernel("\tld.u32.global %r1, [%rd1];"));
+TEST(Validator, ReorderedModifiersAreAPedanticWarning) {
+  EXPECT_TRUE(check(kernel("\tld.u32.global %r1, [%rd1];")).empty());  // ptxas and nvcc do this
+  ptx::spec::CheckOptions pedantic;
+  pedantic.pedantic = true;
+  const auto fs = check(kernel("\tld.u32.global %r1, [%rd1];"), pedantic);
   ASSERT_EQ(fs.size(), 1u) << dump(fs);
   EXPECT_EQ(fs[0].severity, Severity::Warning);
   EXPECT_NE(fs[0].message.find("not in the PTX ISA order"), std::string::npos) << fs[0].message;
@@ -190,6 +193,68 @@ TEST(Validator, AddressSpaces) {
   EXPECT_EQ(fs[0].message, "operand 'a': 'g' is in the .global state space, not .shared");
   EXPECT_EQ(fs[1].line, 12u);
   EXPECT_EQ(fs[1].message, "operand 'a': an address register must be a 32- or 64-bit integer register");
+}
+
+TEST(Validator, SpecialRegisters) {
+  const std::string head = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"  // 1-5
+                           "\t.reg .b32 %r<4>;\n\t.reg .b16 %h;\n\t.reg .b64 %rd;\n";                   // 6-8
+  const auto fs = errors(head +
+                         "\tmov.u32 %r1, %tid.x;\n"             // 9: fine
+                         "\tmov.u16 %h, %ctaid.y;\n"            // 10: legacy 16-bit read: fine
+                         "\tmov.u32 %r1, %clusterid.x;\n"       // 11: sm_90
+                         "\tmov.u32 %r1, %tid;\n"               // 12: a component is needed
+                         "\tadd.u32 %r1, %laneid, 1;\n"         // 13: only mov and cvt
+                         "\tmov.u64 %rd, %laneid;\n"            // 14: .u32
+                         "\tmov.u32 %r1, %envreg31;\n"          // 15: fine
+                         "\tmov.u32 %r1, %envreg32;\n"          // 16: out of range
+                         "\tret;\n}\n");
+  ASSERT_EQ(fs.size(), 5u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 11u);
+  EXPECT_NE(fs[0].message.find("'%clusterid' requires PTX ISA 7.8, sm_90 or later"), std::string::npos) << fs[0].message;
+  EXPECT_EQ(fs[1].line, 12u);
+  EXPECT_EQ(fs[2].line, 13u);
+  EXPECT_NE(fs[2].message.find("can only be read by mov or cvt"), std::string::npos) << fs[2].message;
+  EXPECT_EQ(fs[3].line, 14u);
+  EXPECT_EQ(fs[4].line, 16u);
+}
+
+TEST(Validator, RegisterComponentsAndNegation) {
+  const auto fs = errors(kernel("\tvadd.u32.u32.u32.sat %r1, %r2.b0, %r3.h1;\n"          // 10: fine
+                                "\tvadd.u32.u32.u32 %r1.b2, %r2, %r3, %r4;\n"            // 11: merge: fine
+                                "\tvadd4.u32.u32.u32 %r1.b31, %r2.b7654, %r3.b0123, %r4;\n"  // 12: fine
+                                "\tvmad.s32.s32.s32 %r1, -%r2, %r3, %r4;\n"               // 13: fine
+                                "\tvadd.u32.u32.u32 %r1, %r2.b4, %r3;\n"                  // 14: no .b4
+                                "\tvadd.u32.u32.u32 %r1.b0, %r2, %r3;\n"                  // 15: no selector on d
+                                "\tvadd4.u32.u32.u32 %r1, %r2.b8000, %r3, %r4;\n"         // 16: digits 0-7
+                                "\tvadd.u32.u32.u32 %r1, -%r2, %r3;\n"                    // 17: no negation
+                                "\tret;"));
+  ASSERT_EQ(fs.size(), 4u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 14u);
+  EXPECT_NE(fs[0].message.find("'.b4' is not a .asel component"), std::string::npos) << fs[0].message;
+  EXPECT_EQ(fs[1].line, 15u);
+  EXPECT_EQ(fs[2].line, 16u);
+  EXPECT_EQ(fs[3].line, 17u);
+}
+
+TEST(Validator, Directives) {
+  const auto fs = errors(".version 7.8\n.target sm_80\n.address_size 64\n"                     // 1-3
+                         ".reg .b32 modreg;\n"                                                    // 4: not at module scope
+                         ".visible .entry k(.param .u64 .ptr .global .align 8 p) .maxntid 32 .reqntid 32 { ret; }\n"  // 5
+                         ".visible .entry c() .explicitcluster { ret; }\n"                        // 6: sm_90
+                         ".visible .func f(.param .u64 .ptr p) .noreturn { ret; }\n"              // 7: .ptr on .func
+                         ".visible .entry e() .noreturn { ret; }\n");                             // 8: .noreturn on .entry
+  ASSERT_EQ(fs.size(), 5u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 4u);
+  EXPECT_EQ(fs[0].message, "'.reg' is not allowed at module scope");
+  EXPECT_EQ(fs[1].line, 5u);
+  EXPECT_EQ(fs[1].message, "'.reqntid' and '.maxntid' cannot both be given");
+  EXPECT_EQ(fs[2].line, 6u);
+  EXPECT_NE(fs[2].message.find("'.explicitcluster' requires PTX ISA 7.8, sm_90 or later"), std::string::npos)
+      << fs[2].message;
+  EXPECT_EQ(fs[3].line, 7u);
+  EXPECT_EQ(fs[3].message, "'.ptr' is not allowed on a .func parameter");
+  EXPECT_EQ(fs[4].line, 8u);
+  EXPECT_EQ(fs[4].message, "'.noreturn' is not allowed in an .entry header");
 }
 
 }  // namespace

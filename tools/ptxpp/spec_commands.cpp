@@ -19,10 +19,12 @@ struct CheckArgs {
   std::string file;
   std::string target;
   std::string version;
+  bool pedantic = false;
 };
 
 void check_file(const CheckArgs& a) {
   ptx::spec::CheckOptions opts;
+  opts.pedantic = a.pedantic;
   if (!a.target.empty()) {
     opts.target = ptx::spec::Target::parse(a.target);
     if (!opts.target) {
@@ -98,9 +100,12 @@ void print_form(const ptx::spec::Form& f) {
         std::string args;
         if (k.count_literal) args += std::to_string(k.count_literal);
         if (k.count.present()) args += std::string(k.count.text);
+        if (k.count_letter) args += std::string(":") + k.count_letter;
+        if (k.count_op) args += k.count_op + std::to_string(k.count_factor);
         if (k.type.present()) args += (args.empty() ? "" : ", ") + std::string(k.type.text) + (k.type.doubled ? "[2]" : "");
         if (k.space.present()) args += std::string(k.space.text);
         if (k.wide) args += ", wide";
+        if (k.imm) args += ", imm";
         if (k.negate) args += "!";
         if (!args.empty()) std::cout << "(" << args << ")";
         first = false;
@@ -166,6 +171,7 @@ void register_spec_commands(CLI::App& app) {
     cmd->add_option("FILE", a->file, "PTX file, or - for standard input")->required();
     cmd->add_option("--target", a->target, "Check for this target instead of the module's .target (e.g. sm_90a)");
     cmd->add_option("--version", a->version, "Check for this PTX ISA version instead of the module's (e.g. 8.7)");
+    cmd->add_flag("--pedantic", a->pedantic, "Also warn about modifiers out of the PTX ISA manual's order");
     cmd->callback([a] { check_file(*a); });
   }
   {

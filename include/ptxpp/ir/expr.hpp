@@ -29,6 +29,7 @@ enum class ExprKind : uint8_t {
   Ternary,  // a ? b : c
   List,     // delimited, comma-separated list
   Apply,    // callee(list): generic(x), 0xff(x), .unified(a, b)
+  Suffixed, // operand followed by a modifier: [a].unified (a = the operand, b = the modifier Symbol)
 };
 
 enum class Delim : uint8_t { Paren, Brace, Bracket, Angle };
@@ -63,7 +64,7 @@ struct Expr {
   ExprKind kind{};
   uint8_t sub = 0;     // Op for Unary/Binary, Delim for List, Notation for Int/Float
   uint16_t flags = 0;  // NumFlags for literals
-  Trivia lead;         // before the node's first own token (Binary/Ternary: before the operator / '?')
+  Trivia lead;         // before the node's first own token (Binary/Ternary: before the operator / '?'; Suffixed: before the modifier)
   Trivia close;        // List: before the closing delimiter; Ternary: before ':'
   uint32_t a = 0;      // Name/String: Symbol; Unary: operand; Binary/Ternary/Apply: first child; List: first item
   uint32_t b = 0;      // Name: component Symbol (`.x` of %tid.x, 0 if none); Binary/Ternary/Apply: second child; List: item count

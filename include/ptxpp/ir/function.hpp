@@ -32,13 +32,14 @@ struct Function {
   bool has_body() const { return body != kNoBody; }
 };
 
-// `proto: .callprototype (.param .b32 _) _ (.param .b32 _);` (the label is a Label statement)
+// `proto: .callprototype (.param .b32 _) _ (.param .b32 _) .noreturn;` (the label is a Label statement)
 struct Prototype {
   Trivia lead;  // before .callprototype
   ParamList ret;
   Symbol name;  // `_`
   Trivia name_lead;
   ParamList params;
+  std::vector<uint32_t> header;  // Module::directives: .noreturn, .abi_preserve, ...
   Trivia semi;
   uint32_t loc = 0;
 };

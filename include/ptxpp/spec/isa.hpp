@@ -42,10 +42,13 @@ struct PtxVersionReq {
   uint8_t major, minor;
 };
 
+enum class TexMode : uint8_t { Any, Unified, Independent };
+
 // All target sets must hold; the PTX version must be at least {ptx_major, ptx_minor}.
 struct Requirement {
   uint8_t ptx_major = 1, ptx_minor = 0;
   uint32_t first_set = 0, set_count = 0;
+  TexMode texmode = TexMode::Any;  // the module's texturing mode (.target ..., texmode_independent)
 };
 
 bool satisfies(Target t, const TargetCond& c);
@@ -72,6 +75,9 @@ struct SlotItem {
   uint32_t group;
   std::string_view text;  // the literal, or the group's name
   bool is_type;           // a type (.u32, .f16x2, ...): keeps its place relative to other types
+  // Items of one order class keep their relative order: 0 free, 1 types,
+  // 2+i the block's i-th `order` set (.row/.col layouts, ...).
+  uint8_t order_class = 0;
 };
 struct Slot {
   uint32_t first_item, item_count;  // several items: an optional run {.a.b}
@@ -99,6 +105,20 @@ struct Kind {
   Ref space;              // addr(.ss)
   bool wide;              // a wider register is allowed
   bool negate;            // pred(!): !p allowed
+  // vec(.shape:n/2, ...): the count is the number after count_letter in the
+  // chosen value of `count` (".m64n96k16" -> 96), then count_op ('*', '/' or 0)
+  // count_factor. count_letter 0: the plain vector group (".v4" -> 4).
+  char count_letter = 0;
+  char count_op = 0;
+  uint16_t count_factor = 1;
+  bool imm = false;       // vec(..., imm): elements may also be integer immediates
+  uint32_t first_imm_value = 0, imm_value_count = 0;  // imm(.u32, 4, 8, 16): the only legal values
+  bool exact = false;     // reg(T, exact), addr(S, T, exact): the register is declared with type T itself
+  // reg(T, .sel) / reg(T, {.sel}): a component of the register from group `component`
+  // (%r1.b0: video operand selectors), required / optional. For reg, `negate`: -r allowed.
+  Ref component;
+  bool component_optional = false;
+  bool unified = false;   // addr(S, unified): the address may be written [a].unified
 };
 struct Operand {
   std::string_view name;
@@ -108,6 +128,14 @@ struct Operand {
   bool pair_optional;
   uint32_t first_kind, kind_count;
   uint32_t first_pair_kind, pair_kind_count;
+  // [a, b, c]: a bracketed list of operands, each with its own kinds (none: a plain operand)
+  uint32_t first_member = 0, member_count = 0;
+  // `x: KIND if .group`: optional x is written exactly when the form's group
+  // `if_group` has a value (kNoGroup: an ordinary optional operand)
+  uint32_t if_group = kNoGroup;
+  static constexpr uint32_t kNoGroup = 0xFFFFFFFFu;
+  // `x: KIND [ptx 7.1 sm_60+]`: what writing the operand (and the pair's second) requires
+  Requirement req{}, pair_req{};
 };
 
 // ---- forms, blocks, chapter ---------------------------------------------------------
@@ -128,6 +156,7 @@ struct Block {
   bool strict_order;  // ptxas wants the manual's modifier order (otherwise any order, types in order)
   std::string_view notes;
   std::string_view where;
+  uint8_t head = 0;   // `order head N`: the first N slots name the instruction (wmma.load.a): first, in order
 };
 struct Chapter {
   std::string_view section, opcode, title;
@@ -142,6 +171,38 @@ struct SpecialRegister {
   Requirement req;
   std::string_view section;
 };
+// Whether `text` is value v: its text, or for a pattern value with character
+// classes (".b[0-7][0-7]", component groups) one of the texts it stands for.
+bool value_matches(const Value& v, std::string_view text);
+
+// ---- directives (chapter 11, and the declaration words of chapter 5) ----------------
+
+// Where a directive may be written (bits of DirectiveSpec::places).
+enum DirectivePlace : uint8_t {
+  kPlaceModule = 1,      // a statement or declaration word at module scope (incl. a function header's words)
+  kPlaceBody = 2,        // a statement or declaration word in a function body
+  kPlaceEntry = 4,       // between an .entry header and its body (.maxntid)
+  kPlaceFunc = 8,        // between a .func header and its body (.noreturn)
+  kPlaceProto = 16,      // after a .callprototype
+  kPlaceEntryParam = 32, // a word of an .entry parameter (.ptr)
+  kPlaceFuncParam = 64,  // a word of a .func parameter
+};
+struct DirectiveSpec {
+  std::string_view name;       // ".maxntid"
+  std::string_view section;    // "11.4.2"
+  uint8_t places;              // DirectivePlace bits; 0: never written (.sreg: predefined only)
+  bool counted;                // statement and header directives: min/max_operands apply
+  uint8_t min_operands, max_operands;  // max 255: unbounded
+  std::string_view needs;      // directives of the same header it needs: ".reqntid .reqnctapercluster"
+  std::string_view conflicts;  // ... it cannot be written with
+  uint8_t removed_major, removed_minor;  // not accepted from this PTX version on (0.0: never removed)
+  bool deprecated;
+  Requirement req;
+  std::string_view notes;
+};
+const DirectiveSpec* find_directive(std::string_view name);
+std::span<const DirectiveSpec> directives();
+
 // The special register a name refers to ("%envreg7" -> %envreg), or nullptr.
 const SpecialRegister* find_special_register(std::string_view name);
 std::span<const SpecialRegister> special_registers();
@@ -157,6 +218,13 @@ std::span<const SlotItem> items(const Slot& s);
 std::span<const Operand> operands(const Form& f);
 std::span<const Kind> kinds(const Operand& o);
 std::span<const Kind> pair_kinds(const Operand& o);
+std::span<const Operand> members(const Operand& o);
+// imm(.u32, 4, 8, 16), imm(.u32, 0..1048560/16): the legal values of an immediate (empty: any).
+struct ImmRange {
+  int64_t low, high, step;
+  bool contains(int64_t v) const { return v >= low && v <= high && (v - low) % step == 0; }
+};
+std::span<const ImmRange> imm_values(const Kind& k);
 const Group& group(uint32_t index);
 std::span<const Value> values(const Group& g);
 std::span<const TargetSet> target_sets(const Requirement& r);

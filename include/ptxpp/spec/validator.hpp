@@ -31,6 +31,7 @@ struct PtxIsaVersion {
 struct CheckOptions {
   std::optional<Target> target;          // instead of the module's .target
   std::optional<PtxIsaVersion> version;  // instead of the module's .version
+  bool pedantic = false;                 // also warn about modifiers ptxas accepts out of the manual's order
 };
 
 std::vector<Diagnostic> check(const ir::Module& m, const CheckOptions& options = {});
