@@ -133,8 +133,73 @@ class Matcher {
 
 }  // namespace
 
+namespace {
+
+// What a form's modifiers can be, to reject most non-matching forms before searching:
+// every modifier any of its slots can take, and how many modifiers it takes at least / most.
+struct Vocabulary {
+  std::vector<std::string_view> words;  // sorted
+  size_t min_mods = 0, max_mods = 0;
+};
+
+const std::vector<Vocabulary>& vocabularies() {
+  static const std::vector<Vocabulary> all = [] {
+    std::vector<Vocabulary> out;
+    const auto fs = forms();
+    out.reserve(fs.size());
+    for (const Form& f : fs) {
+      Vocabulary v;
+      for (const Slot& s : slots(f)) {
+        size_t lo = 0, hi = 0;
+        for (const SlotItem& it : items(s)) {
+          if (!it.is_group) {
+            v.words.push_back(it.text);
+            ++lo;
+            ++hi;
+            continue;
+          }
+          size_t item_lo = ~size_t{0}, item_hi = 0;
+          for (const Value& val : values(group(it.group))) {
+            item_lo = std::min<size_t>(item_lo, val.parts);
+            item_hi = std::max<size_t>(item_hi, val.parts);
+            // ".relaxed.cta" -> ".relaxed", ".cta" (a modifier may contain "::" but not '.')
+            std::string_view rest = val.text;
+            while (!rest.empty()) {
+              const size_t next = rest.find('.', 1);
+              v.words.push_back(rest.substr(0, next));
+              rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next);
+            }
+          }
+          lo += item_lo;
+          hi += item_hi;
+        }
+        if (!s.optional) v.min_mods += lo;
+        v.max_mods += hi;
+      }
+      std::sort(v.words.begin(), v.words.end());
+      v.words.erase(std::unique(v.words.begin(), v.words.end()), v.words.end());
+      out.push_back(std::move(v));
+    }
+    return out;
+  }();
+  return all;
+}
+
+bool could_match(const Form& f, std::span<const std::string_view> mods) {
+  const Vocabulary& v = vocabularies()[static_cast<size_t>(&f - forms().data())];
+  if (mods.size() < v.min_mods || mods.size() > v.max_mods) return false;
+  for (std::string_view m : mods)
+    if (!std::binary_search(v.words.begin(), v.words.end(), m)) return false;
+  return true;
+}
+
+}  // namespace
+
 MatchResult match_modifiers(const Form& f, std::span<const std::string_view> mods, std::vector<Choice>& choices) {
   choices.clear();
+  // Component groups may use character classes (value_matches); they are not modifiers, so the
+  // quick check only ever sees literal texts and modifier values.
+  if (!could_match(f, mods)) return MatchResult::None;
   Matcher m(f, mods, choices);
   if (m.strict(0, 0, 0)) return MatchResult::InOrder;
   if (blocks()[f.block].strict_order) return MatchResult::None;

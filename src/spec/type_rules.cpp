@@ -1,5 +1,6 @@
 #include "type_rules.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -43,10 +44,32 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kDoubled
 
 }  // namespace
 
+// Type names are at most 8 bytes: packed into an integer they compare in one step.
+constexpr uint64_t pack(std::string_view s) {
+  if (s.size() > 8) return 0;
+  uint64_t k = 0;
+  for (char c : s) k = (k << 8) | static_cast<unsigned char>(c);
+  return k;
+}
+
+struct PackedEntry {
+  uint64_t key;
+  TypeInfo info;
+};
+
 std::optional<TypeInfo> type_info(std::string_view type) {
-  for (const Entry& e : kTypes)
-    if (e.name == type) return e.info;
-  return std::nullopt;
+  // Sorted by packed name once; then a binary search on integers (validation calls this per operand).
+  static const auto table = [] {
+    std::array<PackedEntry, kTypes.size()> t{};
+    for (size_t i = 0; i < kTypes.size(); ++i) t[i] = {pack(kTypes[i].name), kTypes[i].info};
+    std::sort(t.begin(), t.end(), [](const PackedEntry& a, const PackedEntry& b) { return a.key < b.key; });
+    return t;
+  }();
+  const uint64_t key = pack(type);
+  if (!key) return std::nullopt;
+  auto it = std::lower_bound(table.begin(), table.end(), key, [](const PackedEntry& e, uint64_t k) { return e.key < k; });
+  if (it == table.end() || it->key != key) return std::nullopt;
+  return it->info;
 }
 
 std::string_view doubled(std::string_view type) {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ptxpp/ir/queries.hpp"
@@ -32,6 +34,44 @@ struct Entity {
   uint32_t count = 0;  // RegisterRange: %r<count>
   uint32_t loc = 0;
   int32_t rets = -1, params = -1;  // Function: its return and parameter counts
+};
+
+// Why an operand does not fit. The text is built only when it will be shown
+// (explaining), since most failed alternatives are followed by one that fits.
+class Why {
+ public:
+  explicit Why(bool explain) : explain_(explain) {}
+  template <class Make>
+  void set(Make&& make) {
+    has_ = true;
+    if (explain_) text_ = make();
+  }
+  void take(const Why& other) {
+    has_ = other.has_;
+    text_ = other.text_;
+  }
+  Why child() const { return Why(explain_); }
+  bool empty() const { return !has_; }
+  void clear() {
+    has_ = false;
+    text_.clear();
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  bool explain_;
+  bool has_ = false;
+  std::string text_;
+};
+
+// A form whose modifiers fit an instruction's, with the values they choose.
+struct FormMatch {
+  const Form* form;
+  MatchResult pass;
+  std::vector<Choice> choices;
+  // Whether the module meets the form's and the chosen values' requirements (-1: not yet
+  // known); the same for every instruction of the module with these modifiers.
+  mutable int8_t requirements_met = -1;
 };
 
 class Checker {
@@ -132,19 +172,37 @@ class Checker {
   // The entity a name refers to; registers in a %r<N> range resolve to the range.
   const Entity* lookup(Symbol name) {
     if (binding_[name.id] != kUnbound) return &entities_[binding_[name.id]];
+    const RangeName& rn = range_name(name);
+    if (rn.base == kUnbound || binding_[rn.base] == kUnbound) return nullptr;
+    const Entity& range = entities_[binding_[rn.base]];
+    if (range.kind != Entity::RegisterRange || rn.index >= range.count) return nullptr;
+    return &range;
+  }
+
+  // "%r17" -> the symbol "%r" and 17, once per name: the register it would be in a %r<N> range.
+  struct RangeName {
+    uint32_t base = kUnbound;  // symbol id; kUnbound: not of that shape (or no such symbol)
+    uint32_t index = 0;
+    bool known = false;
+  };
+  const RangeName& range_name(Symbol name) {
+    if (range_names_.size() <= name.id) range_names_.resize(m_.strings.size());
+    RangeName& rn = range_names_[name.id];
+    if (rn.known) return rn;
+    rn.known = true;
     const std::string_view s = m_.text(name);
     size_t digits = s.size();
     while (digits > 0 && s[digits - 1] >= '0' && s[digits - 1] <= '9') --digits;
-    if (digits == s.size() || digits == 0) return nullptr;
+    // %r<4> declares %r0..%r3; a leading zero (%r01) names no register of the range.
+    if (digits == s.size() || digits == 0 || (s[digits] == '0' && s.size() - digits > 1)) return rn;
     Symbol base;
-    if (!m_.strings.find(s.substr(0, digits), base) || binding_[base.id] == kUnbound) return nullptr;
-    const Entity& range = entities_[binding_[base.id]];
-    if (range.kind != Entity::RegisterRange) return nullptr;
     uint32_t index = 0;
     auto r = std::from_chars(s.data() + digits, s.data() + s.size(), index);
-    // %r<4> declares %r0..%r3; a leading zero (%r01) names no register of the range.
-    if (r.ec != std::errc{} || index >= range.count || (s[digits] == '0' && s.size() - digits > 1)) return nullptr;
-    return &range;
+    if (r.ec == std::errc{} && m_.strings.find(s.substr(0, digits), base)) {
+      rn.base = base.id;
+      rn.index = index;
+    }
+    return rn;
   }
 
   // ---- declarations ------------------------------------------------------------------
@@ -241,62 +299,72 @@ class Checker {
   // ---- instructions ---------------------------------------------------------------------
   void instruction(const Instruction& in) {
     const std::string_view opcode = m_.text(in.opcode);
-    const auto candidates = forms_for(opcode);
-    if (candidates.empty()) {
+    if (in.guard) check_guard(in.guard);
+    opcode_ = opcode;
+    // The first form whose modifiers and operands both fit and whose requirements hold; else the
+    // first that fits (its requirements are reported); otherwise the best explanation.
+    const std::vector<FormMatch>& matches = modifier_matches(in);
+    if (matches.empty() && forms_for(opcode).empty()) {
       error(in.loc, "unknown instruction " + quoted(opcode));
       return;
     }
-    if (in.guard) check_guard(in.guard);
-    opcode_ = opcode;
+    const FormMatch* first_fit = nullptr;
+    uint32_t where = in.loc;
+    for (const FormMatch& mm : matches) {
+      choices_ = mm.choices;
+      Why why(false);  // no message is built unless nothing fits
+      if (!operands_fit(*mm.form, in, why, where)) continue;
+      if (check_requirements(mm, in, false)) return accept(mm, in);
+      if (!first_fit) first_fit = &mm;
+    }
+    if (first_fit) {  // its choices and operands again, then report what it requires
+      choices_ = first_fit->choices;
+      Why why(false);
+      operands_fit(*first_fit->form, in, why, where);
+      return accept(*first_fit, in);
+    }
+    if (!matches.empty()) {  // explain why the first form whose modifiers fit does not take these operands
+      choices_ = matches.front().choices;
+      Why why(true);
+      operands_fit(*matches.front().form, in, why, where);
+      return error(where, why.text());
+    }
+    error(in.loc, modifier_problem(opcode, forms_for(opcode)));
+  }
+
+  // The forms whose modifiers fit the instruction's, those in the manual's order first, with
+  // the values chosen; computed once per distinct opcode and modifier list of the module.
+  const std::vector<FormMatch>& modifier_matches(const Instruction& in) {
+    key_.clear();
+    key_.push_back(in.opcode.id);
+    for (const Modifier& mod : m_.modifiers_of(in)) key_.push_back(mod.name.id);
     mods_.clear();
     for (const Modifier& mod : m_.modifiers_of(in)) mods_.push_back(m_.text(mod.name));
-
-    // The first form whose modifiers and operands both fit and whose requirements hold; else the
-    // first that fits (its requirements are reported); otherwise the best explanation.
-    std::string operand_problem;
-    const Form* modifier_match = nullptr;
-    const Form* first_fit = nullptr;
-    MatchResult first_fit_pass = MatchResult::None;
-    auto accept = [&](const Form& f, MatchResult pass) {
-      // nvcc itself writes e.g. atom.add.release.gpu.u32, so this is only a pedantic warning.
-      if (pass == MatchResult::Reordered && opts_.pedantic)
-        out_.push_back({in.loc, Severity::Warning,
-                        "the modifiers of " + quoted(m_.mnemonic(in)) + " are not in the PTX ISA order " +
-                            quoted(f.syntax.substr(0, f.syntax.find(' '))) + " (ptxas accepts them)"});
-      check_requirements(f, in, true);
-    };
-    // Forms whose modifiers are in the manual's order first, then reordered ones.
+    auto [it, added] = match_cache_.try_emplace(key_);
+    if (!added) return it->second;
+    // Modules share their mnemonics: the matches of each are also kept per thread across modules.
+    thread_local std::unordered_map<std::string, std::vector<FormMatch>> across_modules;
+    std::string mnemonic = m_.mnemonic(in);
+    if (auto hit = across_modules.find(mnemonic); hit != across_modules.end()) {
+      it->second = hit->second;
+      return it->second;
+    }
+    const auto candidates = forms_for(m_.text(in.opcode));
+    std::vector<Choice> scratch;
     for (MatchResult pass : {MatchResult::InOrder, MatchResult::Reordered})
-    for (const Form& f : candidates) {
-      if (detail::match_modifiers(f, mods_, choices_) != pass) continue;
-      if (!modifier_match) modifier_match = &f;
-      std::string why;
-      uint32_t where = in.loc;
-      if (operands_fit(f, in, why, where)) {
-        if (check_requirements(f, in, false)) return accept(f, pass);
-        if (!first_fit) {
-          first_fit = &f;
-          first_fit_pass = pass;
-        }
-        continue;
-      }
-      if (operand_problem.empty()) {
-        operand_problem = why;
-        problem_loc_ = where;
-      }
-    }
-    if (first_fit) {  // match it again for its choices and operands, then report what it requires
-      detail::match_modifiers(*first_fit, mods_, choices_);
-      std::string why;
-      uint32_t where = in.loc;
-      operands_fit(*first_fit, in, why, where);
-      return accept(*first_fit, first_fit_pass);
-    }
-    if (modifier_match) {
-      error(problem_loc_, operand_problem);
-      return;
-    }
-    error(in.loc, modifier_problem(opcode, candidates));
+      for (const Form& f : candidates)
+        if (detail::match_modifiers(f, mods_, scratch) == pass) it->second.push_back({&f, pass, scratch});
+    if (across_modules.size() < 65536) across_modules.emplace(std::move(mnemonic), it->second);  // bounded
+    return it->second;
+  }
+
+  void accept(const FormMatch& mm, const Instruction& in) {
+    // nvcc itself writes e.g. atom.add.release.gpu.u32, so this is only a pedantic warning.
+    if (mm.pass == MatchResult::Reordered && opts_.pedantic)
+      out_.push_back({in.loc, Severity::Warning,
+                      "the modifiers of " + quoted(m_.mnemonic(in)) + " are not in the PTX ISA order " +
+                          quoted(mm.form->syntax.substr(0, mm.form->syntax.find(' '))) + " (ptxas accepts them)"});
+    check_requirements(mm, in, true);
   }
 
   void check_guard(ExprId g) {
@@ -363,28 +431,33 @@ class Checker {
 
   // Whether the module satisfies what form f (as matched: choices_, written_) requires; reports
   // each unmet requirement when `report`.
-  bool check_requirements(const Form& f, const Instruction& in, bool report) {
+  bool check_requirements(const FormMatch& mm, const Instruction& in, bool report) {
     if (!target_.number || !version_.major) return true;  // no usable .target/.version: already reported
+    const Form& f = *mm.form;
     bool ok = true;
     auto fail = [&](std::string msg) {
       ok = false;
       if (report) error(in.loc, std::move(msg));
     };
-    auto need = [&](const Requirement& r, std::string_view what) {
+    // `what` names the requirer; it is only built when the requirement fails.
+    auto need = [&](const Requirement& r, auto&& what) {
       const PtxIsaVersion v{r.ptx_major, r.ptx_minor};
       if (version_ < v || !allows(r, target_) || (r.texmode != TexMode::Any && r.texmode != texmode_))
-        fail(std::string(what) + " requires " + describe(r) + "; the module is PTX ISA " +
+        fail(std::string(what()) + " requires " + describe(r) + "; the module is PTX ISA " +
              std::to_string(version_.major) + "." + std::to_string(version_.minor) + " for " + target_.name());
     };
-    need(f.req, quoted(m_.mnemonic(in)));
-    for (const Choice& c : choices_)
-      if (c.value->req.set_count || c.value->req.ptx_major > 1) need(c.value->req, quoted(c.value->text));
+    if (mm.requirements_met != 1) {  // once per module and modifier list, unless it fails
+      need(f.req, [&] { return quoted(m_.mnemonic(in)); });
+      for (const Choice& c : choices_)
+        if (c.value->req.set_count || c.value->req.ptx_major > 1) need(c.value->req, [&] { return quoted(c.value->text); });
+      mm.requirements_met = ok ? 1 : 0;
+    }
     auto nontrivial = [](const Requirement& r) { return r.set_count || r.ptx_major > 1 || r.texmode != TexMode::Any; };
     for (const auto& [o, pair] : written_) {  // `x: KIND [ptx 7.1]`: what writing x requires
       Requirement r = o->req, pr = o->pair_req;
       r.texmode = pr.texmode = TexMode::Any;  // a texmode of an operand: see below
-      if (nontrivial(r)) need(r, "operand " + quoted(o->name));
-      if (pair && nontrivial(pr)) need(pr, "operand " + quoted(o->pair));
+      if (nontrivial(r)) need(r, [&] { return "operand " + quoted(o->name); });
+      if (pair && nontrivial(pr)) need(pr, [&] { return "operand " + quoted(o->pair); });
     }
     // A texturing mode in an optional operand's requirement: in that mode the operand is required
     // (the sampler of `tex d, [a, {b,} c]` with texmode_independent).
@@ -399,7 +472,8 @@ class Checker {
       absent_in_mode(o);
       for (const Operand& m : members(o)) absent_in_mode(m);
     }
-    if (report)
+    // Special registers are only read by mov and cvt (register_fits rejects them elsewhere).
+    if (report && (opcode_ == "mov" || opcode_ == "cvt"))
       for (uint32_t i = 0; i < in.operands.count; ++i) special_register_requirements(m_.operand(in, i));
     return ok;
   }
@@ -417,7 +491,7 @@ class Checker {
     const Expr& e = m_.expr(id);
     switch (e.kind) {
       case ExprKind::Name:
-        if (!lookup(Symbol{e.a}))
+        if (m_.text(Symbol{e.a})[0] == '%' && !lookup(Symbol{e.a}))
           if (const SpecialRegister* sr = find_special_register(m_.text(Symbol{e.a})))
             require(sr->req, quoted(m_.text(Symbol{e.a})), e.loc);
         return;
@@ -558,7 +632,7 @@ class Checker {
   }
 
   // ---- operands -----------------------------------------------------------------------------
-  bool operands_fit(const Form& f, const Instruction& in, std::string& why, uint32_t& where) {
+  bool operands_fit(const Form& f, const Instruction& in, Why& why, uint32_t& where) {
     const auto ops = operands(f);
     // An operand tied to a group (`x: KIND if .group`) is written exactly when the group has a value.
     auto tied = [&](const Operand& o) { return o.if_group != Operand::kNoGroup; };
@@ -570,9 +644,9 @@ class Checker {
     }
     const size_t n = in.operands.count;
     if (n < required || n > possible) {
-      why = quoted(m_.mnemonic(in)) + " takes " +
+      why.set([&] { return std::string(quoted(m_.mnemonic(in)) + " takes " +
             (required == possible ? std::to_string(required) : std::to_string(required) + " to " + std::to_string(possible)) +
-            " operands, found " + std::to_string(n);
+            " operands, found " + std::to_string(n)); });
       where = in.loc;
       return false;
     }
@@ -580,7 +654,7 @@ class Checker {
     why.clear();
     if (!assign(ops, 0, in, 0, n - required, why, where)) {
       if (why.empty()) {
-        why = "the operands of " + quoted(m_.mnemonic(in)) + " do not fit " + quoted(f.syntax);
+        why.set([&] { return std::string("the operands of " + quoted(m_.mnemonic(in)) + " do not fit " + quoted(f.syntax)); });
         where = in.loc;
       }
       return false;
@@ -592,7 +666,7 @@ class Checker {
   // group is present) always, optional ones where they fit, earlier ones first; backtracks so that
   // `tex d, [a, c], f` can skip the optional e before f. Records the operands written in written_.
   bool assign(std::span<const Operand> ops, size_t i, const Instruction& in, size_t next, size_t optional_left,
-              std::string& why, uint32_t& where) {
+              Why& why, uint32_t& where) {
     if (i == ops.size()) return next == in.operands.count;
     const Operand& o = ops[i];
     const bool tied = o.if_group != Operand::kNoGroup;
@@ -600,7 +674,7 @@ class Checker {
     const bool optional = o.optional && !tied;
     if (!optional || optional_left > 0) {
       const ExprId e = m_.operand(in, static_cast<uint32_t>(next));
-      std::string reason;
+      Why reason = why.child();
       const size_t mark = written_.size();
       if (operand_fits(o, e, reason)) {
         const Expr& ex = m_.expr(e);
@@ -609,7 +683,7 @@ class Checker {
       }
       written_.resize(mark);
       if (!reason.empty() && why.empty()) {
-        why = reason;
+        why.take(reason);
         where = m_.expr(e).loc;
       }
     }
@@ -618,7 +692,7 @@ class Checker {
 
   // A direct call: its return and argument lists (the `args` operands before
   // and after the function name) have as many items as the callee declares.
-  bool call_arity_fits(std::span<const Operand> ops, const Instruction& in, std::string& why, uint32_t& where) {
+  bool call_arity_fits(std::span<const Operand> ops, const Instruction& in, Why& why, uint32_t& where) {
     if (ops.size() != in.operands.count) return true;  // optional operands: no call form has them
     for (size_t i = 0; i < ops.size(); ++i) {
       if (ops[i].kind_count != 1 || kinds(ops[i])[0].tag != KindTag::Func) continue;
@@ -631,22 +705,22 @@ class Checker {
       };
       const int32_t rets = i > 0 ? list_size(0) : 0, params = list_size(i + 1);
       if (rets == callee->rets && params == callee->params) return true;
-      why = "call of " + quoted(m_.text(Symbol{fe.a})) + " with " + std::to_string(rets) + " return and " +
+      why.set([&] { return std::string("call of " + quoted(m_.text(Symbol{fe.a})) + " with " + std::to_string(rets) + " return and " +
             std::to_string(params) + " argument values; it declares " + std::to_string(callee->rets) + " and " +
-            std::to_string(callee->params);
+            std::to_string(callee->params)); });
       where = in.loc;
       return false;
     }
     return true;
   }
 
-  bool operand_fits(const Operand& o, ExprId id, std::string& why) {
+  bool operand_fits(const Operand& o, ExprId id, Why& why) {
     const Expr& e = m_.expr(id);
     if (o.member_count) return members_fit(o, e, why);
     if (o.address && o.kind_count && kinds(o)[0].tag != KindTag::Addr) {
       // [a] of a texture, sampler or surface reference (or a register holding one)
       if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Bracket || e.b != 1) {
-        why = "operand " + quoted(o.name) + ": expected [" + std::string(o.name) + "]";
+        why.set([&] { return std::string("operand " + quoted(o.name) + ": expected [" + std::string(o.name) + "]"); });
         return false;
       }
       return any_kind(kinds(o), ExprId{m_.items[e.a].node}, o.name, why);
@@ -654,19 +728,19 @@ class Checker {
     if (!o.pair.empty() && e.kind == ExprKind::Binary && static_cast<Op>(e.sub) == Op::BitOr)
       return any_kind(kinds(o), ExprId{e.a}, o.name, why) && any_kind(pair_kinds(o), ExprId{e.b}, o.pair, why);
     if (!o.pair.empty() && !o.pair_optional) {
-      why = "operand " + quoted(o.name) + " must be a pair " + std::string(o.name) + "|" + std::string(o.pair);
+      why.set([&] { return std::string("operand " + quoted(o.name) + " must be a pair " + std::string(o.name) + "|" + std::string(o.pair)); });
       return false;
     }
     return any_kind(kinds(o), id, o.name, why);
   }
 
   // [a, b, c]: the bracketed members in order; optional members are filled first to last.
-  bool members_fit(const Operand& o, const Expr& e, std::string& why) {
+  bool members_fit(const Operand& o, const Expr& e, Why& why) {
     const auto ms = members(o);
     size_t required = 0;
     for (const Operand& m : ms) required += !m.optional;
     if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Bracket || e.b < required || e.b > ms.size()) {
-      why = "operand " + quoted(o.name) + ": expected " + std::string(o.name);
+      why.set([&] { return std::string("operand " + quoted(o.name) + ": expected " + std::string(o.name)); });
       return false;
     }
     size_t optional_left = e.b - required;
@@ -682,60 +756,60 @@ class Checker {
     return true;
   }
 
-  bool any_kind(std::span<const Kind> ks, ExprId id, std::string_view name, std::string& why) {
+  bool any_kind(std::span<const Kind> ks, ExprId id, std::string_view name, Why& why) {
     // Explain with the alternative of the operand's own shape (an immediate's with imm).
     const bool immediate = is_immediate(m_.expr(id));
-    std::string first, same_shape;
+    Why first = why.child(), same_shape = why.child();
     for (const Kind& k : ks) {
-      std::string reason;
+      Why reason = why.child();
       if (kind_fits(k, id, reason)) return true;
-      if (first.empty()) first = reason;
-      if (same_shape.empty() && (k.tag == KindTag::Imm) == immediate) same_shape = reason;
+      if (first.empty()) first.take(reason);
+      if (same_shape.empty() && (k.tag == KindTag::Imm) == immediate) same_shape.take(reason);
     }
-    why = "operand " + quoted(name) + ": " + (same_shape.empty() ? first : same_shape);
+    why.set([&] { return std::string("operand " + quoted(name) + ": " + (same_shape.empty() ? first.text() : same_shape.text())); });
     return false;
   }
 
   // A register of a type the instruction type accepts.
   // reg(T, .sel) / reg(T, {.sel}): the component written after the register (%r1.b0).
-  bool component_fits(const Kind& k, ExprId id, std::string& why) {
+  bool component_fits(const Kind& k, ExprId id, Why& why) {
     const Expr& e = m_.expr(id);
     if (e.kind != ExprKind::Name) return true;  // register_fits explains
     const Group& g = group(k.component.group);
     if (!e.b) {
       if (k.component_optional) return true;
-      why = quoted(m_.text(Symbol{e.a})) + " needs a " + std::string(g.name) + " component";
+      why.set([&] { return std::string(quoted(m_.text(Symbol{e.a})) + " needs a " + std::string(g.name) + " component"); });
       return false;
     }
     const std::string_view comp = m_.text(Symbol{e.b});
     for (const Value& v : values(g))
       if (value_matches(v, comp)) return true;
-    why = quoted(comp) + " is not a " + std::string(g.name) + " component";
+    why.set([&] { return std::string(quoted(comp) + " is not a " + std::string(g.name) + " component"); });
     return false;
   }
 
   // component_checked: a component after the register was checked by component_fits.
-  bool register_fits(ExprId id, std::string_view type, bool wide, std::string& why, bool component_checked = false) {
+  bool register_fits(ExprId id, std::string_view type, bool wide, Why& why, bool component_checked = false) {
     const Expr& e = m_.expr(id);
     if (e.kind != ExprKind::Name) {
-      why = "expected a " + std::string(type) + " register";
+      why.set([&] { return std::string("expected a " + std::string(type) + " register"); });
       return false;
     }
     std::string_view reg_type;
     const Symbol name{e.a};
     if (const Entity* ent = lookup(name)) {
       if (ent->kind != Entity::Register && ent->kind != Entity::RegisterRange) {
-        why = quoted(m_.text(name)) + " is not a register";
+        why.set([&] { return std::string(quoted(m_.text(name)) + " is not a register"); });
         return false;
       }
       reg_type = ent->type;
       if (e.b && ent->vector == 1 && !component_checked) {
-        why = quoted(m_.text(name)) + " is not a vector register";
+        why.set([&] { return std::string(quoted(m_.text(name)) + " is not a vector register"); });
         return false;
       }
     } else if (const SpecialRegister* sr = find_special_register(m_.text(name))) {
       if (opcode_ != "mov" && opcode_ != "cvt") {
-        why = "special register " + quoted(m_.text(name)) + " can only be read by mov or cvt";
+        why.set([&] { return std::string("special register " + quoted(m_.text(name)) + " can only be read by mov or cvt"); });
         return false;
       }
       // ".u32|.u16": the register's type, then narrower legacy types mov/cvt may read it with
@@ -747,19 +821,19 @@ class Checker {
       }
       const std::string_view comp = e.b ? m_.text(Symbol{e.b}) : std::string_view{};
       if (!sr->components.empty() && (comp.empty() || sr->components.find(comp) == std::string_view::npos)) {
-        why = quoted(m_.text(name)) + " needs one of the components " + std::string(sr->components);
+        why.set([&] { return std::string(quoted(m_.text(name)) + " needs one of the components " + std::string(sr->components)); });
         return false;
       }
       if (sr->components.empty() && !comp.empty()) {
-        why = quoted(m_.text(name)) + " has no component " + quoted(comp);
+        why.set([&] { return std::string(quoted(m_.text(name)) + " has no component " + quoted(comp)); });
         return false;
       }
     } else {
-      why = "undeclared register " + quoted(m_.text(name));
+      why.set([&] { return std::string("undeclared register " + quoted(m_.text(name))); });
       return false;
     }
     if (type.empty() || register_matches(reg_type, type, wide)) return true;
-    why = quoted(m_.text(name)) + " is a " + std::string(reg_type) + " register, expected " + std::string(type);
+    why.set([&] { return std::string(quoted(m_.text(name)) + " is a " + std::string(reg_type) + " register, expected " + std::string(type)); });
     return false;
   }
 
@@ -783,7 +857,7 @@ class Checker {
     return false;
   }
 
-  bool kind_fits(const Kind& k, ExprId id, std::string& why) {
+  bool kind_fits(const Kind& k, ExprId id, Why& why) {
     const Expr& e = m_.expr(id);
     switch (k.tag) {
       case KindTag::Reg: {
@@ -797,30 +871,33 @@ class Checker {
         const Expr* p = &e;
         if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Not) p = &m_.expr(ExprId{e.a});
         if (p->kind != ExprKind::Name) {
-          why = "expected a predicate";
+          why.set([&] { return std::string("expected a predicate"); });
           return false;
         }
         return register_fits(ExprId{static_cast<uint32_t>(p - m_.exprs.data())}, ".pred", false, why);
       }
       case KindTag::Imm: {
         if (!is_immediate(e)) {
-          why = "expected an immediate";
+          why.set([&] { return std::string("expected an immediate"); });
           return false;
         }
         const std::string_view t = k.type.present() ? resolve(k.type) : ".u32";
         if (integer_immediates(t) == has_float(e)) {
-          why = integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate";
+          why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
           return false;
         }
         if (const auto allowed = imm_values(k); !allowed.empty()) {
           const auto v = eval_int(m_, id);
           if (!v || std::none_of(allowed.begin(), allowed.end(), [&](const ImmRange& r) { return r.contains(*v); })) {
-            why = "expected one of";
-            for (size_t i = 0; i < allowed.size(); ++i) {
-              const ImmRange& r = allowed[i];
-              why += (i ? ", " : " ") + std::to_string(r.low);
-              if (r.high != r.low) why += ".." + std::to_string(r.high) + (r.step != 1 ? " step " + std::to_string(r.step) : "");
-            }
+            why.set([&] {
+              std::string msg = "expected one of";
+              for (size_t i = 0; i < allowed.size(); ++i) {
+                const ImmRange& r = allowed[i];
+                msg += (i ? ", " : " ") + std::to_string(r.low);
+                if (r.high != r.low) msg += ".." + std::to_string(r.high) + (r.step != 1 ? " step " + std::to_string(r.step) : "");
+              }
+              return msg;
+            });
             return false;
           }
         }
@@ -836,7 +913,7 @@ class Checker {
               return register_fits(ExprId{m_.items[e.a].node}, t, k.wide, why);
             if (k.imm && is_immediate(e)) {  // vec(.vec, T, imm): an immediate scalar too
               if (integer_immediates(t) != has_float(e)) return true;
-              why = integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate";
+              why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
               return false;
             }
             return register_fits(id, t, k.wide, why);
@@ -868,16 +945,16 @@ class Checker {
               sr && !sr->components.empty() && n == 4) {
             const std::string_view sr_type = sr->type.substr(0, sr->type.find('|'));  // ".u32|.u16": .u32
             if (t.empty() || register_matches(sr_type, t, k.wide)) return true;
-            why = quoted(m_.text(Symbol{e.a})) + " is a " + std::string(sr_type) + " register, expected " + std::string(t);
+            why.set([&] { return std::string(quoted(m_.text(Symbol{e.a})) + " is a " + std::string(sr_type) + " register, expected " + std::string(t)); });
             return false;
           }
         }
         if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Brace) {
-          why = "expected a vector of " + std::to_string(n) + " registers {a, b, ...}";
+          why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers {a, b, ...}"); });
           return false;
         }
         if (e.b != n) {
-          why = "expected a vector of " + std::to_string(n) + " registers, found " + std::to_string(e.b);
+          why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers, found " + std::to_string(e.b)); });
           return false;
         }
         for (const ListItem& it : m_.slice(Range{e.a, e.b})) {
@@ -885,8 +962,8 @@ class Checker {
           if (k.imm && is_immediate(elem)) {
             // integer literals for integer and bit-size elements, float literals for float ones
             if (integer_immediates(t) == has_float(elem)) {
-              why = integer_immediates(t) ? "expected an integer immediate in the vector"
-                                          : "expected a floating-point immediate in the vector";
+              why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate in the vector"
+                                          : "expected a floating-point immediate in the vector"); });
               return false;
             }
             continue;
@@ -898,16 +975,16 @@ class Checker {
       case KindTag::Addr: return address_fits(k, e, why);
       case KindTag::Label:
         if (e.kind == ExprKind::Name && is_label(Symbol{e.a})) return true;
-        why = e.kind == ExprKind::Name ? "undefined label " + quoted(m_.text(Symbol{e.a})) : "expected a label";
+        why.set([&] { return std::string(e.kind == ExprKind::Name ? "undefined label " + quoted(m_.text(Symbol{e.a})) : "expected a label"); });
         return false;
       case KindTag::Func:
         if (e.kind == ExprKind::Name)
           if (const Entity* ent = lookup(Symbol{e.a})) {
             if (ent->kind == Entity::Function) return true;
-            why = quoted(m_.text(Symbol{e.a})) + " is not a function";
+            why.set([&] { return std::string(quoted(m_.text(Symbol{e.a})) + " is not a function"); });
             return false;
           }
-        why = e.kind == ExprKind::Name ? "undeclared function " + quoted(m_.text(Symbol{e.a})) : "expected a function name";
+        why.set([&] { return std::string(e.kind == ExprKind::Name ? "undeclared function " + quoted(m_.text(Symbol{e.a})) : "expected a function name"); });
         return false;
       case KindTag::Symbol: {
         // a name, optionally plus or minus an immediate offset (avar+8); symbol(S): a variable of state space S
@@ -917,28 +994,28 @@ class Checker {
           base = &m_.expr(ExprId{e.a});
         const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
         if (!ent) {
-          why = base->kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{base->a})) : "expected a symbol";
+          why.set([&] { return std::string(base->kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{base->a})) : "expected a symbol"); });
           return false;
         }
         if (ent->kind != Entity::Variable && ent->kind != Entity::Function) {
-          why = quoted(m_.text(Symbol{base->a})) + " is not a variable or function";
+          why.set([&] { return std::string(quoted(m_.text(Symbol{base->a})) + " is not a variable or function"); });
           return false;
         }
         const std::string_view space = resolve(k.space);
         const std::string_view want = space.substr(0, space.find("::"));
         if (!want.empty() && want != "generic" && (ent->kind != Entity::Variable || to_string(ent->space) != want)) {
-          why = quoted(m_.text(Symbol{base->a})) + " is not a variable of the " + std::string(want) + " state space";
+          why.set([&] { return std::string(quoted(m_.text(Symbol{base->a})) + " is not a variable of the " + std::string(want) + " state space"); });
           return false;
         }
         return true;
       }
       case KindTag::Args:
         if (e.kind == ExprKind::List && static_cast<Delim>(e.sub) == Delim::Paren) return true;
-        why = "expected an argument list (a, b)";
+        why.set([&] { return std::string("expected an argument list (a, b)"); });
         return false;
       case KindTag::Sink:
         if (m_.name_of(id) == "_") return true;
-        why = "expected '_'";
+        why.set([&] { return std::string("expected '_'"); });
         return false;
       case KindTag::TexRef:
       case KindTag::SamplerRef:
@@ -953,7 +1030,7 @@ class Checker {
           const auto info = type_info(ent->type);
           if (info && info->bits == 64 && info->cls != detail::TypeClass::Float) return true;
         }
-        why = "expected a " + std::string(want) + " variable or a 64-bit register";
+        why.set([&] { return std::string("expected a " + std::string(want) + " variable or a 64-bit register"); });
         return false;
       }
     }
@@ -961,7 +1038,7 @@ class Checker {
   }
 
   // reg(T, exact): the register is declared with type T itself (ptxas wants .b32, not .u32, there).
-  bool exact_register(ExprId id, std::string_view type, std::string& why) {
+  bool exact_register(ExprId id, std::string_view type, Why& why) {
     const Expr& e = m_.expr(id);
     if (e.kind != ExprKind::Name) return true;
     const Symbol name{e.a};
@@ -969,32 +1046,32 @@ class Checker {
     if (const Entity* ent = lookup(name)) reg_type = ent->type;
     else if (const SpecialRegister* sr = find_special_register(m_.text(name))) reg_type = sr->type;
     if (reg_type == type) return true;
-    why = quoted(m_.text(name)) + " is a " + std::string(reg_type) + " register, expected a " + std::string(type) +
-          " register (exactly)";
+    why.set([&] { return std::string(quoted(m_.text(name)) + " is a " + std::string(reg_type) + " register, expected a " + std::string(type) +
+          " register (exactly)"); });
     return false;
   }
 
-  bool address_fits(const Kind& k, const Expr& written, std::string& why) {
+  bool address_fits(const Kind& k, const Expr& written, Why& why) {
     const Expr* outer = &written;
     if (written.kind == ExprKind::Suffixed) {  // [a].unified
       const std::string_view suffix = m_.text(Symbol{written.b});
       const std::string_view space = resolve(k.space);
       if (suffix != ".unified" || !k.unified || (space != "generic" && space != ".global" && !space.empty())) {
-        why = quoted(suffix) + " is not allowed after this address";
+        why.set([&] { return std::string(quoted(suffix) + " is not allowed after this address"); });
         return false;
       }
       outer = &m_.expr(ExprId{written.a});
     }
     const Expr& e = *outer;
     if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Bracket || e.b != 1) {
-      why = "expected an address [a]";
+      why.set([&] { return std::string("expected an address [a]"); });
       return false;
     }
     const Expr* base = &m_.expr(ExprId{m_.items[e.a].node});
     // offsets: [a+8], also several ([gbuf+-4+8], folded by ptxas)
     while (base->kind == ExprKind::Binary && (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
       if (!is_immediate(m_.expr(ExprId{base->b}))) {
-        why = "an address offset must be an immediate";
+        why.set([&] { return std::string("an address offset must be an immediate"); });
         return false;
       }
       base = &m_.expr(ExprId{base->a});
@@ -1005,26 +1082,26 @@ class Checker {
       const ExprId reg{static_cast<uint32_t>(base - m_.exprs.data())};
       const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
       if (!ent || (ent->kind != Entity::Register && ent->kind != Entity::RegisterRange)) {
-        why = "expected an address [reg] or [reg+imm] with a " + std::string(resolve(k.type)) + " register";
+        why.set([&] { return std::string("expected an address [reg] or [reg+imm] with a " + std::string(resolve(k.type)) + " register"); });
         return false;
       }
       return register_fits(reg, resolve(k.type), false, why) && (!k.exact || exact_register(reg, resolve(k.type), why));
     }
     if (is_immediate(*base)) return true;  // an immediate address
     if (base->kind != ExprKind::Name) {
-      why = "expected an address [reg], [reg+imm], [var] or [imm]";
+      why.set([&] { return std::string("expected an address [reg], [reg+imm], [var] or [imm]"); });
       return false;
     }
     const Symbol name{base->a};
     const Entity* ent = lookup(name);
     if (!ent) {
-      why = "undeclared " + quoted(m_.text(name));
+      why.set([&] { return std::string("undeclared " + quoted(m_.text(name))); });
       return false;
     }
     if (ent->kind == Entity::Register || ent->kind == Entity::RegisterRange) {
       const auto info = type_info(ent->type);
       if (!info || (info->bits != 32 && info->bits != 64) || info->cls == detail::TypeClass::Float) {
-        why = "an address register must be a 32- or 64-bit integer register";
+        why.set([&] { return std::string("an address register must be a 32- or 64-bit integer register"); });
         return false;
       }
       return true;
@@ -1033,8 +1110,8 @@ class Checker {
       const std::string_view space = resolve(k.space);
       const std::string_view want = space.substr(0, space.find("::"));
       if (!want.empty() && want != "generic" && to_string(ent->space) != want) {
-        why = quoted(m_.text(name)) + " is in the " + std::string(to_string(ent->space)) + " state space, not " +
-              std::string(want);
+        why.set([&] { return std::string(quoted(m_.text(name)) + " is in the " + std::string(to_string(ent->space)) + " state space, not " +
+              std::string(want)); });
         return false;
       }
       return true;
@@ -1058,9 +1135,18 @@ class Checker {
 
   std::vector<std::string_view> mods_;
   std::string_view opcode_;  // of the instruction being checked
-  std::vector<Choice> choices_;
+  std::span<const Choice> choices_;  // of the form being checked (in match_cache_)
+  std::vector<RangeName> range_names_;  // by symbol id
+  struct KeyHash {
+    size_t operator()(const std::vector<uint32_t>& k) const {
+      uint64_t h = 1469598103934665603ull;
+      for (uint32_t v : k) h = (h ^ v) * 1099511628211ull;
+      return static_cast<size_t>(h);
+    }
+  };
+  std::unordered_map<std::vector<uint32_t>, std::vector<FormMatch>, KeyHash> match_cache_;
+  std::vector<uint32_t> key_;
   std::vector<std::pair<const Operand*, bool>> written_;  // operands of the matched form (and whether p|q)
-  uint32_t problem_loc_ = 0;
 };
 
 }  // namespace
