@@ -453,7 +453,9 @@ class Checker {
       mm.requirements_met = ok ? 1 : 0;
     }
     auto nontrivial = [](const Requirement& r) { return r.set_count || r.ptx_major > 1 || r.texmode != TexMode::Any; };
-    for (const auto& [o, pair] : written_) {  // `x: KIND [ptx 7.1]`: what writing x requires
+    for (const auto& w : written_) {  // `x: KIND [ptx 7.1]`: what writing x requires
+      const Operand* o = w.first;  // (not a structured binding: clang 14 cannot capture those)
+      const bool pair = w.second;
       Requirement r = o->req, pr = o->pair_req;
       r.texmode = pr.texmode = TexMode::Any;  // a texmode of an operand: see below
       if (nontrivial(r)) need(r, [&] { return "operand " + quoted(o->name); });

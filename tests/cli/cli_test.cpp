@@ -145,3 +145,66 @@ TEST_F(Cli, RoundtripReportsFailures) {
 }
 
 }  // namespace
+
+namespace {
+
+const std::string kCheckHead = ".version 9.0\n.target sm_90a\n.address_size 64\n";
+
+TEST_F(Cli, CheckReportsEveryErrorWithLocation) {
+  const fs::path p = write("v.ptx", kCheckHead + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
+                                               "\tadd.u32 %r1, %r9, 1;\n\tfoo.bar %r1;\n\tret;\n}\n");
+  Outcome r = run("check " + p.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find(p.string() + ":7:15: error: operand 'a': undeclared register '%r9'\n"
+                                    "\tadd.u32 %r1, %r9, 1;\n\t             ^\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(p.string() + ":8:2: error: unknown instruction 'foo'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 errors in " + p.string()), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, CheckCleanFileAndOverrides) {
+  const std::string text = kCheckHead + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\tadd.u16x2 %r1, %r2, %r3;\n\tret;\n}\n";
+  const fs::path p = write("ok.ptx", text);
+  Outcome ok = run("check " + p.string());
+  EXPECT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_TRUE(ok.err.empty()) << ok.err;
+  Outcome old = run("check --target sm_80 --version 7.0 " + p.string());
+  EXPECT_EQ(old.rc, 1);
+  EXPECT_NE(old.err.find("requires PTX ISA 8.0, sm_90 or later; the module is PTX ISA 7.0 for sm_80"), std::string::npos)
+      << old.err;
+  Outcome in = run("check -", text);
+  EXPECT_EQ(in.rc, 0) << in.err;
+}
+
+TEST_F(Cli, CheckBadFlags) {
+  const fs::path p = write("ok.ptx", kCheckHead);
+  Outcome t = run("check --target sm90 " + p.string());
+  EXPECT_EQ(t.rc, 2);
+  EXPECT_EQ(t.err, "ptxpp check: --target sm90: not a target such as sm_90a\n");
+  Outcome v = run("check --version nine " + p.string());
+  EXPECT_EQ(v.rc, 2);
+  EXPECT_EQ(v.err, "ptxpp check: --version nine: not a PTX ISA version such as 8.7\n");
+  Outcome parse = run("check -", ".version 9.0\n.target\n");
+  EXPECT_EQ(parse.rc, 1);
+  EXPECT_NE(parse.err.find("<stdin>:2:1: error:"), std::string::npos) << parse.err;
+}
+
+TEST_F(Cli, SpecShowsAnEntryAndTheCoverage) {
+  Outcome r = run("spec mad");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("mad.mode.type d, a, b, c"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(".mode = { .hi, .lo"), std::string::npos) << r.out;
+  Outcome none = run("spec frobnicate");
+  EXPECT_EQ(none.rc, 1);
+  EXPECT_EQ(none.err, "ptxpp spec: no instruction 'frobnicate' in the table (try: ptxpp spec --coverage)\n");
+  Outcome cov = run("spec --coverage");
+  EXPECT_EQ(cov.rc, 0);
+  EXPECT_NE(cov.out.find("instruction sections covered"), std::string::npos);
+  EXPECT_EQ(cov.out.find("MISSING"), std::string::npos);
+  Outcome neither = run("spec");
+  EXPECT_NE(neither.rc, 0);
+}
+
+}  // namespace

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "roundtrip_property.hpp"
+#include "validator_property.hpp"
 
 namespace fs = std::filesystem;
 
@@ -16,6 +17,7 @@ TEST(FuzzRegressions, PropertyHoldsOnEveryRecordedInput) {
     std::ostringstream ss;
     ss << in.rdbuf();
     EXPECT_EQ(ptx::fuzz::check_roundtrip_property(ss.str()), "") << e.path();
+    EXPECT_EQ(ptx::fuzz::check_validator_property(ss.str()), "") << e.path();
     ++n;
   }
   EXPECT_GT(n, 0u);
