@@ -687,14 +687,7 @@ class Parser {
     f.name_lead = triv(tok_.lead);
     advance();
     if (tok_.kind == Tok::LParen) f.params = parse_param_list();
-    const auto& table = directive_table();
-    while (tok_.kind == Tok::DotWord) {
-      auto it = table.find(tok_.text);
-      if (it == table.end() || !it->second.header) {
-        fail_at(tok_.offset, "'" + std::string(tok_.text.substr(0, 40)) + "' is not a function header directive");
-      }
-      f.header.push_back(parse_directive(it->second.rule));
-    }
+    parse_header_directives(f.header);
     if (tok_.kind == Tok::LBrace) {
       f.body = parse_block(Where::Body);
     } else if (tok_.kind == Tok::Semi) {
@@ -705,6 +698,17 @@ class Parser {
     }
     m_.functions.push_back(std::move(f));
     return Stmt{StmtKind::Function, static_cast<uint32_t>(m_.functions.size() - 1)};
+  }
+
+  // .maxntid 256, 1, 1 .noreturn ...: the directives after a function's or a prototype's parameters.
+  void parse_header_directives(std::vector<uint32_t>& out) {
+    const auto& table = directive_table();
+    while (tok_.kind == Tok::DotWord) {
+      auto it = table.find(tok_.text);
+      if (it == table.end() || !it->second.header)
+        fail_at(tok_.offset, "'" + std::string(tok_.text.substr(0, 40)) + "' is not a function header directive");
+      out.push_back(parse_directive(it->second.rule));
+    }
   }
 
   Stmt parse_prototype() {
@@ -719,13 +723,7 @@ class Parser {
     advance();
     if (tok_.kind != Tok::LParen) expected("'(' for the parameters of '.callprototype'");
     p.params = parse_param_list();
-    // .noreturn, .abi_preserve N, ... as on a function header
-    const auto& table = directive_table();
-    while (tok_.kind == Tok::DotWord) {
-      auto it = table.find(tok_.text);
-      if (it == table.end() || !it->second.header) break;
-      p.header.push_back(parse_directive(it->second.rule));
-    }
+    parse_header_directives(p.header);  // .noreturn, .abi_preserve N, ... as on a function header
     p.semi = expect(Tok::Semi, "';' after '.callprototype'");
     m_.prototypes.push_back(std::move(p));
     return Stmt{StmtKind::Prototype, static_cast<uint32_t>(m_.prototypes.size() - 1)};
