@@ -115,7 +115,9 @@ bool Lexer::colon_follows() const {
 
 void Lexer::next(Token& t) {
   const size_t trivia_start = pos_;
-  size_t p = skip_trivia(pos_);
+  size_t p = pos_;
+  // Many tokens follow the previous one directly (`%r1,`): skip the call then.
+  if (p < src_.size() && ((cls(src_[p]) & kSpace) || src_[p] == '/')) p = skip_trivia(p);
   t.lead = std::string_view(src_.data() + trivia_start, p - trivia_start);
   t.offset = static_cast<uint32_t>(p);
   const char* s = src_.data();

@@ -1,5 +1,6 @@
 #include "ptxpp/text/parser.hpp"
 
+#include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -100,7 +101,8 @@ constexpr int kShiftPrec = 9;  // `<N>` ranges stop before relational operators
 
 class Parser {
  public:
-  Parser(std::string_view src, Module& m, uint32_t max_depth) : lex_(src), m_(m), max_depth_(max_depth) {
+  Parser(std::string_view src, Module& m, uint32_t max_depth)
+      : lex_(src), m_(m), max_depth_(max_depth), src_end_(src.data() + src.size()), recent_(size_t{1} << kRecentBits) {
     for (std::string_view s : {" ", "\t", "\n", "\n\t", " \t", "\n\n", "\n\n\t", ", "})
       common_.push_back({s, m_.strings.trivia(s)});
     const size_t n = src.size();
@@ -145,7 +147,7 @@ class Parser {
         if (same) return t;
       }
     }
-    return m_.strings.trivia(s);
+    return Trivia{pool_id(s)};
   }
   // Consumes a token of kind `k`; returns its leading trivia.
   Trivia expect(Tok k, std::string_view what) {
@@ -154,7 +156,28 @@ class Parser {
     advance();
     return t;
   }
-  Symbol sym(std::string_view s) { return m_.strings.intern(s); }
+  Symbol sym(std::string_view s) { return Symbol{pool_id(s)}; }
+
+  // The pool id of a token's text. Names and modifiers repeat a lot, so short ones
+  // (up to 16 bytes, read as two words) go through a small direct-mapped cache first
+  // instead of hashing and probing the pool each time.
+  uint32_t pool_id(std::string_view s) {
+    const size_t len = s.size();
+    if (len == 0 || len > 16 || s.data() + 16 > src_end_) return m_.strings.intern_id(s);
+    uint64_t w0 = 0, w1 = 0;
+    std::memcpy(&w0, s.data(), 8);  // may read past the token, inside the input: masked below
+    if (len <= 8) {
+      w0 &= len == 8 ? ~0ull : (1ull << (8 * len)) - 1;
+    } else {
+      std::memcpy(&w1, s.data() + 8, 8);
+      w1 &= len == 16 ? ~0ull : (1ull << (8 * (len - 8))) - 1;
+    }
+    const uint64_t h = (w0 * 0x9E3779B97F4A7C15ull) ^ (w1 * 0xC2B2AE3D27D4EB4Full) ^ len;
+    RecentName& e = recent_[h >> (64 - kRecentBits)];
+    if (e.w0 == w0 && e.w1 == w1 && e.len == len) return e.id;
+    e = {w0, w1, static_cast<uint32_t>(len), m_.strings.intern_id(s)};
+    return e.id;
+  }
 
   struct DepthGuard {
     Parser& p;
@@ -772,6 +795,13 @@ class Parser {
   uint32_t max_depth_;
   std::vector<ListItem> scratch_;
   std::vector<std::pair<std::string_view, Trivia>> common_;
+  struct RecentName {
+    uint64_t w0 = 0, w1 = 0;
+    uint32_t len = 0, id = 0;
+  };
+  static constexpr int kRecentBits = 11;
+  const char* src_end_;
+  std::vector<RecentName> recent_;
 };
 
 }  // namespace
