@@ -1,5 +1,7 @@
 #include "ptxpp/text/parser.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -102,7 +104,13 @@ constexpr int kShiftPrec = 9;  // `<N>` ranges stop before relational operators
 class Parser {
  public:
   Parser(std::string_view src, Module& m, uint32_t max_depth)
-      : lex_(src), m_(m), max_depth_(max_depth), src_end_(src.data() + src.size()), recent_(size_t{1} << kRecentBits) {
+      : lex_(src),
+        m_(m),
+        max_depth_(max_depth),
+        src_end_(src.data() + src.size()),
+        // 64 to 2048 entries: small inputs get a small cache
+        recent_bits_(std::clamp(static_cast<int>(std::bit_width(src.size() / 256)), 6, 11)),
+        recent_(size_t{1} << recent_bits_) {
     for (std::string_view s : {" ", "\t", "\n", "\n\t", " \t", "\n\n", "\n\n\t", ", "})
       common_.push_back({s, m_.strings.trivia(s)});
     const size_t n = src.size();
@@ -173,7 +181,7 @@ class Parser {
       w1 &= len == 16 ? ~0ull : (1ull << (8 * (len - 8))) - 1;
     }
     const uint64_t h = (w0 * 0x9E3779B97F4A7C15ull) ^ (w1 * 0xC2B2AE3D27D4EB4Full) ^ len;
-    RecentName& e = recent_[h >> (64 - kRecentBits)];
+    RecentName& e = recent_[h >> (64 - recent_bits_)];
     if (e.w0 == w0 && e.w1 == w1 && e.len == len) return e.id;
     e = {w0, w1, static_cast<uint32_t>(len), m_.strings.intern_id(s)};
     return e.id;
@@ -799,8 +807,8 @@ class Parser {
     uint64_t w0 = 0, w1 = 0;
     uint32_t len = 0, id = 0;
   };
-  static constexpr int kRecentBits = 11;
   const char* src_end_;
+  int recent_bits_;
   std::vector<RecentName> recent_;
 };
 
