@@ -166,16 +166,20 @@ ExprId Module::add_float_spelled(double value, std::string_view spelling) {
   return add_expr(e);
 }
 
-uint32_t Module::add_decl(std::initializer_list<std::string_view> words, std::string_view name, ExprId range,
-                          std::span<const ExprId> dims, ExprId init, bool semicolon) {
-  Decl d;
-  d.specs.first = static_cast<uint32_t>(specs.size());
+Range Module::add_specs(std::initializer_list<std::string_view> words) {
+  Range r{static_cast<uint32_t>(specs.size()), static_cast<uint32_t>(words.size())};
   for (std::string_view w : words) {
     Spec s;
     s.word = strings.intern(w);
     specs.push_back(s);
   }
-  d.specs.count = static_cast<uint32_t>(words.size());
+  return r;
+}
+
+uint32_t Module::add_decl(std::initializer_list<std::string_view> words, std::string_view name, ExprId range,
+                          std::span<const ExprId> dims, ExprId init, bool semicolon) {
+  Decl d;
+  d.specs = add_specs(words);
   Declarator dc;
   dc.name = strings.intern(name);
   dc.range = range;
@@ -193,13 +197,7 @@ uint32_t Module::add_decl(std::initializer_list<std::string_view> words, std::st
 Stmt Module::add_function(std::initializer_list<std::string_view> words, std::string_view name,
                           std::span<const uint32_t> params, uint32_t body_block) {
   Function f;
-  f.specs.first = static_cast<uint32_t>(specs.size());
-  for (std::string_view w : words) {
-    Spec s;
-    s.word = strings.intern(w);
-    specs.push_back(s);
-  }
-  f.specs.count = static_cast<uint32_t>(words.size());
+  f.specs = add_specs(words);
   f.name = strings.intern(name);
   f.params.present = true;
   f.params.params.first = static_cast<uint32_t>(items.size());

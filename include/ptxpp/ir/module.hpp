@@ -101,6 +101,8 @@ class Module {
   Stmt add_directive(std::string_view name, std::initializer_list<ExprId> operands, bool semicolon = false) {
     return add_directive(name, std::span<const ExprId>(operands.begin(), operands.size()), semicolon);
   }
+  // Leading words (".param", ".u64", ...) without arguments, in Module::specs.
+  Range add_specs(std::initializer_list<std::string_view> words);
   // A decimal float kept as written, e.g. the "9.0" of `.version 9.0`.
   ExprId add_float_spelled(double value, std::string_view spelling);
   // `words name<range>[dims] = init` as a Decl; returns its index. Parameters: semicolon = false.
