@@ -1,0 +1,25 @@
+// Labels as objects: create, branch to, place once. A label used but never
+// placed is an error when the trace ends (reported at its first use).
+#pragma once
+
+#include <cstdint>
+#include "ptxpp/dsl/source_location.hpp"
+#include <string_view>
+
+namespace ptx {
+
+class Label {
+ public:
+  explicit Label(std::string_view hint = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
+  uint32_t id() const { return id_; }
+  ptx::SourceLocation where() const { return where_; }
+
+ private:
+  uint32_t id_;
+  ptx::SourceLocation where_;
+};
+
+// Places the label here: `$L__loop:`.
+void place(const Label& l, ptx::SourceLocation where = ptx::SourceLocation::current());
+
+}  // namespace ptx

@@ -1,0 +1,303 @@
+#include "ptxpp/dsl/kernel.hpp"
+
+#include <cstdlib>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "ptxpp/text/printer.hpp"
+#include "trace.hpp"
+
+namespace ptx {
+
+using dsl::Trace;
+
+struct Kernel::Impl {
+  std::string name;
+  ptx::SourceLocation where;
+  std::vector<dsl::detail::Param> params;
+  std::vector<bool> outputs;
+  std::variant<Dim3, std::function<Dim3(const Bindings&)>> grid{Dim3{}}, block{Dim3{}};
+  Dim3 cluster{};
+  bool has_cluster = false;
+  spec::Target target{80, 0};
+  std::optional<std::pair<int, int>> version;
+  struct Directive {
+    std::string name;
+    std::vector<uint32_t> args;
+  };
+  std::vector<Directive> directives;
+  bool debug = false, validate = true;
+  Body body;
+
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<const Traced>> cache;
+};
+
+TensorSpec tensor(DType dtype, std::vector<Dim> shape, std::vector<Dim> strides) {
+  return TensorSpec{dtype, std::move(shape), std::move(strides)};
+}
+
+namespace {
+
+int64_t bind(const Dim& d, const Bindings& b, ptx::SourceLocation where) {
+  if (!d.symbolic()) return d.value;
+  auto it = b.find(d.symbol);
+  if (it == b.end()) throw Error(fmt::format("dimension '{}' is not bound; pass it to ptx()/trace()", d.symbol), where);
+  return it->second;
+}
+
+Dim3 eval(const std::variant<Dim3, std::function<Dim3(const Bindings&)>>& v, const Bindings& b) {
+  if (const Dim3* d = std::get_if<Dim3>(&v)) return *d;
+  return std::get<1>(v)(b);
+}
+
+// Bytes of shared memory a block may use on the target (static + dynamic).
+uint64_t smem_limit(spec::Target t) {
+  switch (t.number) {
+    case 80: case 87: return 163 * 1024;
+    case 90: case 100: case 101: case 103: case 110: return 227 * 1024;
+    default: return 99 * 1024;  // sm_86, sm_89, sm_120, sm_121
+  }
+}
+
+std::string quote(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor::Tensor(const dsl::detail::Param& p) : p_(&p) {
+  if (!p.is_tensor) throw Error(fmt::format("kernel parameter '{}' is a scalar; the body takes it as ptx::Tensor", p.name), {});
+}
+Scalar::Scalar(const dsl::detail::Param& p) : p_(&p) {
+  if (p.is_tensor) throw Error(fmt::format("kernel parameter '{}' is a tensor; the body takes it as ptx::Scalar", p.name), {});
+}
+
+int64_t Tensor::dim(size_t i, ptx::SourceLocation where) const {
+  if (i >= rank()) throw Error(fmt::format("dimension {} of a rank-{} tensor", i, rank()), where);
+  return bind(p_->spec.shape[i], *p_->bindings, where);
+}
+
+int64_t Tensor::stride(size_t i, ptx::SourceLocation where) const {
+  if (i >= rank()) throw Error(fmt::format("stride {} of a rank-{} tensor", i, rank()), where);
+  if (!p_->spec.strides.empty()) return bind(p_->spec.strides[i], *p_->bindings, where);
+  int64_t s = 1;
+  for (size_t k = i + 1; k < rank(); ++k) s *= dim(k, where);
+  return s;
+}
+
+int64_t Tensor::numel(ptx::SourceLocation where) const {
+  int64_t n = 1;
+  for (size_t i = 0; i < rank(); ++i) n *= dim(i, where);
+  return n;
+}
+
+Reg Tensor::ptr(ptx::SourceLocation where) const {
+  Trace& t = Trace::current(where);
+  Reg r = t.new_reg(DType::u64, {}, where);
+  const Operand ops[] = {Operand(r), addr(p_->name)};
+  t.emit_text("ld.param.u64", ops, where);
+  return r;
+}
+
+Reg Tensor::global_ptr(ptx::SourceLocation where) const {
+  Trace& t = Trace::current(where);
+  Reg p = ptr(where);
+  Reg g = t.new_reg(DType::u64, {}, where);
+  const Operand ops[] = {Operand(g), Operand(p)};
+  t.emit_text("cvta.to.global.u64", ops, where);
+  return g;
+}
+
+Reg Scalar::load(ptx::SourceLocation where) const {
+  Trace& t = Trace::current(where);
+  Reg r = t.new_reg(p_->dtype, {}, where);
+  const Operand ops[] = {Operand(r), addr(p_->name)};
+  const DType pt = p_->dtype == DType::pred ? DType::u32 : p_->dtype;
+  t.emit_text(fmt::format("ld.param{}", name(is_float(pt) && bits(pt) == 16 ? DType::b16 : pt)), ops, where);
+  return r;
+}
+
+Kernel::Kernel(std::string name, ptx::SourceLocation where) : impl_(std::make_shared<Impl>()) {
+  if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") !=
+                          std::string::npos || (name[0] >= '0' && name[0] <= '9'))
+    throw Error(fmt::format("kernel name '{}' is not a PTX identifier", name), where);
+  impl_->name = std::move(name);
+  impl_->where = where;
+}
+
+const std::string& Kernel::name() const { return impl_->name; }
+
+Kernel& Kernel::in(TensorSpec t) {
+  impl_->params.push_back({true, fmt::format("{}_param_{}", impl_->name, impl_->params.size()), std::move(t), DType::u64, nullptr});
+  impl_->outputs.push_back(false);
+  return *this;
+}
+Kernel& Kernel::out(TensorSpec t) {
+  in(std::move(t));
+  impl_->outputs.back() = true;
+  return *this;
+}
+Kernel& Kernel::scalar(std::string name, DType t) {
+  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, t, nullptr});
+  impl_->outputs.push_back(false);
+  return *this;
+}
+Kernel& Kernel::grid(Dim3 d) { return impl_->grid = d, *this; }
+Kernel& Kernel::grid(std::function<Dim3(const Bindings&)> f) { return impl_->grid = std::move(f), *this; }
+Kernel& Kernel::block(Dim3 d) { return impl_->block = d, *this; }
+Kernel& Kernel::block(std::function<Dim3(const Bindings&)> f) { return impl_->block = std::move(f), *this; }
+Kernel& Kernel::cluster(Dim3 d) {
+  impl_->cluster = d;
+  impl_->has_cluster = true;
+  return *this;
+}
+Kernel& Kernel::arch(std::string_view target, ptx::SourceLocation where) {
+  std::string text(target);
+  if (text == "auto") {
+    const char* env = std::getenv("PTXPP_ARCH");
+    text = env && *env ? env : "sm_80";
+  }
+  auto t = spec::Target::parse(text);
+  if (!t || spec::min_ptx_for(*t).first == 0) throw Error(fmt::format("unknown target '{}'", text), where);
+  impl_->target = *t;
+  return *this;
+}
+Kernel& Kernel::ptx_version(int major, int minor) {
+  impl_->version = std::pair(major, minor);
+  return *this;
+}
+Kernel& Kernel::maxntid(Dim3 d) { return impl_->directives.push_back({".maxntid", {d.x, d.y, d.z}}), *this; }
+Kernel& Kernel::reqntid(Dim3 d) { return impl_->directives.push_back({".reqntid", {d.x, d.y, d.z}}), *this; }
+Kernel& Kernel::minnctapersm(uint32_t n) { return impl_->directives.push_back({".minnctapersm", {n}}), *this; }
+Kernel& Kernel::maxnreg(uint32_t n) { return impl_->directives.push_back({".maxnreg", {n}}), *this; }
+Kernel& Kernel::explicitcluster() { return impl_->directives.push_back({".explicitcluster", {}}), *this; }
+Kernel& Kernel::reqnctapercluster(Dim3 d) {
+  impl_->directives.push_back({".reqnctapercluster", {d.x, d.y, d.z}});
+  if (!impl_->has_cluster) cluster(d);
+  return *this;
+}
+Kernel& Kernel::maxclusterrank(uint32_t n) { return impl_->directives.push_back({".maxclusterrank", {n}}), *this; }
+Kernel& Kernel::debug(bool on) { return impl_->debug = on, *this; }
+Kernel& Kernel::validate(bool on) { return impl_->validate = on, *this; }
+void Kernel::set_body(Body b) { impl_->body = std::move(b); }
+
+void Kernel::check_arity(size_t params, size_t args) {
+  if (params != args)
+    throw Error(fmt::format("the body takes {} arguments, the kernel has {} parameters", args, params), {});
+}
+
+namespace {
+
+std::shared_ptr<const Traced> run_trace(Kernel::Impl& k, const Bindings& bindings) {
+  if (!k.body) throw Error(fmt::format("kernel '{}' has no body", k.name), k.where);
+  dsl::TraceOptions o;
+  o.target = k.target;
+  o.debug = k.debug;
+  o.validate = k.validate;
+  for (;;) {
+    Trace t(o);
+    Trace::Scope scope(t);
+    ir::Module& m = t.m;
+    std::vector<dsl::detail::Param> params = k.params;
+    for (auto& p : params) p.bindings = &bindings;
+    std::vector<uint32_t> param_decls;
+    for (const auto& p : params) {
+      const std::string_view ty = p.is_tensor ? ".u64" : name(p.dtype == DType::pred ? DType::u32 : (is_float(p.dtype) && bits(p.dtype) == 16 ? DType::b16 : p.dtype));
+      param_decls.push_back(m.add_decl({".param", ty}, p.name, {}, {}, {}, false));
+      t.unique_name(p.name);
+    }
+    k.body(params);
+    if (!o.dynamic_smem && t.smem_bytes > 48 * 1024) {  // above the static limit: shared memory goes dynamic
+      o.dynamic_smem = true;
+      continue;
+    }
+    if (t.smem_bytes > smem_limit(k.target))
+      throw Error(fmt::format("kernel '{}' uses {} bytes of shared memory; {} allows {}", k.name, t.smem_bytes,
+                              k.target.name(), smem_limit(k.target)),
+                  k.where);
+    std::vector<ir::Stmt> stmts = t.finish_body();
+    // the header directives and what they need
+    std::vector<ir::Stmt> header;
+    for (const auto& d : k.directives) {
+      if (const spec::DirectiveSpec* ds = spec::find_directive(d.name)) {
+        if (!spec::allows(ds->req, k.target))
+          throw Error(fmt::format("{} needs {}; the kernel's target is {}", d.name, spec::describe(ds->req), k.target.name()), k.where);
+        t.need(ds->req.ptx_major, ds->req.ptx_minor);
+      }
+      std::vector<ir::ExprId> args;
+      for (uint32_t a : d.args) args.push_back(m.add_int(a));
+      header.push_back(m.add_directive(d.name, args));
+    }
+    const auto [tmaj, tmin] = spec::min_ptx_for(k.target);
+    t.need(tmaj, tmin);
+    uint8_t vmaj = t.needed.major, vmin = t.needed.minor;
+    if (k.version) {
+      const auto [maj, min] = *k.version;
+      if (std::pair(maj, min) < std::pair<int, int>(vmaj, vmin))
+        throw Error(fmt::format("kernel '{}' asks for PTX {}.{}, but its target and instructions need {}.{}", k.name, maj, min, vmaj, vmin), k.where);
+      vmaj = static_cast<uint8_t>(maj);
+      vmin = static_cast<uint8_t>(min);
+    }
+    const uint32_t body_block = m.add_block();
+    m.blocks[body_block].stmts = std::move(stmts);
+    std::vector<ir::Stmt> root;
+    const std::string ver = fmt::format("{}.{}", vmaj, vmin);
+    root.push_back(m.add_directive(".version", {m.add_float_spelled(vmaj + vmin / 10.0, ver)}));
+    root.push_back(m.add_directive(".target", {m.add_name(k.target.name())}));
+    root.push_back(m.add_directive(".address_size", {m.add_int(64)}));
+    for (size_t i = 0; i < t.files.size(); ++i)
+      root.push_back(m.add_directive(".file", {m.add_int(i + 1), m.add_string(quote(t.files[i]))}));
+    if (o.dynamic_smem) {
+      root.push_back(ir::Stmt{ir::StmtKind::Decl,
+                              m.add_decl({".extern", ".shared", ".align", ".b8"}, "dyn_smem", {},
+                                         std::vector<ir::ExprId>{m.add_list(ir::Delim::Bracket, std::span<const ir::ExprId>{})})});
+      m.specs[m.decls.back().specs.first + 2].arg = m.add_int(1024);
+    }
+    ir::Stmt fn = m.add_function({".visible", ".entry"}, k.name, param_decls, body_block);
+    for (const ir::Stmt& h : header) m.functions[fn.index].header.push_back(h.index);
+    root.push_back(fn);
+    m.root().stmts = std::move(root);
+
+    auto out = std::make_shared<Traced>();
+    out->name = k.name;
+    out->ptx = text::print(m, text::PrintMode::Canonical);
+    out->target = k.target.name();
+    out->ptx_major = vmaj;
+    out->ptx_minor = vmin;
+    out->grid = eval(k.grid, bindings);
+    out->block = eval(k.block, bindings);
+    out->cluster = k.cluster;
+    out->instructions = m.instructions.size();
+    (o.dynamic_smem ? out->dynamic_smem_bytes : out->static_smem_bytes) = t.smem_bytes;
+    for (size_t i = 0; i < params.size(); ++i) {
+      ParamInfo pi{params[i].name, params[i].is_tensor, params[i].is_tensor ? params[i].spec.dtype : params[i].dtype, {}, k.outputs[i]};
+      for (const Dim& d : params[i].spec.shape) pi.shape.push_back(bind(d, bindings, k.where));
+      out->params.push_back(std::move(pi));
+    }
+    return out;
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const Traced> Kernel::trace(const Bindings& b) const {
+  std::string key = impl_->target.name();
+  for (const auto& [n, v] : b) key += fmt::format(";{}={}", n, v);
+  {
+    std::lock_guard lock(impl_->mu);
+    if (auto it = impl_->cache.find(key); it != impl_->cache.end()) return it->second;
+  }
+  // Traced outside the lock: two threads may trace the same key; the first result is kept.
+  auto traced = run_trace(*impl_, b);
+  std::lock_guard lock(impl_->mu);
+  return impl_->cache.emplace(key, std::move(traced)).first->second;
+}
+
+}  // namespace ptx

@@ -1,0 +1,302 @@
+#include "trace.hpp"
+
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "../spec/type_rules.hpp"
+
+namespace ptx::dsl {
+
+namespace {
+thread_local Trace* g_running = nullptr;
+std::atomic<uint32_t> g_serial{1};
+
+using spec::KindTag;
+
+bool reg_fits(const Operand& o, const spec::Kind& k, const detail::Candidate& c) {
+  if (o.kind != OperandKind::Reg && o.kind != OperandKind::Special) return false;
+  if (o.type == DType::none) return true;  // from ptx::asm_ text: the register's type is not known here
+  const std::string_view want = detail::resolve(k.type, c);
+  if (want.empty()) return true;
+  const std::string_view have = o.kind == OperandKind::Reg ? facts(o.type).decl : name(o.type);
+  return spec::detail::register_matches(have, want, k.wide) || spec::detail::register_matches(name(o.type), want, k.wide);
+}
+
+bool kind_fits(const Operand& o, const spec::Kind& k, const detail::Candidate& c) {
+  switch (k.tag) {
+    case KindTag::Vec:
+      if (k.count_literal == 0 && k.count_letter == 0 && k.count.is_group && detail::resolve(k.count, c).empty())
+        return reg_fits(o, k, c);  // vec(.vec, T) with .vec not written: a scalar register
+      if (o.kind != OperandKind::Vec) return false;
+      if (k.count_literal) return k.count_literal == o.count;
+      if (k.count.is_group && k.count_letter == 0) {  // .v4 -> 4
+        const std::string_view v = detail::resolve(k.count, c);
+        if (v.size() > 2 && v[1] == 'v') return static_cast<uint32_t>(std::atoi(std::string(v.substr(2)).c_str())) == o.count;
+      }
+      return true;
+    case KindTag::Reg: return reg_fits(o, k, c);
+    case KindTag::Imm: {
+      if (o.kind != OperandKind::Imm) return false;
+      const std::string_view want = detail::resolve(k.type, c);
+      if (want.empty()) return true;
+      // ptxas takes integer immediates for integer types and float immediates (0f/0d) for float types
+      return spec::detail::integer_immediates(want) != is_float(o.type);
+    }
+    case KindTag::Pred: return o.kind == OperandKind::Pred || (k.negate && o.kind == OperandKind::NegPred);
+    case KindTag::Addr: return o.kind == OperandKind::Addr;
+    case KindTag::Label: return o.kind == OperandKind::Label || (o.kind == OperandKind::Symbol && o.type == DType::none);
+    case KindTag::Symbol:
+    case KindTag::Func:
+    case KindTag::TexRef:
+    case KindTag::SamplerRef:
+    case KindTag::SurfRef: return o.kind == OperandKind::Symbol;
+    case KindTag::Args: return o.kind == OperandKind::Args;
+    case KindTag::Sink: return o.kind == OperandKind::Sink;
+  }
+  return false;
+}
+
+bool operand_fits(const Operand& o, const spec::Operand& so, const detail::Candidate& c) {
+  if (so.member_count) return o.kind == OperandKind::Addr || o.kind == OperandKind::Vec;
+  if (!so.pair.empty() && o.kind == OperandKind::Pred) return true;  // p|q written as one operand
+  if (so.address) {
+    if (o.kind == OperandKind::Addr) return true;
+  }
+  for (const spec::Kind& k : spec::kinds(so))
+    if (kind_fits(o, k, c)) return true;
+  return false;
+}
+
+// ops[i..] against the form's operands [j..]; optional ones may be left out.
+bool operands_fit(std::span<const Operand> ops, size_t i, std::span<const spec::Operand> fo, size_t j,
+                  const detail::Candidate& c) {
+  if (j == fo.size()) return i == ops.size();
+  if (i < ops.size() && operand_fits(ops[i], fo[j], c) && operands_fit(ops, i + 1, fo, j + 1, c)) return true;
+  return fo[j].optional && operands_fit(ops, i, fo, j + 1, c);
+}
+
+}  // namespace
+
+std::string describe(const Operand& o) {
+  switch (o.kind) {
+    case OperandKind::Reg: return fmt::format("a {} register", name(o.type));
+    case OperandKind::Pred: return "a predicate";
+    case OperandKind::NegPred: return "a negated predicate";
+    case OperandKind::Imm: return is_float(o.type) ? "a float immediate" : "an integer immediate";
+    case OperandKind::Vec: return fmt::format("a vector of {}", o.count);
+    case OperandKind::Addr: return "an address";
+    case OperandKind::Label: return "a label";
+    case OperandKind::Symbol: return "a symbol";
+    case OperandKind::Sink: return "the sink _";
+    case OperandKind::Special: return "a special register";
+    case OperandKind::Args: return "an argument list";
+  }
+  return "an operand";
+}
+
+Trace::Trace(const TraceOptions& o) : options(o), serial(g_serial.fetch_add(1)) {}
+Trace::~Trace() = default;
+
+Trace* Trace::running() { return g_running; }
+
+Trace& Trace::current(ptx::SourceLocation where) {
+  if (!g_running) throw Error("a ptx:: instruction or register used outside a kernel trace", where);
+  return *g_running;
+}
+
+Trace::Scope::Scope(Trace& t) : saved_(g_running) { g_running = &t; }
+Trace::Scope::~Scope() { g_running = saved_; }
+
+std::string Trace::unique_name(std::string_view hint) {
+  std::string base(hint);
+  auto [it, fresh] = used_names_.try_emplace(base, 1);
+  if (fresh) return base;
+  for (;;) {
+    std::string name = fmt::format("{}_{}", base, ++it->second);
+    if (used_names_.try_emplace(name, 1).second) return name;
+  }
+}
+
+Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
+  if (t == DType::none) throw Error("a register needs a type", where);
+  const TypeFacts& f = facts(t);
+  std::string text;
+  if (name.empty()) {
+    Prefix& p = prefixes_.try_emplace(std::string(f.prefix), Prefix{std::string(f.decl)}).first->second;
+    char buf[32];
+    const size_t plen = f.prefix.size();
+    std::copy(f.prefix.begin(), f.prefix.end(), buf);
+    const auto res = std::to_chars(buf + plen, buf + sizeof buf, p.next++);
+    text.assign(buf, res.ptr);
+  } else {
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") !=
+            std::string_view::npos ||
+        (name[0] >= '0' && name[0] <= '9'))
+      throw Error(fmt::format("register name '{}' is not a PTX identifier", name), where);
+    text = unique_name(fmt::format("%{}", name));
+    named_.push_back({std::string(f.decl), text, 0});
+  }
+  return Reg::adopt(next_reg_id_++, t, m.add_name(text), serial);
+}
+
+std::vector<Reg> Trace::new_array(DType t, uint32_t count, std::string_view name, ptx::SourceLocation where) {
+  if (count == 0) throw Error("a register array needs at least one register", where);
+  const std::string base = unique_name(fmt::format("%{}", name.empty() ? "ra" : name));
+  named_.push_back({std::string(facts(t).decl), base, count});
+  std::vector<Reg> out;
+  out.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) out.push_back(Reg::adopt(next_reg_id_++, t, m.add_name(fmt::format("{}{}", base, i)), serial));
+  return out;
+}
+
+void Trace::check_reg(const Reg& r, ptx::SourceLocation where) const {
+  if (!r.valid()) throw Error("use of an empty or moved-from register", where);
+  if (r.trace() != serial) throw Error("a register of another kernel trace used here", where);
+}
+
+uint32_t Trace::new_label(std::string_view hint, ptx::SourceLocation) {
+  labels_.push_back({unique_name(fmt::format("$L__{}", hint.empty() ? "L" : hint)), false, false, {}, {}});
+  return static_cast<uint32_t>(labels_.size() - 1);
+}
+
+void Trace::place_label(uint32_t label, ptx::SourceLocation where) {
+  LabelInfo& l = labels_.at(label);
+  if (l.placed)
+    throw Error(fmt::format("label {} placed twice (first at line {})", l.name, l.placed_at.line()), where);
+  l.placed = true;
+  l.placed_at = where;
+  body.push_back(m.add_label(l.name));
+  last_instruction = last_dest = 0xFFFFFFFFu;
+}
+
+ir::ExprId Trace::use_label(uint32_t label, ptx::SourceLocation where) {
+  LabelInfo& l = labels_.at(label);
+  if (!l.used) {
+    l.used = true;
+    l.first_use = where;
+  }
+  return m.add_name(l.name);
+}
+
+const Trace::Local& Trace::local(uint32_t key) {
+  if (key >= local_of_key_.size()) local_of_key_.resize(key + 1, -1);
+  if (local_of_key_[key] < 0) {
+    const detail::MnemonicInfo& info = detail::mnemonic_info(key);
+    Local l;
+    l.opcode = m.intern(info.opcode);
+    l.first_mod = static_cast<uint32_t>(mod_syms_.size());
+    l.mod_count = static_cast<uint32_t>(info.mods.size());
+    for (std::string_view mod : info.mods) mod_syms_.push_back(m.intern(mod));
+    l.allowed.assign(info.candidates.size(), -1);
+    local_of_key_[key] = static_cast<int32_t>(locals_.size());
+    locals_.push_back(std::move(l));
+  }
+  return locals_[static_cast<size_t>(local_of_key_[key])];
+}
+
+int Trace::pick_candidate(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where) {
+  const detail::MnemonicInfo& info = detail::mnemonic_info(key);
+  if (info.candidates.empty()) {
+    if (!info.known_opcode) throw Error(fmt::format("'{}' is not an instruction of the ISA table", info.opcode), where);
+    throw Error(fmt::format("'{}': modifiers do not fit any form of {}", info.text, info.opcode), where);
+  }
+  int shape_ok = -1;
+  for (size_t i = 0; i < info.candidates.size(); ++i) {
+    const detail::Candidate& c = info.candidates[i];
+    if (!operands_fit(ops, 0, spec::operands(*c.form), 0, c)) continue;
+    if (shape_ok < 0) shape_ok = static_cast<int>(i);
+    if (l.allowed[i] < 0) {
+      bool ok = true;
+      for (const spec::Requirement& r : c.reqs) ok = ok && spec::allows(r, options.target);
+      l.allowed[i] = ok ? 1 : 0;
+    }
+    if (l.allowed[i]) return static_cast<int>(i);
+  }
+  if (shape_ok >= 0) {
+    const detail::Candidate& c = info.candidates[static_cast<size_t>(shape_ok)];
+    std::string need;
+    for (const spec::Requirement& r : c.reqs)
+      if (!spec::allows(r, options.target)) need += fmt::format("{}{}", need.empty() ? "" : ", ", spec::describe(r));
+    throw Error(fmt::format("{} needs {}; the kernel's target is {}", info.text, need, options.target.name()), where);
+  }
+  std::string got;
+  for (const Operand& o : ops) got += fmt::format("{}{}", got.empty() ? "" : ", ", describe(o));
+  std::string forms;
+  for (const detail::Candidate& c : info.candidates) forms += fmt::format("\n  {}", c.form->syntax);
+  throw Error(fmt::format("{}: operands ({}) do not fit{}", info.text, got.empty() ? "none" : got, forms), where);
+}
+
+void Trace::write_loc(ptx::SourceLocation where) {
+  const std::string_view file = where.file_name();
+  uint32_t index = 0;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (files[i] == file) index = static_cast<uint32_t>(i + 1);
+  if (index == 0) {
+    files.emplace_back(file);
+    index = static_cast<uint32_t>(files.size());
+  }
+  if (index == last_loc_file && where.line() == last_loc_line) return;
+  last_loc_file = index;
+  last_loc_line = where.line();
+  body.push_back(m.add_directive(".loc", {m.add_int(index), m.add_int(where.line()), m.add_int(where.column())}));
+}
+
+void Trace::emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard) {
+  Local& l = const_cast<Local&>(local(key));
+  for (const Operand& o : ops)
+    if (o.kind == OperandKind::Reg || o.kind == OperandKind::Pred) {
+      if (o.reg == 0xFFFFFFFFu) throw Error("use of an empty or moved-from register", where);
+    }
+  int cand = 0;
+  if (options.validate) cand = pick_candidate(key, l, ops, where);
+  const detail::MnemonicInfo& info = detail::mnemonic_info(key);
+  if (!info.candidates.empty()) {
+    const detail::Candidate& c = info.candidates[static_cast<size_t>(cand)];
+    need(c.ptx_major, c.ptx_minor);
+  }
+  if (options.debug && where.line() != 0) write_loc(where);
+  ir::Instruction in;
+  in.opcode = l.opcode;
+  in.modifiers.first = static_cast<uint32_t>(m.modifiers.size());
+  in.modifiers.count = l.mod_count;
+  for (uint32_t i = 0; i < l.mod_count; ++i) m.modifiers.push_back(ir::Modifier{mod_syms_[l.first_mod + i], {}});
+  in.operands.first = static_cast<uint32_t>(m.items.size());
+  in.operands.count = static_cast<uint32_t>(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) m.items.push_back(ir::ListItem{ops[i].expr.v, {}, i + 1 < ops.size()});
+  if (guard) in.guard = guard->expr;
+  last_instruction = static_cast<uint32_t>(m.instructions.size());
+  last_dest = !ops.empty() && (ops[0].kind == OperandKind::Reg || ops[0].kind == OperandKind::Pred) ? ops[0].reg
+                                                                                                       : 0xFFFFFFFFu;
+  m.instructions.push_back(in);
+  body.push_back(ir::Stmt{ir::StmtKind::Instruction, last_instruction});
+  last_stmt = body.size() - 1;
+}
+
+void Trace::emit_text(std::string_view mnemonic, std::span<const Operand> ops, ptx::SourceLocation where,
+                      const Operand* guard) {
+  // one registry lookup per distinct text and trace
+  auto it = text_keys_.find(mnemonic);
+  if (it == text_keys_.end()) it = text_keys_.emplace(std::string(mnemonic), detail::mnemonic_key(mnemonic)).first;
+  emit(it->second, ops, where, guard);
+}
+
+std::vector<ir::Stmt> Trace::finish_body() {
+  for (const LabelInfo& l : labels_)
+    if (l.used && !l.placed) throw Error(fmt::format("label {} is used but never placed", l.name), l.first_use);
+  std::vector<ir::Stmt> out;
+  for (const auto& [prefix, p] : prefixes_)
+    out.push_back(ir::Stmt{ir::StmtKind::Decl,
+                           m.add_decl({".reg", p.decl}, prefix, m.add_list(ir::Delim::Angle, {m.add_int(p.next)}))});
+  for (const Named& n : named_)
+    out.push_back(ir::Stmt{ir::StmtKind::Decl,
+                           n.count ? m.add_decl({".reg", n.decl}, n.name, m.add_list(ir::Delim::Angle, {m.add_int(n.count)}))
+                                   : m.add_decl({".reg", n.decl}, n.name)});
+  out.insert(out.end(), smem_decls.begin(), smem_decls.end());
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+}  // namespace ptx::dsl

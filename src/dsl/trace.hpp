@@ -1,0 +1,141 @@
+// Internal: the trace that is running on this thread. It owns the module being
+// built, names and counts registers, checks and appends instructions, and keeps
+// what the kernel's metadata needs (PTX version, shared memory).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include "ptxpp/dsl/source_location.hpp"
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mnemonic_registry.hpp"
+#include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/operand.hpp"
+#include "ptxpp/dsl/reg.hpp"
+#include "ptxpp/ir/module.hpp"
+#include "ptxpp/spec/isa.hpp"
+
+namespace ptx::dsl {
+
+struct TraceOptions {
+  spec::Target target{90, 'a'};
+  bool debug = false;       // .file/.loc for every instruction
+  bool validate = true;     // check every instruction against the ISA table
+  bool dynamic_smem = false;  // shared memory through one extern .shared array
+};
+
+class Trace {
+ public:
+  explicit Trace(const TraceOptions& o);
+  ~Trace();
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
+  // The trace running on this thread; throws ptx::Error at `where` when none is.
+  static Trace& current(ptx::SourceLocation where);
+  static Trace* running();
+
+  // Makes this trace the running one for the scope.
+  class Scope {
+   public:
+    explicit Scope(Trace& t);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Trace* saved_;
+  };
+
+  ir::Module m;
+  std::vector<ir::Stmt> body;  // the function body being traced, without the .reg declarations
+  TraceOptions options;
+  uint32_t serial;             // registers remember the trace they belong to
+
+  // ---- registers ----
+  Reg new_reg(DType t, std::string_view name, ptx::SourceLocation where);
+  // Declares %name<count>; returns the element registers.
+  std::vector<Reg> new_array(DType t, uint32_t count, std::string_view name, ptx::SourceLocation where);
+  void check_reg(const Reg& r, ptx::SourceLocation where) const;
+
+  // ---- instructions ----
+  // Appends one instruction; key: see mnemonic_registry.hpp.
+  void emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard);
+  // For the operators: the mnemonic is built by the library and known to be well formed.
+  void emit_text(std::string_view mnemonic, std::span<const Operand> ops, ptx::SourceLocation where,
+                 const Operand* guard = nullptr);
+  // The instruction just emitted and the register it wrote (for the rename rule).
+  uint32_t last_instruction = 0xFFFFFFFFu;
+  uint32_t last_dest = 0xFFFFFFFFu;
+  size_t last_stmt = 0;
+
+  // ---- labels ----
+  uint32_t new_label(std::string_view hint, ptx::SourceLocation where);
+  void place_label(uint32_t label, ptx::SourceLocation where);
+  ir::ExprId use_label(uint32_t label, ptx::SourceLocation where);
+
+  // ---- symbols ----
+  // A name unique in the module, built from `hint`.
+  std::string unique_name(std::string_view hint);
+
+  // ---- results ----
+  spec::PtxVersionReq needed{1, 0};  // the highest version any emitted instruction needs
+  void need(uint8_t major, uint8_t minor) {
+    if (std::pair(major, minor) > std::pair(needed.major, needed.minor)) needed = {major, minor};
+  }
+  // Adds the .reg declarations in front of `body`, checks labels; returns the statements.
+  std::vector<ir::Stmt> finish_body();
+  // Debug info: the .file index of a source file, and the last .loc written.
+  std::vector<std::string> files;
+  uint32_t last_loc_file = 0, last_loc_line = 0;
+
+  // Shared memory allocated so far (bytes) and the static declarations.
+  uint64_t smem_bytes = 0;
+  std::vector<ir::Stmt> smem_decls;
+
+ private:
+  struct Prefix {
+    std::string decl;  // ".b32"
+    uint32_t next = 1;
+  };
+  struct Named {
+    std::string decl;
+    std::string name;
+    uint32_t count;  // 0: a single register, else a %name<count> array
+  };
+  struct LabelInfo {
+    std::string name;
+    bool placed = false;
+    bool used = false;
+    ptx::SourceLocation first_use;
+    ptx::SourceLocation placed_at;
+  };
+  struct Local {
+    ir::Symbol opcode;
+    uint32_t first_mod, mod_count;
+    std::vector<int8_t> allowed;  // per candidate: -1 unknown, 0/1
+  };
+
+  const Local& local(uint32_t key);
+  int pick_candidate(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where);
+  void write_loc(ptx::SourceLocation where);
+
+  std::map<std::string, Prefix, std::less<>> prefixes_;
+  std::vector<Named> named_;
+  std::map<std::string, uint32_t, std::less<>> used_names_;
+  std::vector<LabelInfo> labels_;
+  std::vector<int32_t> local_of_key_;
+  std::vector<Local> locals_;
+  std::vector<ir::Symbol> mod_syms_;
+  std::map<std::string, uint32_t, std::less<>> text_keys_;
+  uint32_t next_reg_id_ = 0;
+  Trace* saved_ = nullptr;
+};
+
+// Messages for operands and types.
+std::string describe(const Operand& o);
+
+}  // namespace ptx::dsl

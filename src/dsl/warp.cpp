@@ -1,0 +1,94 @@
+#include "ptxpp/dsl/warp.hpp"
+
+#include <fmt/format.h>
+
+#include "trace.hpp"
+
+namespace ptx::warp {
+
+using dsl::Trace;
+
+namespace {
+constexpr uint32_t kFull = 0xffffffffu;
+
+void emit(Trace& t, std::string_view mn, std::initializer_list<Operand> ops, ptx::SourceLocation where) {
+  t.emit_text(mn, std::span<const Operand>(ops.begin(), ops.size()), where);
+}
+
+std::string combine(Reduce op, DType t) {
+  const std::string_view ty = is_float(t) ? name(t) : name(integer_like(t));
+  switch (op) {
+    case Reduce::Sum: return is_float(t) ? fmt::format("add.rn{}", ty) : fmt::format("add{}", ty);
+    case Reduce::Max: return fmt::format("max{}", ty);
+    case Reduce::Min: return fmt::format("min{}", ty);
+  }
+  return {};
+}
+}  // namespace
+
+Reg reduce(const Reg& v, Reduce op, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  t.check_reg(v, where);
+  const DType ty = v.type();
+  if (!(bits(ty) == 32 || bits(ty) == 64) || ty == DType::f16x2 || ty == DType::bf16x2 || ty == DType::tf32)
+    throw Error(fmt::format("warp::reduce takes a 32- or 64-bit integer or float register, not {}", name(ty)), where);
+  const std::string mn = combine(op, ty);
+  Reg cur = Reg::adopt(v.id(), v.type(), v.expr(), v.trace());
+  for (int k = 16; k >= 1; k /= 2) {
+    Reg other = t.new_reg(ty, {}, where);
+    if (bits(ty) == 32) {
+      emit(t, "shfl.sync.bfly.b32", {Operand(other), Operand(cur), Operand(k), imm(DType::b32, 0x1f), imm(DType::b32, kFull)}, where);
+    } else {
+      Reg lo = t.new_reg(DType::b32, {}, where), hi = t.new_reg(DType::b32, {}, where);
+      emit(t, "mov.b64", {vec(Operand(lo), Operand(hi)), Operand(cur)}, where);
+      emit(t, "shfl.sync.bfly.b32", {Operand(lo), Operand(lo), Operand(k), imm(DType::b32, 0x1f), imm(DType::b32, kFull)}, where);
+      emit(t, "shfl.sync.bfly.b32", {Operand(hi), Operand(hi), Operand(k), imm(DType::b32, 0x1f), imm(DType::b32, kFull)}, where);
+      emit(t, "mov.b64", {Operand(other), vec(Operand(lo), Operand(hi))}, where);
+    }
+    Reg next = t.new_reg(ty, {}, where);
+    emit(t, mn, {Operand(next), Operand(cur), Operand(other)}, where);
+    cur.rebind(std::move(next));
+  }
+  return cur;
+}
+
+Reg broadcast(const Reg& v, const Operand& lane, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  t.check_reg(v, where);
+  if (bits(v.type()) != 32) throw Error(fmt::format("warp::broadcast takes a 32-bit register, not {}", name(v.type())), where);
+  Reg d = t.new_reg(v.type(), {}, where);
+  emit(t, "shfl.sync.idx.b32", {Operand(d), Operand(v), lane, imm(DType::b32, 0x1f), imm(DType::b32, kFull)}, where);
+  return d;
+}
+
+Reg ballot(const Reg& p, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  Reg d = t.new_reg(DType::u32, {}, where);
+  emit(t, "vote.sync.ballot.b32", {Operand(d), Operand(p), imm(DType::b32, kFull)}, where);
+  return d;
+}
+
+Reg all(const Reg& p, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  Reg d = t.new_reg(DType::pred, {}, where);
+  emit(t, "vote.sync.all.pred", {Operand(d), Operand(p), imm(DType::b32, kFull)}, where);
+  return d;
+}
+
+Reg any(const Reg& p, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  Reg d = t.new_reg(DType::pred, {}, where);
+  emit(t, "vote.sync.any.pred", {Operand(d), Operand(p), imm(DType::b32, kFull)}, where);
+  return d;
+}
+
+Reg match_any(const Reg& v, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  t.check_reg(v, where);
+  if (bits(v.type()) != 32 && bits(v.type()) != 64) throw Error("warp::match_any takes a 32- or 64-bit register", where);
+  Reg d = t.new_reg(DType::u32, {}, where);
+  emit(t, bits(v.type()) == 32 ? "match.any.sync.b32" : "match.any.sync.b64", {Operand(d), Operand(v), imm(DType::b32, kFull)}, where);
+  return d;
+}
+
+}  // namespace ptx::warp
