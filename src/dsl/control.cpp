@@ -180,7 +180,7 @@ void asm_(std::string_view text, ptx::SourceLocation where) {
   std::string src = ".version 9.0\n.target sm_100a\n.address_size 64\n.entry _asm_()\n{\n";
   src += text;
   src += "\n}\n";
-  auto parsed = text::parse(src, {"asm", 0});
+  auto parsed = text::parse(src, {"<asm>"});
   if (!parsed) throw Error(fmt::format("ptx::asm_: {}", parsed.error().message), where);
   const ir::Module& pm = parsed.module();
   if (pm.instructions.size() != 1 || pm.labels.size() != 0 || pm.decls.size() != 0)
@@ -199,12 +199,11 @@ namespace ptx::dsl::detail {
 
 Operand special_operand(std::string_view name, std::string_view component, DType type, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
-  if (const spec::SpecialRegister* r = spec::find_special_register(name)) {
-    if (!spec::allows(r->req, t.options.target))
-      throw Error(fmt::format("{} needs {}; the kernel's target is {}", name, spec::describe(r->req), t.options.target.name()), where);
-    t.need(r->req.ptx_major, r->req.ptx_minor);
-  }
-  return Operand(OperandKind::Special, type, t.m.add_name(name, component));
+  // the register's requirements are checked where an instruction uses it (Trace::emit)
+  uint32_t index = 0xFFFFFFFFu;
+  if (const spec::SpecialRegister* r = spec::find_special_register(name))
+    index = static_cast<uint32_t>(r - spec::special_registers().data());
+  return Operand(OperandKind::Special, type, t.m.add_name(name, component), 0, index);
 }
 
 }  // namespace ptx::dsl::detail
@@ -215,6 +214,6 @@ Operand Numbered::operator()(uint32_t n, ptx::SourceLocation w) const {
   Trace& t = Trace::current(w);
   const std::string full = fmt::format("{}{}", name, n);
   const Operand o = dsl::detail::special_operand(name, {}, type, w);
-  return Operand(OperandKind::Special, type, t.m.add_name(full), 0, o.reg);
+  return Operand(OperandKind::Special, type, t.m.add_name(full), 0, o.reg);  // o.reg: the family's table entry
 }
 }  // namespace ptx::special

@@ -252,8 +252,10 @@ std::shared_ptr<const Traced> run_trace(Kernel::Impl& k, const Bindings& binding
     root.push_back(m.add_directive(".version", {m.add_float_spelled(vmaj + vmin / 10.0, ver)}));
     root.push_back(m.add_directive(".target", {m.add_name(k.target.name())}));
     root.push_back(m.add_directive(".address_size", {m.add_int(64)}));
-    for (size_t i = 0; i < t.files.size(); ++i)
+    for (size_t i = 0; i < t.files.size(); ++i) {
       root.push_back(m.add_directive(".file", {m.add_int(i + 1), m.add_string(quote(t.files[i]))}));
+      for (ir::ListItem& it : m.slice(m.directives[root.back().index].items)) it.comma = false;  // .file 1 "a.cpp"
+    }
     if (o.dynamic_smem) {
       root.push_back(ir::Stmt{ir::StmtKind::Decl,
                               m.add_decl({".extern", ".shared", ".align", ".b8"}, "dyn_smem", {},

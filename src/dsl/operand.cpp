@@ -80,6 +80,14 @@ Operand addr(std::string_view symbol, int64_t offset) {
   return Operand(OperandKind::Addr, DType::none, m.add_list(ir::Delim::Bracket, {with_offset(m, m.add_name(symbol), offset)}));
 }
 
+Operand pair(const Reg& d, const Reg& p) {
+  Trace& t = Trace::current({});
+  t.check_reg(d, {});
+  t.check_reg(p, {});
+  if (p.type() != DType::pred) throw Error("the second register of a pair d|p must be a predicate", {});
+  return Operand(OperandKind::Pred, d.type(), t.m.add_binary(ir::Op::BitOr, d.expr(), p.expr()), 0, d.id());
+}
+
 Operand symbol(std::string_view name) {
   return Operand(OperandKind::Symbol, DType::none, Trace::current({}).m.add_name(name));
 }

@@ -241,14 +241,19 @@ void Trace::write_loc(ptx::SourceLocation where) {
   if (index == last_loc_file && where.line() == last_loc_line) return;
   last_loc_file = index;
   last_loc_line = where.line();
-  body.push_back(m.add_directive(".loc", {m.add_int(index), m.add_int(where.line()), m.add_int(where.column())}));
+  const ir::Stmt s = m.add_directive(".loc", {m.add_int(index), m.add_int(where.line()), m.add_int(where.column())});
+  for (ir::ListItem& it : m.slice(m.directives[s.index].items)) it.comma = false;  // .loc 1 12 5
+  body.push_back(s);
 }
 
 void Trace::emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard) {
   Local& l = const_cast<Local&>(local(key));
   for (const Operand& o : ops)
-    if (o.kind == OperandKind::Reg || o.kind == OperandKind::Pred) {
-      if (o.reg == 0xFFFFFFFFu) throw Error("use of an empty or moved-from register", where);
+    if (o.kind == OperandKind::Special && o.reg != 0xFFFFFFFFu) {
+      const spec::SpecialRegister& r = spec::special_registers()[o.reg];
+      if (!spec::allows(r.req, options.target))
+        throw Error(fmt::format("{} needs {}; the kernel's target is {}", r.name, spec::describe(r.req), options.target.name()), where);
+      need(r.req.ptx_major, r.req.ptx_minor);
     }
   int cand = 0;
   if (options.validate) cand = pick_candidate(key, l, ops, where);

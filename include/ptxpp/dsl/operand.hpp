@@ -78,6 +78,8 @@ Operand vec(const T&... elems) {
   const Operand ops[] = {as_operand(elems)...};
   return vec(std::span<const Operand>(ops, sizeof...(T)));
 }
+// `d|p`: the destination pair of setp, elect.sync, shfl.sync, ...
+Operand pair(const Reg& d, const Reg& p);
 // An immediate of an explicit type (the exact bits of `value`).
 Operand imm(DType type, uint64_t bits);
 

@@ -1,0 +1,7 @@
+// The rmsnorm example kernel (examples/kernels/rows.hpp): prints its PTX with --ptx.
+#include "example_main.hpp"
+#include "kernels/rows.hpp"
+
+int main(int argc, char** argv) {
+  return examples::example_main(argc, argv, "rmsnorm: a ptxpp DSL example", examples::rmsnorm, {{"M", 1024}, {"N", 4096}});
+}

@@ -1,0 +1,541 @@
+// The DSL: one call = one instruction, exact output, the rename rule, errors at the
+// user's line, targets and versions, shared memory, debug info, caching.
+#include <atomic>
+#include <random>
+#include <thread>
+
+#include "dsl_test_util.hpp"
+
+namespace ptx::test {
+namespace {
+
+TEST(Dsl, GoldenSmallKernel) {
+  auto k = kernel("scale")
+               .in(tensor(f32, {"N"}))
+               .scalar("s", f32)
+               .arch("sm_80")
+               .block(128)
+               .body([](Tensor x, Scalar s) {
+                 Reg p = x.global_ptr();
+                 Reg i = read(special::tid.x(), u32);
+                 Reg a = p + i * 4;
+                 Reg v(f32);
+                 inst::ld.global.f32(v, addr(a));
+                 v *= s.load();
+                 inst::st.global.f32(addr(a, 0), v);
+                 ret();
+               });
+  const std::string expected = R"(.version 7.0
+.target sm_80
+.address_size 64
+
+.visible .entry scale(
+	.param .u64 scale_param_0,
+	.param .f32 scale_s
+)
+{
+	.reg .f32 %f<3>;
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 	%rd1, [scale_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.lo.u32 	%r2, %r1, 4;
+	mad.wide.u32 	%rd3, %r2, 1, %rd2;
+	ld.global.f32 	%f1, [%rd3];
+	ld.param.f32 	%f2, [scale_s];
+	mul.rn.f32 	%f1, %f1, %f2;
+	st.global.f32 	[%rd3], %f1;
+	ret;
+}
+)";
+  EXPECT_EQ(k.ptx({{"N", 1024}}), expected);
+  expect_clean(k.ptx({{"N", 1024}}), "sm_80");
+}
+
+TEST(Dsl, OperatorsPickOpcodeAndTypeFromTheRegister) {
+  auto t = trace_body([] {
+    Reg a(s32), b(s32), u(u32), f(f32), d(f64), p(pred), q(pred);
+    a = 1;
+    b = -2;
+    u = 3u;
+    f = 1.5f;
+    d = 0.25;
+    p = a < b;
+    q = u >= 4u;
+    Reg r1 = a + b, r2 = a - b, r3 = a * b, r4 = a / b, r5 = a % b;
+    Reg r6 = a << 3, r7 = a >> 1, r8 = u >> 1, r9 = a & b, r10 = a | b, r11 = a ^ b;
+    Reg r12 = ~a, r13 = -a, r14 = f + f, r15 = f / f, r16 = d * d, r17 = f - 2, r18 = p & q;
+    Reg r19 = f == f;
+    (void)r1, (void)r2, (void)r3, (void)r4, (void)r5, (void)r6, (void)r7, (void)r8, (void)r9, (void)r10;
+    (void)r11, (void)r12, (void)r13, (void)r14, (void)r15, (void)r16, (void)r17, (void)r18, (void)r19;
+  });
+  const std::vector<std::string> want = {
+      "mov.s32 \t%r1, 1;",           "mov.s32 \t%r2, -2;",           "mov.u32 \t%r3, 3;",
+      "mov.f32 \t%f1, 0f3FC00000;",  "mov.f64 \t%fd1, 0d3FD0000000000000;",
+      "setp.lt.s32 \t%p1, %r1, %r2;",  // p = a < b: the setp writes p (the rename rule)
+      "setp.ge.u32 \t%p2, %r3, 4;",
+      "add.s32 \t%r4, %r1, %r2;",    "sub.s32 \t%r5, %r1, %r2;",     "mul.lo.s32 \t%r6, %r1, %r2;",
+      "div.s32 \t%r7, %r1, %r2;",    "rem.s32 \t%r8, %r1, %r2;",     "shl.b32 \t%r9, %r1, 3;",
+      "shr.s32 \t%r10, %r1, 1;",     "shr.u32 \t%r11, %r3, 1;",      "and.b32 \t%r12, %r1, %r2;",
+      "or.b32 \t%r13, %r1, %r2;",    "xor.b32 \t%r14, %r1, %r2;",    "not.b32 \t%r15, %r1;",
+      "neg.s32 \t%r16, %r1;",        "add.rn.f32 \t%f2, %f1, %f1;",  "div.rn.f32 \t%f3, %f1, %f1;",
+      "mul.rn.f64 \t%fd2, %fd1, %fd1;", "sub.rn.f32 \t%f4, %f1, 0f40000000;", "and.pred \t%p5, %p1, %p2;",
+      "setp.eq.f32 \t%p6, %f1, %f1;",
+  };
+  EXPECT_EQ(instructions_of(t->ptx), want) << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Dsl, RenameRuleAssignsIntoTheDestination) {
+  auto t = trace_body([] {
+    Reg a(f32), b(f32);
+    a = 1.0f;
+    b = 2.0f;
+    RegArray acc(f32, 2, "acc");
+    acc[0] = a + b;     // the add writes %acc0 directly
+    acc[1] = acc[0];    // an lvalue: mov
+    Reg x = a * b;      // a new register holds the product
+    x = x + a;          // renamed: add.rn.f32 %f4, %f4, %f1
+    a = b;              // copy assignment: mov
+    Reg y(f32);
+    y = std::move(x);   // x is not what the last instruction wrote: mov
+    Reg z(f32);
+    z = y * y;          // renamed into z
+  });
+  const std::vector<std::string> want = {
+      "mov.f32 \t%f1, 0f3F800000;",     "mov.f32 \t%f2, 0f40000000;", "add.rn.f32 \t%acc0, %f1, %f2;",
+      "mov.f32 \t%acc1, %acc0;",        "mul.rn.f32 \t%f4, %f1, %f2;", "add.rn.f32 \t%f4, %f4, %f1;",
+      "mov.f32 \t%f1, %f2;",       "mov.f32 \t%f6, %f4;",       "mul.rn.f32 \t%f7, %f6, %f6;",
+  };
+  EXPECT_EQ(instructions_of(t->ptx), want) << t->ptx;
+  // every register used is declared (%f<7> covers %f3 and %f5, whose values were renamed away)
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Dsl, MixedWidthAddressArithmetic) {
+  auto t = trace_body([] {
+    Reg base(u64), off(u32), soff(s32);
+    base = 0;
+    off = 4u;
+    soff = -4;
+    Reg a = base + off;   // mad.wide.u32
+    Reg b = base + soff;  // mad.wide.s32
+    (void)a, (void)b;
+  });
+  const auto ins = instructions_of(t->ptx);
+  ASSERT_EQ(ins.size(), 5u) << t->ptx;
+  EXPECT_EQ(ins[3], "mad.wide.u32 \t%rd2, %r1, 1, %rd1;");
+  EXPECT_EQ(ins[4], "mad.wide.s32 \t%rd3, %r2, 1, %rd1;");
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Dsl, ImmediatesAreExact) {
+  auto t = trace_body([] {
+    Reg f(f32), d(f64), i(s64), u(u64);
+    inst::mov.f32(f, 0.1f);
+    inst::mov.f64(d, 0.1);
+    inst::mov.s64(i, INT64_MIN);
+    inst::mov.u64(u, UINT64_MAX);
+    inst::mov.b32(f, imm(b32, 0x7fc00000));
+  });
+  const std::vector<std::string> want = {
+      "mov.f32 \t%f1, 0f3DCCCCCD;", "mov.f64 \t%fd1, 0d3FB999999999999A;",
+      "mov.s64 \t%rd1, -9223372036854775808;", "mov.u64 \t%rd2, 18446744073709551615;",
+      "mov.b32 \t%f1, 0x7fc00000;",
+  };
+  EXPECT_EQ(instructions_of(t->ptx), want) << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Dsl, GuardsLabelsAndStructuredControlFlow) {
+  auto t = trace_body([] {
+    Reg i = read(special::tid.x(), u32);
+    Reg p = i < 16u;
+    Label skip("skip");
+    inst::bra[p](skip);
+    inst::add.u32[!p](i, i, 1);
+    place(skip);
+    if_(p, [&] { i += 2; }, [&] { i += 3; });
+    loop(0u, 4u, 1, [&](const Reg& k) { i += k; });
+    Reg n(u32);
+    n = 0u;
+    while_([&] { return n < 3u; }, [&] { n += 1; });
+    ret();
+  });
+  const std::vector<std::string> want = {
+      "mov.u32 \t%r1, %tid.x;", "setp.lt.u32 \t%p1, %r1, 16;", "@%p1 bra \t$L__skip;", "@!%p1 add.u32 \t%r1, %r1, 1;",
+      "@!%p1 bra \t$L__else;", "add.u32 \t%r1, %r1, 2;", "bra.uni \t$L__endif;", "add.u32 \t%r1, %r1, 3;",
+      "mov.u32 \t%r2, 0;", "setp.ge.u32 \t%p2, %r2, 4;", "@%p2 bra \t$L__loop_end;", "add.u32 \t%r1, %r1, %r2;",
+      "add.u32 \t%r2, %r2, 1;", "setp.lt.u32 \t%p2, %r2, 4;", "@%p2 bra \t$L__loop;", "mov.u32 \t%r3, 0;",
+      "setp.lt.u32 \t%p3, %r3, 3;", "@!%p3 bra \t$L__while_end;", "add.u32 \t%r3, %r3, 1;", "bra.uni \t$L__while;",
+      "ret;",
+  };
+  EXPECT_EQ(instructions_of(t->ptx), want) << t->ptx;
+  for (const char* label : {"$L__skip:", "$L__else:", "$L__endif:", "$L__loop:", "$L__loop_end:", "$L__while:", "$L__while_end:"})
+    EXPECT_NE(t->ptx.find(std::string("\n") + label + "\n"), std::string::npos) << label;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+// Promise 1: every instruction call and every operator adds exactly one instruction;
+// helpers add exactly what they document. Random programs, counted call by call.
+TEST(Dsl, OneCallOneInstructionProperty) {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    size_t expected = 0;
+    auto t = trace_body([&] {
+      std::mt19937 rng(seed);
+      std::vector<Reg> ints, floats;
+      ints.push_back(read(special::tid.x(), u32));
+      floats.emplace_back(f32);
+      floats.back() = 1.0f;
+      expected = 2;
+      auto pick = [&](std::vector<Reg>& v) -> Reg& { return v[rng() % v.size()]; };
+      for (int step = 0; step < 60; ++step) {
+        switch (rng() % 9) {
+          case 0: ints.push_back(pick(ints) + pick(ints)); expected += 1; break;
+          case 1: ints.push_back(pick(ints) * static_cast<uint32_t>(rng() % 100)); expected += 1; break;
+          case 2: floats.push_back(pick(floats) * pick(floats)); expected += 1; break;
+          case 3: pick(floats) += 0.5f; expected += 1; break;
+          case 4: { Reg p = pick(ints) < pick(ints); (void)p; expected += 1; break; }
+          case 5: inst::fma.rn.f32(pick(floats), pick(floats), pick(floats), pick(floats)); expected += 1; break;
+          case 6: floats.push_back(warp::reduce(pick(floats))); expected += 10; break;
+          case 7: ints.push_back(smem::swizzle(pick(ints), smem::Swizzle::B128)); expected += 3; break;
+          case 8: { Reg c(pick(ints)); ints.push_back(std::move(c)); expected += 1; break; }  // copy = mov
+        }
+      }
+    });
+    EXPECT_EQ(instructions_of(t->ptx).size(), expected) << "seed " << seed;
+    EXPECT_EQ(t->instructions, expected) << "seed " << seed;
+    if (seed <= 3) expect_clean(t->ptx, "sm_90a");
+  }
+}
+
+TEST(Dsl, WarpHelpersEmitTheirDocumentedSequences) {
+  auto t = trace_body([] {
+    Reg v(u64), w(s32);
+    v = 5;
+    w = 7;
+    Reg s = warp::reduce(v);                     // 25
+    Reg m = warp::reduce(w, warp::Reduce::Max);  // 10
+    Reg b = warp::broadcast(m, 0);               // 1
+    Reg bal = warp::ballot(b > 3);               // 2 (setp + vote)
+    Reg any = warp::any(b > 3);                  // 2
+    Reg mm = warp::match_any(s);                 // 1
+    (void)bal, (void)any, (void)mm;
+  });
+  EXPECT_EQ(instructions_of(t->ptx).size(), 2u + 25 + 10 + 1 + 2 + 2 + 1) << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Dsl, SwizzleIsThreeInstructions) {
+  auto t = trace_body([] {
+    Reg off = read(special::tid.x(), u32);
+    Reg s = smem::swizzle(off, smem::Swizzle::B64);
+    (void)s;
+  });
+  const std::vector<std::string> want = {"mov.u32 \t%r1, %tid.x;", "shr.u32 \t%r2, %r1, 3;", "and.b32 \t%r3, %r2, 48;",
+                                         "xor.b32 \t%r4, %r1, %r3;"};
+  EXPECT_EQ(instructions_of(t->ptx), want);
+}
+
+TEST(Dsl, SharedMemoryStaticThenDynamicAbove48K) {
+  auto small = trace_body([] {
+    auto a = smem::alloc(f32, {64, 64}, 128);
+    auto b = smem::alloc(bf16, {128}, 16);
+    Reg v(f32);
+    inst::ld.shared.f32(v, a.addr(8));
+    Reg h(b16);
+    inst::mov.b16(h, imm(b16, 0));
+    inst::st.shared.b16(b.addr(2), h);
+    Reg base = b.base();
+    (void)base;
+  });
+  EXPECT_NE(small->ptx.find(".shared .align 128 .b8 smem[16384];"), std::string::npos) << small->ptx;
+  EXPECT_NE(small->ptx.find(".shared .align 16 .b8 smem_2[256];"), std::string::npos) << small->ptx;
+  EXPECT_EQ(small->static_smem_bytes, 16384u + 256u);
+  EXPECT_EQ(small->dynamic_smem_bytes, 0u);
+  expect_clean(small->ptx, "sm_90a");
+
+  auto big = trace_body([] {
+    auto a = smem::alloc(f32, {128, 128}, 1024, smem::Swizzle::B128);  // 64 KB
+    auto b = smem::alloc(f32, {32}, 16);
+    Reg v(f32);
+    inst::ld.shared.f32(v, a.addr(4));
+    inst::st.shared.f32(b.addr(0), v);
+    Reg base = b.base();
+    (void)base;
+  });
+  EXPECT_NE(big->ptx.find(".extern .shared .align 1024 .b8 dyn_smem[];"), std::string::npos) << big->ptx;
+  EXPECT_NE(big->ptx.find("[dyn_smem+65536]"), std::string::npos) << big->ptx;
+  EXPECT_NE(big->ptx.find("mov.u32 \t%r1, dyn_smem+65536;"), std::string::npos) << big->ptx;
+  EXPECT_EQ(big->dynamic_smem_bytes, 65536u + 128u);
+  EXPECT_EQ(big->static_smem_bytes, 0u);
+  expect_clean(big->ptx, "sm_90a");
+}
+
+TEST(Dsl, DebugInfoMapsInstructionsToTheseLines) {
+  int line_a = 0, line_b = 0;
+  auto t = trace_body(
+      [&] {
+        Reg a(u32);
+        line_a = __LINE__ + 1;
+        inst::mov.u32(a, 1);
+        line_b = __LINE__ + 1;
+        inst::add.u32(a, a, 2);
+      },
+      "sm_90a", true);
+  EXPECT_NE(t->ptx.find(".file 1 \"" + std::string(__FILE__) + "\""), std::string::npos) << t->ptx;
+  EXPECT_NE(t->ptx.find(".loc 1 " + std::to_string(line_a) + " "), std::string::npos) << t->ptx;
+  EXPECT_NE(t->ptx.find(".loc 1 " + std::to_string(line_b) + " "), std::string::npos) << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Dsl, PtxVersionIsTheLowestNeeded) {
+  auto plain = trace_body([] { ret(); }, "sm_90a");
+  EXPECT_EQ(plain->ptx_major * 10 + plain->ptx_minor, 80);
+  auto elect = trace_body([] {
+    Reg r(u32), p(pred);
+    inst::elect.sync(r, 0xffffffffu);
+    inst::elect.sync(pair(r, p), 0xffffffffu);
+  }, "sm_90a");
+  EXPECT_EQ(elect->ptx_major * 10 + elect->ptx_minor, 80);
+  auto cluster = trace_body([] { Reg r = read(special::cluster_ctarank, u32); (void)r; }, "sm_90a");
+  EXPECT_GE(cluster->ptx_major * 10 + cluster->ptx_minor, 78);
+  auto explicit_version = kernel("k").arch("sm_90a").ptx_version(8, 7).body([] { ret(); }).trace();
+  EXPECT_EQ(explicit_version->ptx.substr(0, 13), ".version 8.7\n");
+}
+
+TEST(Dsl, DirectivesAndLaunchShape) {
+  auto k = kernel("dirs")
+               .arch("sm_90a")
+               .block(128)
+               .grid([](const Bindings& b) { return Dim3(static_cast<uint32_t>(b.at("M") / 128), 2); })
+               .maxntid(128)
+               .minnctapersm(2)
+               .maxnreg(128)
+               .explicitcluster()
+               .reqnctapercluster(Dim3(2, 1, 1))
+               .body([] { ret(); });
+  auto t = k.trace({{"M", 1024}});
+  EXPECT_EQ(t->grid, Dim3(8, 2));
+  EXPECT_EQ(t->cluster, Dim3(2, 1, 1));
+  for (const char* d : {".maxntid 128, 1, 1", ".minnctapersm 2", ".maxnreg 128", ".explicitcluster", ".reqnctapercluster 2, 1, 1"})
+    EXPECT_NE(t->ptx.find(d), std::string::npos) << d << "\n" << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Dsl, EscapeHatchIsValidated) {
+  auto t = trace_body([] {
+    Reg a(f32, "x");
+    asm_("mov.f32 %x, 0f3F800000;");
+    asm_("cp.async.bulk.commit_group;");
+    (void)a;
+  });
+  EXPECT_NE(t->ptx.find("mov.f32 \t%x, 0f3F800000;"), std::string::npos) << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+  EXPECT_THROW(trace_body([] { asm_("frobnicate.u32 %r1, 2;"); }), Error);
+  EXPECT_THROW(trace_body([] { asm_("add.u33 %r1, %r1, 2;"); }), Error);
+  EXPECT_THROW(trace_body([] { asm_("add.u32 %r1, %r1"); }), Error);
+  EXPECT_THROW(trace_body([] { asm_("cp.async.bulk.commit_group;"); }, "sm_80"), Error);
+}
+
+TEST(Dsl, TypedChainsOfModernInstructions) {
+  auto t = trace_body([] {
+    auto bar = smem::alloc(b64, {1}, 8);
+    Reg count(u32), state(b64), done(pred), phase(u32);
+    count = 1u;
+    phase = 0u;
+    inst::mbarrier.init.shared_cta.b64(bar.addr(), count);
+    inst::mbarrier.arrive.shared_cta.b64(state, bar.addr());
+    inst::mbarrier.try_wait.parity.shared_cta.b64(done, bar.addr(), phase);
+    inst::fence.proxy.async.shared_cta();
+    inst::barrier.cluster.arrive.relaxed();
+    inst::barrier.cluster.wait();
+    RegArray a(b32, 4, "a"), b(b32, 2, "b"), c(f32, 4, "c");
+    inst::mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32(vec(c[0], c[1], c[2], c[3]), vec(a[0], a[1], a[2], a[3]),
+                                                               vec(b[0], b[1]), vec(c[0], c[1], c[2], c[3]));
+    inst::setmaxnreg.inc.sync.aligned.u32(240);
+    inst::griddepcontrol.wait();
+  });
+  expect_clean(t->ptx, "sm_90a");
+}
+
+// ---- misuse: ptx::Error at the user's line -------------------------------------------------
+
+template <class F>
+Error error_of(F f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no ptx::Error";
+  return Error("none", {});
+}
+
+TEST(DslErrors, OutsideATrace) {
+  const int line = __LINE__ + 1;
+  Error e = error_of([] { Reg r(u32); });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line));
+  EXPECT_NE(std::string(e.what()).find("dsl_test.cpp"), std::string::npos) << e.what();
+  EXPECT_NE(e.message().find("outside a kernel trace"), std::string::npos);
+}
+
+TEST(DslErrors, OperandKindOrTypeMismatch) {
+  int line = 0;
+  Error e = error_of([&] {
+    trace_body([&] {
+      Reg a(f32), b(u32);
+      line = __LINE__ + 1;
+      inst::add.u32(a, b, b);
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_NE(e.message().find("do not fit"), std::string::npos) << e.what();
+
+  e = error_of([&] {
+    trace_body([&] {
+      Reg a(u32), b(u32);
+      line = __LINE__ + 1;
+      inst::ld.global.u32(a, b);  // a register where an address goes
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+
+  e = error_of([&] {
+    trace_body([&] {
+      Reg a(f32), b(u32);
+      line = __LINE__ + 1;
+      Reg c = a + b;
+      (void)c;
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_NE(e.message().find("types differ"), std::string::npos) << e.what();
+
+  e = error_of([&] {
+    trace_body([&] {
+      Reg a(f32);
+      line = __LINE__ + 1;
+      Reg c = a + 16777217;  // no exact f32
+      (void)c;
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+}
+
+TEST(DslErrors, UndefinedAndDuplicateLabels) {
+  int line = 0;
+  Error e = error_of([&] {
+    trace_body([&] {
+      line = __LINE__ + 1;
+      Label never("never");
+      bra(never);
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_NE(e.message().find("never placed"), std::string::npos) << e.what();
+  e = error_of([&] {
+    trace_body([&] {
+      Label l("twice");
+      place(l);
+      line = __LINE__ + 1;
+      place(l);
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+}
+
+TEST(DslErrors, InstructionAboveTheTarget) {
+  int line = 0;
+  Error e = error_of([&] {
+    trace_body([&] {
+      Reg r(u32);
+      line = __LINE__ + 1;
+      inst::elect.sync(r, 0xffffffffu);
+    }, "sm_80");
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_NE(e.message().find("sm_90"), std::string::npos) << e.what();
+  e = error_of([&] {
+    trace_body([&] {
+      line = __LINE__ + 1;
+      Reg r = read(special::cluster_ctarank, u32);
+    }, "sm_80");
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_THROW(kernel("k").arch("sm_80").explicitcluster().body([] { ret(); }).trace(), Error);
+  EXPECT_THROW(kernel("k").arch("sm_90a").ptx_version(7, 0).body([] { ret(); }).trace(), Error);
+  EXPECT_THROW(kernel("k").arch("sm_42"), Error);
+  EXPECT_THROW(kernel("bad name"), Error);
+}
+
+TEST(DslErrors, SharedMemoryOverTheTargetLimit) {
+  int line = 0;
+  Error e = error_of([&] {
+    trace_body([&] {
+      auto a = smem::alloc(f32, {1024, 60}, 16);  // 240 KB > 227 KB
+      line = __LINE__ - 1;
+      (void)a;
+    });
+  });
+  EXPECT_NE(e.message().find("shared memory"), std::string::npos) << e.what();
+  EXPECT_THROW(trace_body([] { smem::alloc(f32, {64}, 3); }), Error);
+  EXPECT_THROW(trace_body([] { smem::alloc(f32, {0}, 16); }), Error);
+  EXPECT_THROW(trace_body([] { smem::alloc(f32, {64}, 16, smem::Swizzle::B128); }), Error);
+  (void)line;
+}
+
+TEST(DslErrors, RegistersOfAnotherTraceOrMovedFrom) {
+  std::optional<Reg> leaked;
+  trace_body([&] { leaked.emplace(u32); });
+  EXPECT_THROW(trace_body([&] { Reg r = *leaked + 1; (void)r; }), Error);
+  EXPECT_THROW(trace_body([] {
+    Reg a(u32);
+    Reg b = std::move(a);
+    Reg c = a + 1;
+  }), Error);
+  EXPECT_THROW(trace_body([] {
+    RegArray r(u32, 2);
+    r[2] = 1u;
+  }), Error);
+  EXPECT_THROW(trace_body([] { Reg a(f32); Reg b = a % a; }), Error);
+  EXPECT_THROW(trace_body([] { Reg a(u32); inst::bra[a](Label("x")); }), Error);
+}
+
+TEST(DslErrors, BodyParametersMustMatchTheSpecs) {
+  EXPECT_THROW(kernel("k").in(tensor(f32, {4})).body([](Scalar) {}).trace(), Error);
+  EXPECT_THROW(kernel("k").in(tensor(f32, {4})).body([](Tensor, Tensor) {}).trace(), Error);
+  EXPECT_THROW(kernel("k").in(tensor(f32, {"N"})).body([](Tensor t) { (void)t.dim(0); }).trace(), Error);
+  EXPECT_THROW(kernel("nobody").trace(), Error);
+}
+
+// ---- caching and threads ---------------------------------------------------------------------
+
+TEST(DslTrace, CachedPerBindingsAndThreadSafe) {
+  std::atomic<int> traces{0};
+  auto k = kernel("cached").in(tensor(f32, {"N"})).arch("sm_90a").body([&](Tensor x) {
+    ++traces;
+    for (int64_t i = 0; i < x.dim(0); ++i) {
+      Reg r(u32);
+      r = static_cast<uint32_t>(i);
+    }
+    ret();
+  });
+  auto a = k.trace({{"N", 4}});
+  auto b = k.trace({{"N", 4}});
+  EXPECT_EQ(a.get(), b.get());
+  EXPECT_EQ(traces.load(), 1);
+  auto c = k.trace({{"N", 5}});
+  EXPECT_NE(a->ptx, c->ptx);
+
+  std::vector<std::thread> threads;
+  std::vector<std::string> results(8);
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] { results[static_cast<size_t>(i)] = k.ptx({{"N", 10 + i % 4}}); });
+  for (auto& th : threads) th.join();
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(results[static_cast<size_t>(i)], k.ptx({{"N", 10 + i % 4}}));
+}
+
+}  // namespace
+}  // namespace ptx::test
