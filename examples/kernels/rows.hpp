@@ -51,7 +51,8 @@ inline ptx::Kernel rmsnorm(const std::string& arch) {
       .arch(arch)
       .body([](ptx::Tensor x, ptx::Tensor w, ptx::Tensor y, ptx::Scalar eps) {
         const int64_t n = x.dim(1);
-        auto [px, pw, py] = ptx::global_ptrs(x, w, y);
+        // named registers, not a structured binding: lambdas below capture them (Clang 14)
+        ptx::Reg px = x.global_ptr(), pw = w.global_ptr(), py = y.global_ptr();
         Row r = row_of(px, py, n);
         ptx::Reg acc(f32);
         acc = 0.0f;
@@ -88,7 +89,7 @@ inline ptx::Kernel layernorm(const std::string& arch) {
       .arch(arch)
       .body([](ptx::Tensor x, ptx::Tensor w, ptx::Tensor b, ptx::Tensor y, ptx::Scalar eps) {
         const int64_t n = x.dim(1);
-        auto [px, pw, pb, py] = ptx::global_ptrs(x, w, b, y);
+        ptx::Reg px = x.global_ptr(), pw = w.global_ptr(), pb = b.global_ptr(), py = y.global_ptr();
         Row r = row_of(px, py, n);
         ptx::Reg sum(f32), sq(f32);
         sum = 0.0f;

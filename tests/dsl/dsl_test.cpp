@@ -152,6 +152,9 @@ TEST(Dsl, GuardsLabelsAndStructuredControlFlow) {
   auto t = trace_body([] {
     Reg i = read(special::tid.x(), u32);
     Reg p = i < 16u;
+    Reg e = i == i;
+    Reg ne = i != 3u;
+    (void)e, (void)ne;
     Label skip("skip");
     inst::bra[p](skip);
     inst::add.u32[!p](i, i, 1);
@@ -164,11 +167,12 @@ TEST(Dsl, GuardsLabelsAndStructuredControlFlow) {
     ret();
   });
   const std::vector<std::string> want = {
-      "mov.u32 \t%r1, %tid.x;", "setp.lt.u32 \t%p1, %r1, 16;", "@%p1 bra \t$L__skip;", "@!%p1 add.u32 \t%r1, %r1, 1;",
+      "mov.u32 \t%r1, %tid.x;", "setp.lt.u32 \t%p1, %r1, 16;", "setp.eq.u32 \t%p2, %r1, %r1;",
+      "setp.ne.u32 \t%p3, %r1, 3;", "@%p1 bra \t$L__skip;", "@!%p1 add.u32 \t%r1, %r1, 1;",
       "@!%p1 bra \t$L__else;", "add.u32 \t%r1, %r1, 2;", "bra.uni \t$L__endif;", "add.u32 \t%r1, %r1, 3;",
-      "mov.u32 \t%r2, 0;", "setp.ge.u32 \t%p2, %r2, 4;", "@%p2 bra \t$L__loop_end;", "add.u32 \t%r1, %r1, %r2;",
-      "add.u32 \t%r2, %r2, 1;", "setp.lt.u32 \t%p2, %r2, 4;", "@%p2 bra \t$L__loop;", "mov.u32 \t%r3, 0;",
-      "setp.lt.u32 \t%p3, %r3, 3;", "@!%p3 bra \t$L__while_end;", "add.u32 \t%r3, %r3, 1;", "bra.uni \t$L__while;",
+      "mov.u32 \t%r2, 0;", "setp.ge.u32 \t%p4, %r2, 4;", "@%p4 bra \t$L__loop_end;", "add.u32 \t%r1, %r1, %r2;",
+      "add.u32 \t%r2, %r2, 1;", "setp.lt.u32 \t%p4, %r2, 4;", "@%p4 bra \t$L__loop;", "mov.u32 \t%r3, 0;",
+      "setp.lt.u32 \t%p5, %r3, 3;", "@!%p5 bra \t$L__while_end;", "add.u32 \t%r3, %r3, 1;", "bra.uni \t$L__while;",
       "ret;",
   };
   EXPECT_EQ(instructions_of(t->ptx), want) << t->ptx;
@@ -460,7 +464,8 @@ TEST(DslErrors, InstructionAboveTheTarget) {
   e = error_of([&] {
     trace_body([&] {
       line = __LINE__ + 1;
-      Reg r = read(special::cluster_ctarank, u32);
+      Reg r = read(special::cluster_ctarank(), u32);
+      (void)r;
     }, "sm_80");
   });
   EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
@@ -494,12 +499,13 @@ TEST(DslErrors, RegistersOfAnotherTraceOrMovedFrom) {
     Reg a(u32);
     Reg b = std::move(a);
     Reg c = a + 1;
+    (void)b, (void)c;
   }), Error);
   EXPECT_THROW(trace_body([] {
     RegArray r(u32, 2);
     r[2] = 1u;
   }), Error);
-  EXPECT_THROW(trace_body([] { Reg a(f32); Reg b = a % a; }), Error);
+  EXPECT_THROW(trace_body([] { Reg a(f32); Reg b = a % a; (void)b; }), Error);
   EXPECT_THROW(trace_body([] { Reg a(u32); inst::bra[a](Label("x")); }), Error);
 }
 

@@ -144,9 +144,21 @@ PTXPP_BINARY_OPERATOR(<, BinOp::Lt)
 PTXPP_BINARY_OPERATOR(<=, BinOp::Le)
 PTXPP_BINARY_OPERATOR(>, BinOp::Gt)
 PTXPP_BINARY_OPERATOR(>=, BinOp::Ge)
-PTXPP_BINARY_OPERATOR(==, BinOp::Eq)
-PTXPP_BINARY_OPERATOR(!=, BinOp::Ne)
 #undef PTXPP_BINARY_OPERATOR
+// == and != take the same parameter type on both sides, so C++20's reversed
+// candidates tie with the written ones and are not considered.
+inline Reg operator==(RegAt a, RegAt b) { return detail::binary(BinOp::Eq, a.reg, b.reg, a.where); }
+inline Reg operator!=(RegAt a, RegAt b) { return detail::binary(BinOp::Ne, a.reg, b.reg, a.where); }
+template <class T>
+  requires std::is_arithmetic_v<T>
+inline Reg operator==(RegAt a, T b) {
+  return detail::binary(BinOp::Eq, a.reg, Operand(b), a.where);
+}
+template <class T>
+  requires std::is_arithmetic_v<T>
+inline Reg operator!=(RegAt a, T b) {
+  return detail::binary(BinOp::Ne, a.reg, Operand(b), a.where);
+}
 
 #define PTXPP_COMPOUND_OPERATOR(SYM, OP)                                                               \
   inline Reg& operator SYM(Reg& a, const Reg& b) { return detail::compound(OP, a, b, {}), a; }         \
