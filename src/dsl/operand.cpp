@@ -27,10 +27,10 @@ Operand::Operand(const Label& l) {
 }
 
 Operand Operand::make_int(int64_t v, bool negative) {
-  ir::Module& m = Trace::current({}).m;
+  Trace& t = Trace::current({});
   if (negative)
-    return Operand(OperandKind::Imm, DType::s64, m.add_unary(ir::Op::Neg, m.add_int(0 - static_cast<uint64_t>(v))));
-  return Operand(OperandKind::Imm, DType::u64, m.add_int(static_cast<uint64_t>(v)));
+    return Operand(OperandKind::Imm, DType::s64, t.m.add_unary(ir::Op::Neg, t.small_int(0 - static_cast<uint64_t>(v))));
+  return Operand(OperandKind::Imm, DType::u64, t.small_int(static_cast<uint64_t>(v)));
 }
 
 Operand::Operand(float v) {
@@ -61,7 +61,7 @@ Operand imm(DType type, uint64_t bits) {
 namespace {
 ir::ExprId with_offset(ir::Module& m, ir::ExprId base, int64_t offset) {
   if (offset == 0) return base;
-  if (offset > 0) return m.add_binary(ir::Op::Add, base, m.add_int(static_cast<uint64_t>(offset)));
+  if (offset > 0) return m.add_binary(ir::Op::Add, base, Trace::current({}).small_int(static_cast<uint64_t>(offset)));
   return m.add_binary(ir::Op::Add, base, m.add_unary(ir::Op::Neg, m.add_int(0 - static_cast<uint64_t>(offset))));
 }
 }  // namespace

@@ -1,6 +1,8 @@
 // Registers and the operators: one instruction per operator (docs in reg.hpp).
 #include "ptxpp/dsl/reg.hpp"
 
+#include <array>
+#include <atomic>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -74,6 +76,20 @@ std::string mnemonic(BinOp op, DType t, ptx::SourceLocation where) {
     case BinOp::Ne: return fmt::format("setp.ne{}", at);
   }
   return fail();
+}
+
+// The registry key of `op` on values of type t, built once per process (no string
+// formatting on the hot path); throws like mnemonic() for undefined combinations.
+uint32_t mnemonic_key(BinOp op, DType t, ptx::SourceLocation where) {
+  constexpr size_t kOps = static_cast<size_t>(BinOp::Ne) + 1, kTypes = static_cast<size_t>(DType::none) + 1;
+  static std::array<std::atomic<uint32_t>, kOps * kTypes> keys{};  // 0: not yet known (keys are +1)
+  std::atomic<uint32_t>& slot = keys[static_cast<size_t>(op) * kTypes + static_cast<size_t>(t)];
+  uint32_t k = slot.load(std::memory_order_acquire);
+  if (k == 0) {
+    k = dsl::detail::mnemonic_key(mnemonic(op, t, where)) + 1;
+    slot.store(k, std::memory_order_release);
+  }
+  return k - 1;
 }
 
 // The right-hand operand, made to fit values of type t: C++ integers become float
@@ -222,10 +238,10 @@ Reg binary(BinOp op, const Reg& a, const Operand& b, ptx::SourceLocation where) 
     return d;
   }
   const Operand rhs = fit_operand(b, a.type(), op, where);
-  const std::string mn = mnemonic(op, a.type(), where);
+  const uint32_t key = mnemonic_key(op, a.type(), where);
   Reg d = t.new_reg(is_compare(op) ? DType::pred : a.type(), {}, where);
   const Operand ops[] = {Operand(d), Operand(a), rhs};
-  t.emit_text(mn, ops, where);
+  t.emit_key(key, ops, where);
   return d;
 }
 
@@ -233,10 +249,10 @@ Reg binary_rev(BinOp op, const Operand& a, const Reg& b, ptx::SourceLocation whe
   check(b, where);
   Trace& t = Trace::current(where);
   const Operand lhs = fit_operand(a, b.type(), op, where);
-  const std::string mn = mnemonic(op, b.type(), where);
+  const uint32_t key = mnemonic_key(op, b.type(), where);
   Reg d = t.new_reg(is_compare(op) ? DType::pred : b.type(), {}, where);
   const Operand ops[] = {Operand(d), lhs, Operand(b)};
-  t.emit_text(mn, ops, where);
+  t.emit_key(key, ops, where);
   return d;
 }
 
@@ -245,7 +261,7 @@ void compound(BinOp op, Reg& a, const Operand& b, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   const Operand rhs = fit_operand(b, a.type(), op, where);
   const Operand ops[] = {Operand(a), Operand(a), rhs};
-  t.emit_text(mnemonic(op, a.type(), where), ops, where);
+  t.emit_key(mnemonic_key(op, a.type(), where), ops, where);
 }
 
 Reg unary_not(const Reg& a, ptx::SourceLocation where) {

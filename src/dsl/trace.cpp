@@ -11,7 +11,7 @@
 namespace ptx::dsl {
 
 namespace {
-thread_local Trace* g_running = nullptr;
+
 std::atomic<uint32_t> g_serial{1};
 
 using spec::KindTag;
@@ -97,14 +97,46 @@ std::string describe(const Operand& o) {
   return "an operand";
 }
 
-Trace::Trace(const TraceOptions& o) : options(o), serial(g_serial.fetch_add(1)) {}
-Trace::~Trace() = default;
+namespace {
+// The big pools of the last finished trace on this thread, kept (cleared, with their
+// capacity) for the next one: tuning sweeps trace many kernels, and fresh memory
+// costs a page fault per 4 KB.
+struct Spare {
+  std::vector<ir::Expr> exprs;
+  std::vector<ir::ListItem> items;
+  std::vector<ir::Modifier> modifiers;
+  std::vector<ir::Instruction> instructions;
+  std::vector<ir::Stmt> body;
+};
+thread_local Spare g_spare;
+}  // namespace
 
-Trace* Trace::running() { return g_running; }
+Trace::Trace(const TraceOptions& o) : options(o), serial(g_serial.fetch_add(1)) {
+  m.exprs.swap(g_spare.exprs);
+  m.items.swap(g_spare.items);
+  m.modifiers.swap(g_spare.modifiers);
+  m.instructions.swap(g_spare.instructions);
+  body.swap(g_spare.body);
+}
 
-Trace& Trace::current(ptx::SourceLocation where) {
-  if (!g_running) throw Error("a ptx:: instruction or register used outside a kernel trace", where);
-  return *g_running;
+Trace::~Trace() {
+  auto keep = [](auto& from, auto& to) {
+    if (from.capacity() > to.capacity()) {
+      from.clear();
+      to.swap(from);
+    }
+  };
+  keep(m.exprs, g_spare.exprs);
+  keep(m.items, g_spare.items);
+  keep(m.modifiers, g_spare.modifiers);
+  keep(m.instructions, g_spare.instructions);
+  keep(body, g_spare.body);
+}
+
+[[gnu::tls_model("initial-exec")]] thread_local Trace* g_running = nullptr;
+
+void Trace::no_trace(ptx::SourceLocation where) {
+  throw Error("a ptx:: instruction or register used outside a kernel trace", where);
 }
 
 Trace::Scope::Scope(Trace& t) : saved_(g_running) { g_running = &t; }
@@ -152,9 +184,9 @@ std::vector<Reg> Trace::new_array(DType t, uint32_t count, std::string_view name
   return out;
 }
 
-void Trace::check_reg(const Reg& r, ptx::SourceLocation where) const {
+void Trace::bad_reg(const Reg& r, ptx::SourceLocation where) const {
   if (!r.valid()) throw Error("use of an empty or moved-from register", where);
-  if (r.trace() != serial) throw Error("a register of another kernel trace used here", where);
+  throw Error("a register of another kernel trace used here", where);
 }
 
 uint32_t Trace::new_label(std::string_view hint, ptx::SourceLocation) {
@@ -181,23 +213,43 @@ ir::ExprId Trace::use_label(uint32_t label, ptx::SourceLocation where) {
   return m.add_name(l.name);
 }
 
-const Trace::Local& Trace::local(uint32_t key) {
+Trace::Local& Trace::local_slow(uint32_t key) {
   if (key >= local_of_key_.size()) local_of_key_.resize(key + 1, -1);
-  if (local_of_key_[key] < 0) {
-    const detail::MnemonicInfo& info = detail::mnemonic_info(key);
-    Local l;
-    l.opcode = m.intern(info.opcode);
-    l.first_mod = static_cast<uint32_t>(mod_syms_.size());
-    l.mod_count = static_cast<uint32_t>(info.mods.size());
-    for (std::string_view mod : info.mods) mod_syms_.push_back(m.intern(mod));
-    l.allowed.assign(info.candidates.size(), -1);
-    local_of_key_[key] = static_cast<int32_t>(locals_.size());
-    locals_.push_back(std::move(l));
-  }
-  return locals_[static_cast<size_t>(local_of_key_[key])];
+  const detail::MnemonicInfo& info = detail::mnemonic_info(key);
+  Local l;
+  l.opcode = m.intern(info.opcode);
+  l.mods.first = static_cast<uint32_t>(m.modifiers.size());
+  l.mods.count = static_cast<uint32_t>(info.mods.size());
+  for (std::string_view mod : info.mods) m.modifiers.push_back(ir::Modifier{m.intern(mod), {}});
+  l.allowed.assign(info.candidates.size(), -1);
+  if (!options.validate && !info.candidates.empty()) need(info.candidates[0].ptx_major, info.candidates[0].ptx_minor);
+  local_of_key_[key] = static_cast<int32_t>(locals_.size());
+  locals_.push_back(std::move(l));
+  return locals_.back();
 }
 
+namespace {
+// What operand checking depends on: kind, type and element count of each operand.
+uint64_t signature(std::span<const Operand> ops) {
+  uint64_t h = ops.size();
+  for (const Operand& o : ops)
+    h = h * 0x9E3779B97F4A7C15ull + ((static_cast<uint64_t>(o.kind) << 16) | (static_cast<uint64_t>(o.type) << 8) | o.count);
+  return h;
+}
+}  // namespace
+
 int Trace::pick_candidate(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where) {
+  const uint64_t sig = signature(ops);
+  for (const auto& [s, c] : l.checked)
+    if (s == sig) return c;
+  const int c = pick_candidate_slow(key, l, ops, where);
+  l.checked.emplace_back(sig, c);
+  const detail::Candidate& cand = detail::mnemonic_info(key).candidates[static_cast<size_t>(c)];
+  need(cand.ptx_major, cand.ptx_minor);
+  return c;
+}
+
+int Trace::pick_candidate_slow(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where) {
   const detail::MnemonicInfo& info = detail::mnemonic_info(key);
   if (info.candidates.empty()) {
     if (!info.known_opcode) throw Error(fmt::format("'{}' is not an instruction of the ISA table", info.opcode), where);
@@ -247,7 +299,7 @@ void Trace::write_loc(ptx::SourceLocation where) {
 }
 
 void Trace::emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard) {
-  Local& l = const_cast<Local&>(local(key));
+  Local& l = local(key);
   for (const Operand& o : ops)
     if (o.kind == OperandKind::Special && o.reg != 0xFFFFFFFFu) {
       const spec::SpecialRegister& r = spec::special_registers()[o.reg];
@@ -255,19 +307,12 @@ void Trace::emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation
         throw Error(fmt::format("{} needs {}; the kernel's target is {}", r.name, spec::describe(r.req), options.target.name()), where);
       need(r.req.ptx_major, r.req.ptx_minor);
     }
-  int cand = 0;
-  if (options.validate) cand = pick_candidate(key, l, ops, where);
-  const detail::MnemonicInfo& info = detail::mnemonic_info(key);
-  if (!info.candidates.empty()) {
-    const detail::Candidate& c = info.candidates[static_cast<size_t>(cand)];
-    need(c.ptx_major, c.ptx_minor);
-  }
+  // the first time a mnemonic meets an operand signature: check it, and note the PTX version it needs
+  if (options.validate) pick_candidate(key, l, ops, where);
   if (options.debug && where.line() != 0) write_loc(where);
   ir::Instruction in;
   in.opcode = l.opcode;
-  in.modifiers.first = static_cast<uint32_t>(m.modifiers.size());
-  in.modifiers.count = l.mod_count;
-  for (uint32_t i = 0; i < l.mod_count; ++i) m.modifiers.push_back(ir::Modifier{mod_syms_[l.first_mod + i], {}});
+  in.modifiers = l.mods;  // shared by every instruction of this mnemonic in the module
   in.operands.first = static_cast<uint32_t>(m.items.size());
   in.operands.count = static_cast<uint32_t>(ops.size());
   for (size_t i = 0; i < ops.size(); ++i) m.items.push_back(ir::ListItem{ops[i].expr.v, {}, i + 1 < ops.size()});
@@ -286,6 +331,10 @@ void Trace::emit_text(std::string_view mnemonic, std::span<const Operand> ops, p
   auto it = text_keys_.find(mnemonic);
   if (it == text_keys_.end()) it = text_keys_.emplace(std::string(mnemonic), detail::mnemonic_key(mnemonic)).first;
   emit(it->second, ops, where, guard);
+}
+
+void Trace::emit_key(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard) {
+  emit(key, ops, where, guard);
 }
 
 std::vector<ir::Stmt> Trace::finish_body() {

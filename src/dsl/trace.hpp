@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include "ptxpp/dsl/source_location.hpp"
 #include <span>
 #include <string>
@@ -19,6 +20,11 @@
 #include "ptxpp/spec/isa.hpp"
 
 namespace ptx::dsl {
+
+class Trace;
+// The trace running on this thread. initial-exec: one load instead of a
+// __tls_get_addr call (the library is built position-independent).
+[[gnu::tls_model("initial-exec")]] extern thread_local Trace* g_running;
 
 struct TraceOptions {
   spec::Target target{90, 'a'};
@@ -35,8 +41,12 @@ class Trace {
   Trace& operator=(const Trace&) = delete;
 
   // The trace running on this thread; throws ptx::Error at `where` when none is.
-  static Trace& current(ptx::SourceLocation where);
-  static Trace* running();
+  static Trace& current(ptx::SourceLocation where) {
+    if (!g_running) [[unlikely]] no_trace(where);
+    return *g_running;
+  }
+  [[noreturn]] static void no_trace(ptx::SourceLocation where);
+  static Trace* running() { return g_running; }
 
   // Makes this trace the running one for the scope.
   class Scope {
@@ -59,7 +69,10 @@ class Trace {
   Reg new_reg(DType t, std::string_view name, ptx::SourceLocation where);
   // Declares %name<count>; returns the element registers.
   std::vector<Reg> new_array(DType t, uint32_t count, std::string_view name, ptx::SourceLocation where);
-  void check_reg(const Reg& r, ptx::SourceLocation where) const;
+  void check_reg(const Reg& r, ptx::SourceLocation where) const {
+    if (!r.valid() || r.trace() != serial) [[unlikely]] bad_reg(r, where);
+  }
+  [[noreturn]] void bad_reg(const Reg& r, ptx::SourceLocation where) const;
 
   // ---- instructions ----
   // Appends one instruction; key: see mnemonic_registry.hpp.
@@ -67,6 +80,7 @@ class Trace {
   // For the operators: the mnemonic is built by the library and known to be well formed.
   void emit_text(std::string_view mnemonic, std::span<const Operand> ops, ptx::SourceLocation where,
                  const Operand* guard = nullptr);
+  void emit_key(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard = nullptr);
   // The instruction just emitted and the register it wrote (for the rename rule).
   uint32_t last_instruction = 0xFFFFFFFFu;
   uint32_t last_dest = 0xFFFFFFFFu;
@@ -76,6 +90,14 @@ class Trace {
   uint32_t new_label(std::string_view hint, ptx::SourceLocation where);
   void place_label(uint32_t label, ptx::SourceLocation where);
   ir::ExprId use_label(uint32_t label, ptx::SourceLocation where);
+
+  // An Int expression for a small value, shared by every use in the module.
+  ir::ExprId small_int(uint64_t v) {
+    if (v >= 256) return m.add_int(v);
+    if (small_ints_.empty()) small_ints_.assign(256, ir::ExprId{});
+    if (!small_ints_[v]) small_ints_[v] = m.add_int(v);
+    return small_ints_[v];
+  }
 
   // ---- symbols ----
   // A name unique in the module, built from `hint`.
@@ -115,12 +137,19 @@ class Trace {
   };
   struct Local {
     ir::Symbol opcode;
-    uint32_t first_mod, mod_count;
+    ir::Range mods;  // in m.modifiers
     std::vector<int8_t> allowed;  // per candidate: -1 unknown, 0/1
+    // operand signatures already checked, and the candidate each picked
+    std::vector<std::pair<uint64_t, int>> checked;
   };
 
-  const Local& local(uint32_t key);
+  Local& local(uint32_t key) {
+    if (key < local_of_key_.size() && local_of_key_[key] >= 0) return locals_[static_cast<size_t>(local_of_key_[key])];
+    return local_slow(key);
+  }
+  Local& local_slow(uint32_t key);
   int pick_candidate(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where);
+  int pick_candidate_slow(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where);
   void write_loc(ptx::SourceLocation where);
 
   std::map<std::string, Prefix, std::less<>> prefixes_;
@@ -129,8 +158,12 @@ class Trace {
   std::vector<LabelInfo> labels_;
   std::vector<int32_t> local_of_key_;
   std::vector<Local> locals_;
-  std::vector<ir::Symbol> mod_syms_;
-  std::map<std::string, uint32_t, std::less<>> text_keys_;
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>> text_keys_;
+  std::vector<ir::ExprId> small_ints_;
   uint32_t next_reg_id_ = 0;
   Trace* saved_ = nullptr;
 };
