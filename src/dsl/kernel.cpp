@@ -6,33 +6,13 @@
 #include <fmt/format.h>
 
 #include "ptxpp/text/printer.hpp"
+#include "kernel_impl.hpp"
 #include "trace.hpp"
 
 namespace ptx {
 
 using dsl::Trace;
 
-struct Kernel::Impl {
-  std::string name;
-  ptx::SourceLocation where;
-  std::vector<dsl::detail::Param> params;
-  std::vector<bool> outputs;
-  std::variant<Dim3, std::function<Dim3(const Bindings&)>> grid{Dim3{}}, block{Dim3{}};
-  Dim3 cluster{};
-  bool has_cluster = false;
-  spec::Target target{80, 0};
-  std::optional<std::pair<int, int>> version;
-  struct Directive {
-    std::string name;
-    std::vector<uint32_t> args;
-  };
-  std::vector<Directive> directives;
-  bool debug = false, validate = true;
-  Body body;
-
-  std::mutex mu;
-  std::map<std::string, std::shared_ptr<const Traced>> cache;
-};
 
 TensorSpec tensor(DType dtype, std::vector<Dim> shape, std::vector<Dim> strides) {
   return TensorSpec{dtype, std::move(shape), std::move(strides)};
@@ -193,17 +173,14 @@ void Kernel::check_arity(size_t params, size_t args) {
     throw Error(fmt::format("the body takes {} arguments, the kernel has {} parameters", args, params), {});
 }
 
-namespace {
+namespace dsl {
 
-std::shared_ptr<const Traced> run_trace(Kernel::Impl& k, const Bindings& bindings) {
+KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& bindings, spec::Target target) {
   if (!k.body) throw Error(fmt::format("kernel '{}' has no body", k.name), k.where);
-  dsl::TraceOptions o;
-  o.target = k.target;
-  o.debug = k.debug;
-  o.validate = k.validate;
+  bool dynamic = false;
   for (;;) {
-    Trace t(o);
-    Trace::Scope scope(t);
+    t.begin_function();
+    t.options.dynamic_smem = dynamic;
     ir::Module& m = t.m;
     std::vector<dsl::detail::Param> params = k.params;
     for (auto& p : params) p.bindings = &bindings;
@@ -214,77 +191,101 @@ std::shared_ptr<const Traced> run_trace(Kernel::Impl& k, const Bindings& binding
       t.unique_name(p.name);
     }
     k.body(params);
-    if (!o.dynamic_smem && t.smem_bytes > 48 * 1024) {  // above the static limit: shared memory goes dynamic
-      o.dynamic_smem = true;
+    if (!dynamic && t.smem_bytes > 48 * 1024) {  // above the static limit: shared memory goes dynamic
+      dynamic = true;
       continue;
     }
-    if (t.smem_bytes > smem_limit(k.target))
+    if (t.smem_bytes > smem_limit(target))
       throw Error(fmt::format("kernel '{}' uses {} bytes of shared memory; {} allows {}", k.name, t.smem_bytes,
-                              k.target.name(), smem_limit(k.target)),
+                              target.name(), smem_limit(target)),
                   k.where);
     std::vector<ir::Stmt> stmts = t.finish_body();
-    // the header directives and what they need
     std::vector<ir::Stmt> header;
     for (const auto& d : k.directives) {
       if (const spec::DirectiveSpec* ds = spec::find_directive(d.name)) {
-        if (!spec::allows(ds->req, k.target))
-          throw Error(fmt::format("{} needs {}; the kernel's target is {}", d.name, spec::describe(ds->req), k.target.name()), k.where);
+        if (!spec::allows(ds->req, target))
+          throw Error(fmt::format("{} needs {}; the kernel's target is {}", d.name, spec::describe(ds->req), target.name()), k.where);
         t.need(ds->req.ptx_major, ds->req.ptx_minor);
       }
       std::vector<ir::ExprId> args;
       for (uint32_t a : d.args) args.push_back(m.add_int(a));
       header.push_back(m.add_directive(d.name, args));
     }
-    const auto [tmaj, tmin] = spec::min_ptx_for(k.target);
-    t.need(tmaj, tmin);
-    uint8_t vmaj = t.needed.major, vmin = t.needed.minor;
-    if (k.version) {
-      const auto [maj, min] = *k.version;
-      if (std::pair(maj, min) < std::pair<int, int>(vmaj, vmin))
-        throw Error(fmt::format("kernel '{}' asks for PTX {}.{}, but its target and instructions need {}.{}", k.name, maj, min, vmaj, vmin), k.where);
-      vmaj = static_cast<uint8_t>(maj);
-      vmin = static_cast<uint8_t>(min);
-    }
     const uint32_t body_block = m.add_block();
     m.blocks[body_block].stmts = std::move(stmts);
-    std::vector<ir::Stmt> root;
-    const std::string ver = fmt::format("{}.{}", vmaj, vmin);
-    root.push_back(m.add_directive(".version", {m.add_float_spelled(vmaj + vmin / 10.0, ver)}));
-    root.push_back(m.add_directive(".target", {m.add_name(k.target.name())}));
-    root.push_back(m.add_directive(".address_size", {m.add_int(64)}));
-    for (size_t i = 0; i < t.files.size(); ++i) {
-      root.push_back(m.add_directive(".file", {m.add_int(i + 1), m.add_string(quote(t.files[i]))}));
-      for (ir::ListItem& it : m.slice(m.directives[root.back().index].items)) it.comma = false;  // .file 1 "a.cpp"
-    }
-    if (o.dynamic_smem) {
-      root.push_back(ir::Stmt{ir::StmtKind::Decl,
-                              m.add_decl({".extern", ".shared", ".align", ".b8"}, "dyn_smem", {},
-                                         std::vector<ir::ExprId>{m.add_list(ir::Delim::Bracket, std::span<const ir::ExprId>{})})});
-      m.specs[m.decls.back().specs.first + 2].arg = m.add_int(1024);
-    }
-    ir::Stmt fn = m.add_function({".visible", ".entry"}, k.name, param_decls, body_block);
-    for (const ir::Stmt& h : header) m.functions[fn.index].header.push_back(h.index);
-    root.push_back(fn);
-    m.root().stmts = std::move(root);
-
-    auto out = std::make_shared<Traced>();
-    out->name = k.name;
-    out->ptx = text::print(m, text::PrintMode::Canonical);
-    out->target = k.target.name();
-    out->ptx_major = vmaj;
-    out->ptx_minor = vmin;
-    out->grid = eval(k.grid, bindings);
-    out->block = eval(k.block, bindings);
-    out->cluster = k.cluster;
-    out->instructions = m.instructions.size();
-    (o.dynamic_smem ? out->dynamic_smem_bytes : out->static_smem_bytes) = t.smem_bytes;
+    KernelPiece piece;
+    piece.function = m.add_function({".visible", ".entry"}, k.name, param_decls, body_block);
+    for (const ir::Stmt& h : header) m.functions[piece.function.index].header.push_back(h.index);
+    piece.dynamic_smem = dynamic;
+    piece.smem_bytes = t.smem_bytes;
     for (size_t i = 0; i < params.size(); ++i) {
       ParamInfo pi{params[i].name, params[i].is_tensor, params[i].is_tensor ? params[i].spec.dtype : params[i].dtype, {}, k.outputs[i]};
       for (const Dim& d : params[i].spec.shape) pi.shape.push_back(bind(d, bindings, k.where));
-      out->params.push_back(std::move(pi));
+      piece.params.push_back(std::move(pi));
     }
-    return out;
+    return piece;
   }
+}
+
+void assemble_module(Trace& t, std::vector<ir::Stmt> body, spec::Target target,
+                     std::optional<std::pair<int, int>> version, bool dynamic_smem, ptx::SourceLocation where) {
+  ir::Module& m = t.m;
+  const auto [tmaj, tmin] = spec::min_ptx_for(target);
+  t.need(tmaj, tmin);
+  uint8_t vmaj = t.needed.major, vmin = t.needed.minor;
+  if (version) {
+    const auto [maj, min] = *version;
+    if (std::pair(maj, min) < std::pair<int, int>(vmaj, vmin))
+      throw Error(fmt::format("the module asks for PTX {}.{}, but its target and instructions need {}.{}", maj, min, vmaj, vmin), where);
+    vmaj = static_cast<uint8_t>(maj);
+    vmin = static_cast<uint8_t>(min);
+  }
+  t.needed = {vmaj, vmin};
+  std::vector<ir::Stmt> root;
+  const std::string ver = fmt::format("{}.{}", vmaj, vmin);
+  root.push_back(m.add_directive(".version", {m.add_float_spelled(vmaj + vmin / 10.0, ver)}));
+  root.push_back(m.add_directive(".target", {m.add_name(target.name())}));
+  root.push_back(m.add_directive(".address_size", {m.add_int(64)}));
+  for (size_t i = 0; i < t.files.size(); ++i) {
+    root.push_back(m.add_directive(".file", {m.add_int(i + 1), m.add_string(quote(t.files[i]))}));
+    for (ir::ListItem& it : m.slice(m.directives[root.back().index].items)) it.comma = false;  // .file 1 "a.cpp"
+  }
+  if (dynamic_smem) {
+    root.push_back(ir::Stmt{ir::StmtKind::Decl,
+                            m.add_decl({".extern", ".shared", ".align", ".b8"}, "dyn_smem", {},
+                                       std::vector<ir::ExprId>{m.add_list(ir::Delim::Bracket, std::span<const ir::ExprId>{})})});
+    m.specs[m.decls.back().specs.first + 2].arg = m.add_int(1024);
+  }
+  root.insert(root.end(), body.begin(), body.end());
+  m.root().stmts = std::move(root);
+}
+
+}  // namespace dsl
+
+namespace {
+
+std::shared_ptr<const Traced> run_trace(Kernel::Impl& k, const Bindings& bindings) {
+  dsl::TraceOptions o;
+  o.target = k.target;
+  o.debug = k.debug;
+  o.validate = k.validate;
+  Trace t(o);
+  Trace::Scope scope(t);
+  dsl::KernelPiece piece = dsl::trace_kernel_into(t, k, bindings, k.target);
+  dsl::assemble_module(t, {piece.function}, k.target, k.version, piece.dynamic_smem, k.where);
+  auto out = std::make_shared<Traced>();
+  out->name = k.name;
+  out->ptx = text::print(t.m, text::PrintMode::Canonical);
+  out->target = k.target.name();
+  out->ptx_major = t.needed.major;
+  out->ptx_minor = t.needed.minor;
+  out->grid = eval(k.grid, bindings);
+  out->block = eval(k.block, bindings);
+  out->cluster = k.cluster;
+  out->instructions = t.m.instructions.size();
+  (piece.dynamic_smem ? out->dynamic_smem_bytes : out->static_smem_bytes) = piece.smem_bytes;
+  out->params = std::move(piece.params);
+  return out;
 }
 
 }  // namespace

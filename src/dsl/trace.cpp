@@ -337,6 +337,18 @@ void Trace::emit_key(uint32_t key, std::span<const Operand> ops, ptx::SourceLoca
   emit(key, ops, where, guard);
 }
 
+void Trace::begin_function() {
+  body.clear();
+  smem_decls.clear();
+  smem_bytes = 0;
+  prefixes_.clear();
+  named_.clear();
+  labels_.clear();
+  used_names_.clear();
+  last_instruction = last_dest = 0xFFFFFFFFu;
+  last_loc_file = last_loc_line = 0;
+}
+
 std::vector<ir::Stmt> Trace::finish_body() {
   for (const LabelInfo& l : labels_)
     if (l.used && !l.placed) throw Error(fmt::format("label {} is used but never placed", l.name), l.first_use);

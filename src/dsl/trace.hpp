@@ -108,6 +108,11 @@ class Trace {
   void need(uint8_t major, uint8_t minor) {
     if (std::pair(major, minor) > std::pair(needed.major, needed.minor)) needed = {major, minor};
   }
+  // Starts the next function of the module: registers, labels and shared memory are per function.
+  void begin_function();
+  // Functions of the module that calls may name (set by ptx::Module).
+  bool in_module = false;
+  uint32_t call_serial = 0;
   // Adds the .reg declarations in front of `body`, checks labels; returns the statements.
   std::vector<ir::Stmt> finish_body();
   // Debug info: the .file index of a source file, and the last .loc written.

@@ -545,3 +545,62 @@ TEST(DslTrace, CachedPerBindingsAndThreadSafe) {
 
 }  // namespace
 }  // namespace ptx::test
+
+namespace ptx::test {
+namespace {
+
+TEST(DslModule, KernelsFunctionsCallsAndVariables) {
+  auto add1 = func("add1").ret(u32).param(u32).param(f32).body([](const FuncArgs& a) {
+    Reg x = a.param(0);
+    a.ret(x + 1);
+  });
+  auto twice = func("twice").ret(u32).param(u32).body([&](const FuncArgs& a) {
+    Reg y = call(add1, {a.param(0), 1.0f});
+    a.ret(call(add1, {y, 2.0f}));
+  });
+  auto store = func("store").param(u64).param(u32).body([](const FuncArgs& a) {
+    Reg p = a.param(0), v = a.param(1);
+    inst::st.global.u32(addr(p), v);
+    ret();
+  });
+  auto k1 = kernel("first").in(tensor(u32, {32})).body([&](Tensor t) {
+    Reg p = t.global_ptr();
+    Reg v(u32);
+    inst::ld.global.u32(v, addr(p));
+    call(store, {p, call(twice, {v})});
+    Reg f(f32);
+    inst::ld.global.f32(f, addr("table", 4));
+    ret();
+  });
+  auto k2 = kernel("second").body([] {
+    Reg c(f32);
+    inst::ld.const_.f32(c, addr("coeffs"));
+    ret();
+  });
+  Module mod;
+  mod.arch("sm_90a").global("table", f32, 4, {1, 2.5, 3}, 16).constant("coeffs", f32, 2, {0.5, -1}).add(add1).add(twice).add(store).add(k1).add(k2);
+  const std::string text = mod.ptx();
+  for (const char* s : {".global .align 16 .f32 table[4] = {0f3F800000, 0f40200000, 0f40400000};",
+                        ".const .f32 coeffs[2] = {0f3F000000, 0fBF800000};",
+                        "call.uni \t(retval_0), add1, (param_0_0, param_0_1);", "call.uni \tstore, (param_", ".visible .entry first(",
+                        ".visible .entry second()"})
+    EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
+  expect_clean(text, "sm_90a");
+}
+
+TEST(DslModule, Misuse) {
+  auto f = func("f").ret(u32).param(u32).body([](const FuncArgs& a) { a.ret(a.param(0)); });
+  EXPECT_THROW(trace_body([&] { Reg x(u32); Reg y = call(f, {x}); (void)y; }), Error);  // not in a module
+  auto bad_args = kernel("k").body([&] { Reg x(u32); call(f, {x, x}); });
+  EXPECT_THROW(Module().add(f).add(bad_args).ptx(), Error);
+  auto bad_ret = func("g").ret(u32).body([](const FuncArgs& a) { Reg x(f64); a.ret(x); });
+  EXPECT_THROW(Module().add(bad_ret).ptx(), Error);
+  auto bad_param = func("h").param(u32).body([](const FuncArgs& a) { Reg x = a.param(1); (void)x; });
+  EXPECT_THROW(Module().add(bad_param).ptx(), Error);
+  EXPECT_THROW(func("1f"), Error);
+  EXPECT_THROW(func("p").param(pred), Error);
+  EXPECT_THROW(Module().arch("sm_1"), Error);
+}
+
+}  // namespace
+}  // namespace ptx::test

@@ -178,6 +178,7 @@ class Kernel {
   const std::string& name() const;
 
   struct Impl;
+  const std::shared_ptr<Impl>& impl() const { return impl_; }
 
  private:
   using Body = std::function<void(std::span<const dsl::detail::Param>)>;
