@@ -3,6 +3,7 @@
 // --ptx prints the traced PTX and nothing else (no GPU needed); without it, a summary.
 #pragma once
 
+#include <charconv>
 #include <exception>
 #include <functional>
 #include <iostream>
@@ -28,9 +29,11 @@ inline int example_main(int argc, char** argv, const std::string& what,
     for (const std::string& o : overrides) {
       const auto eq = o.find('=');
       if (eq == std::string::npos || eq == 0) throw CLI::ValidationError("--dim", "expected NAME=VALUE, got '" + o + "'");
-      size_t used = 0;
-      const long long v = std::stoll(o.substr(eq + 1), &used);
-      if (used != o.size() - eq - 1 || v <= 0) throw CLI::ValidationError("--dim", "not a positive integer: '" + o + "'");
+      long long v = 0;
+      const char* first = o.data() + eq + 1;
+      const auto [end, ec] = std::from_chars(first, o.data() + o.size(), v);
+      if (ec != std::errc{} || end != o.data() + o.size() || v <= 0)
+        throw CLI::ValidationError("--dim", "not a positive integer: '" + o + "'");
       dims[o.substr(0, eq)] = v;
     }
     const auto traced = make(arch).trace(dims);

@@ -111,8 +111,10 @@ inline ptx::Kernel layernorm(const std::string& arch) {
           ptx::Reg v = load(r.x, off);
           ptx::Reg c = v - mean;
           c *= inv;
+          ptx::Reg gw = load(pw, off);
+          ptx::Reg gb = load(pb, off);
           ptx::Reg o(f32);
-          inst::fma.rn.f32(o, c, load(pw, off), load(pb, off));
+          inst::fma.rn.f32(o, c, gw, gb);
           inst::st.global.f32(ptx::addr(r.y + off), o);
         });
         ptx::ret();
@@ -136,12 +138,13 @@ inline ptx::Kernel softmax(const std::string& arch) {
         m = -3.4028234663852886e38f;
         for_columns(r, n, [&](const ptx::Reg& off) { inst::max.f32(m, m, load(r.x, off)); });
         ptx::Reg mx = ptx::warp::reduce(m, ptx::warp::Reduce::Max);
-        ptx::Reg scaled_max = mx * kLog2e;
+        ptx::Reg neg_scaled_max = mx * -kLog2e;
         ptx::Reg sum(f32);
         sum = 0.0f;
         auto exp_of = [&](const ptx::Reg& off) {
+          ptx::Reg v = load(r.x, off);
           ptx::Reg e(f32), t(f32);
-          inst::fma.rn.f32(t, load(r.x, off), kLog2e, -scaled_max);
+          inst::fma.rn.f32(t, v, kLog2e, neg_scaled_max);
           inst::ex2.approx.ftz.f32(e, t);
           return e;
         };

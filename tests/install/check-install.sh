@@ -34,8 +34,17 @@ out=$("$work/consumer-pc")
 [ "$out" == "$expected" ] || { echo "pkg-config consumer printed:"; echo "$out"; exit 1; }
 echo "pkg-config ptxpp consumer: ok"
 
-# 3. The README's example, compiled against the installed tree.
-awk '/^```cpp$/{on=1; next} /^```$/{if(on){exit}} on' "$src/README.md" > "$work/readme_example.cpp"
+# 3. The README's examples, compiled against the installed tree.
+readme_block() {  # the Nth ```cpp block of the README
+  awk -v want="$1" '/^```cpp$/{n++; if(n==want){on=1; next}} /^```$/{if(on){exit}} on' "$src/README.md"
+}
+readme_block 1 > "$work/readme_dsl.cpp"
+# shellcheck disable=SC2046
+"$cxx" -std=c++20 -o "$work/readme-dsl" "$work/readme_dsl.cpp" $(pkg-config --cflags --libs ptxpp)
+out=$("$work/readme-dsl")
+grep -q $'^\tmul.rn.f32 \t%f1, %f1, %f2;$' <<< "$out" || { echo "README DSL example printed:"; echo "$out"; exit 1; }
+echo "README DSL example: ok"
+readme_block 2 > "$work/readme_example.cpp"
 # shellcheck disable=SC2046
 "$cxx" -o "$work/readme-example" "$work/readme_example.cpp" $(pkg-config --cflags --libs ptxpp)
 out=$("$work/readme-example")
