@@ -64,6 +64,34 @@ void BM_TraceBody(benchmark::State& state) { run(state, true, false); }
 void BM_TraceBodyNoCheck(benchmark::State& state) { run(state, false, false); }
 void BM_TraceAndPrint(benchmark::State& state) { run(state, true, true); }
 
+// A tuning sweep: 200 variants of a row kernel (different unroll factors and shapes),
+// each traced and printed. Reports variants/s.
+void BM_TuningSweep(benchmark::State& state) {
+  int64_t variants = 0, n = 0;
+  for (auto _ : state) {
+    for (int v = 0; v < 200; ++v) {
+      const int unroll = 1 + v % 8;
+      auto k = ptx::kernel("row").in(ptx::tensor(f32, {"M", "N"})).out(ptx::tensor(f32, {"M", "N"})).arch("sm_90a").body(
+          [unroll](ptx::Tensor x, ptx::Tensor y) {
+            ptx::Reg px = x.global_ptr(), py = y.global_ptr();
+            ptx::Reg lane = ptx::read(ptx::special::tid.x(), u32);
+            ptx::Reg off = lane * 4;
+            ptx::Reg ax = px + off, ay = py + off;
+            ptx::RegArray r(f32, static_cast<uint32_t>(unroll), "v");
+            for (int i = 0; i < unroll; ++i) inst::ld.global.f32(r[static_cast<size_t>(i)], ptx::addr(ax, 128 * i));
+            for (int i = 0; i < unroll; ++i) r[static_cast<size_t>(i)] = r[static_cast<size_t>(i)] * 2.0f;
+            for (int i = 0; i < unroll; ++i) inst::st.global.f32(ptx::addr(ay, 128 * i), r[static_cast<size_t>(i)]);
+            ptx::ret();
+          });
+      auto t = k.trace({{"M", 64}, {"N", 32 * (++n % 64 + 1)}});
+      benchmark::DoNotOptimize(t);
+      ++variants;
+    }
+  }
+  state.SetItemsProcessed(variants);
+}
+
+BENCHMARK(BM_TuningSweep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TraceBody)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_TraceBodyNoCheck)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_TraceAndPrint)->Unit(benchmark::kMillisecond)->MinTime(2.0);

@@ -157,7 +157,10 @@ Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
   const TypeFacts& f = facts(t);
   std::string text;
   if (name.empty()) {
-    Prefix& p = prefixes_.try_emplace(std::string(f.prefix), Prefix{std::string(f.decl)}).first->second;
+    uint8_t& slot = prefix_of_type_[static_cast<size_t>(t)];
+    if (slot == 0) slot = static_cast<uint8_t>(prefix_slot(f.prefix) + 1);
+    Prefix& p = prefixes_[slot - 1];
+    if (p.decl.empty()) p.decl = std::string(f.decl);
     char buf[32];
     const size_t plen = f.prefix.size();
     std::copy(f.prefix.begin(), f.prefix.end(), buf);
@@ -341,7 +344,7 @@ void Trace::begin_function() {
   body.clear();
   smem_decls.clear();
   smem_bytes = 0;
-  prefixes_.clear();
+  prefixes_ = {};
   named_.clear();
   labels_.clear();
   used_names_.clear();
@@ -353,9 +356,13 @@ std::vector<ir::Stmt> Trace::finish_body() {
   for (const LabelInfo& l : labels_)
     if (l.used && !l.placed) throw Error(fmt::format("label {} is used but never placed", l.name), l.first_use);
   std::vector<ir::Stmt> out;
-  for (const auto& [prefix, p] : prefixes_)
+  for (size_t i = 0; i < prefixes_.size(); ++i) {
+    const Prefix& p = prefixes_[i];
+    if (p.decl.empty()) continue;
+    const std::string_view prefix = kPrefixes[i];
     out.push_back(ir::Stmt{ir::StmtKind::Decl,
                            m.add_decl({".reg", p.decl}, prefix, m.add_list(ir::Delim::Angle, {m.add_int(p.next)}))});
+  }
   for (const Named& n : named_)
     out.push_back(ir::Stmt{ir::StmtKind::Decl,
                            n.count ? m.add_decl({".reg", n.decl}, n.name, m.add_list(ir::Delim::Angle, {m.add_int(n.count)}))

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <map>
 #include <unordered_map>
 #include "ptxpp/dsl/source_location.hpp"
@@ -157,7 +158,15 @@ class Trace {
   int pick_candidate_slow(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where);
   void write_loc(ptx::SourceLocation where);
 
-  std::map<std::string, Prefix, std::less<>> prefixes_;
+  // Auto-named registers, one counter per prefix; declared in this order (%f, %fd, %h, ...).
+  static constexpr std::string_view kPrefixes[] = {"%f", "%fd", "%h", "%hh", "%p", "%r", "%rc", "%rd", "%rq", "%rs"};
+  static size_t prefix_slot(std::string_view prefix) {
+    for (size_t i = 0; i < std::size(kPrefixes); ++i)
+      if (kPrefixes[i] == prefix) return i;
+    return 0;
+  }
+  std::array<Prefix, std::size(kPrefixes)> prefixes_{};
+  std::array<uint8_t, static_cast<size_t>(DType::none) + 1> prefix_of_type_{};  // slot + 1; 0: not computed
   std::vector<Named> named_;
   std::map<std::string, uint32_t, std::less<>> used_names_;
   std::vector<LabelInfo> labels_;
