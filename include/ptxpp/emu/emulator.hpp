@@ -1,0 +1,119 @@
+// The CPU emulator: runs a PTX kernel of a parsed or traced module on the CPU,
+// warp by warp (32 lanes, SIMT divergence with per-lane program counters), with
+// device memory that checks every access.
+//
+//   ptx::emu::Emulator emu;
+//   uint64_t x = emu.memory().alloc(4096, "x");
+//   emu.memory().write(x, host.data(), 4096);
+//   emu.launch(module, "kernel", {.grid = {4}, .block = {256}}, {ptx::emu::Arg::pointer(x), ptx::emu::Arg::f32(2.0f)});
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptxpp/ir/module.hpp"
+
+namespace ptx::emu {
+
+// A problem found while running: an invalid access, an unsupported instruction,
+// a deadlock. Names the kernel, CTA, thread, instruction and source line.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& report) : std::runtime_error(report) {}
+};
+
+// Device memory: allocations at synthetic addresses (never host pointers), each
+// access checked against the allocation it falls in.
+class Memory {
+ public:
+  Memory();
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  uint64_t alloc(size_t bytes, std::string name = {});
+  void free(uint64_t address);
+  void write(uint64_t address, const void* src, size_t bytes);
+  void read(void* dst, uint64_t address, size_t bytes) const;
+  void fill(uint64_t address, uint8_t value, size_t bytes);
+  // The allocation `address` falls in: its name and the offset, for reports ("x+16").
+  std::string describe(uint64_t address) const;
+
+  struct Allocation {
+    uint64_t base;
+    std::vector<uint8_t> bytes;
+    std::string name;
+    bool freed = false;
+  };
+  // The bytes at [address, address + size) of one live allocation, or nullptr.
+  uint8_t* find(uint64_t address, size_t size);
+  // The allocation holding `address`, live or freed (nullptr if none).
+  const Allocation* owner(uint64_t address) const;
+
+ private:
+  std::map<uint64_t, Allocation> allocs_;  // by base
+  uint64_t next_ = 0x0000700000000000ull;
+  const Allocation* last_ = nullptr;
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+struct LaunchConfig {
+  Dim3 grid, block, cluster;
+  uint32_t dynamic_smem = 0;
+};
+
+// A kernel argument: its bytes, passed in parameter order.
+struct Arg {
+  std::vector<uint8_t> bytes;
+  static Arg pointer(uint64_t address) { return of(address); }
+  static Arg u32(uint32_t v) { return of(v); }
+  static Arg s32(int32_t v) { return of(v); }
+  static Arg u64(uint64_t v) { return of(v); }
+  static Arg f32(float v) { return of(v); }
+  static Arg f64(double v) { return of(v); }
+  template <class T>
+  static Arg of(T v) {
+    Arg a;
+    a.bytes.resize(sizeof(T));
+    std::memcpy(a.bytes.data(), &v, sizeof(T));
+    return a;
+  }
+};
+
+struct Options {
+  bool check_memory = true;       // out-of-bounds, misaligned, freed accesses
+  bool check_shared_init = true;  // reads of shared memory never written in this CTA
+  uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
+};
+
+struct Stats {
+  uint64_t warp_instructions = 0;    // instructions issued per warp
+  uint64_t thread_instructions = 0;  // times active lanes
+};
+
+class Emulator {
+ public:
+  explicit Emulator(Options o = {});
+  ~Emulator();
+  Memory& memory() { return memory_; }
+  // Runs `entry` of `m` to completion; throws Error with a report on any problem.
+  void launch(const ir::Module& m, std::string_view entry, const LaunchConfig& cfg, std::span<const Arg> args);
+  const Stats& stats() const { return stats_; }
+
+ private:
+  Options options_;
+  Memory memory_;
+  Stats stats_;
+};
+
+}  // namespace ptx::emu

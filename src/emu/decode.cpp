@@ -1,0 +1,547 @@
+// Decoding a kernel for the emulator (see program.hpp).
+#include <bit>
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "program.hpp"
+#include "ptxpp/emu/emulator.hpp"
+#include "ptxpp/ir/queries.hpp"
+#include "ptxpp/text/printer.hpp"
+
+namespace ptx::emu {
+
+namespace {
+
+using namespace ptx::ir;
+
+std::optional<Ty> parse_type(std::string_view m) {
+  if (m.size() < 2 || m[0] != '.') return std::nullopt;
+  if (m == ".pred") return Ty{'p', 1};
+  const char k = m[1];
+  if (k != 'u' && k != 's' && k != 'f' && k != 'b') return std::nullopt;
+  unsigned bits = 0;
+  auto [p, ec] = std::from_chars(m.data() + 2, m.data() + m.size(), bits);
+  if (ec != std::errc{} || p != m.data() + m.size()) return std::nullopt;
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) return std::nullopt;
+  return Ty{k, static_cast<uint8_t>(bits)};
+}
+
+struct SymbolInfo {
+  Space space;
+  uint64_t address;  // device address (global/const), offset in the CTA's shared memory, or in the param buffer
+};
+
+class Decoder {
+ public:
+  Decoder(const Module& m, std::string_view entry, Memory& mem) : m_(m), entry_(entry), mem_(mem) {}
+
+  Program run() {
+    const Function* fn = nullptr;
+    for (const Stmt& s : m_.root().stmts) {
+      if (s.kind == StmtKind::Decl) module_variable(m_.decls[s.index]);
+      if (s.kind == StmtKind::Function) {
+        const Function& f = m_.functions[s.index];
+        if (m_.text(f.name) == entry_ && f.has_body()) fn = &f;
+      }
+    }
+    if (!fn) throw Error(fmt::format("no kernel named '{}' with a body in the module", entry_));
+    p_.name = std::string(entry_);
+    // parameters, in order, naturally aligned
+    for (const ListItem& it : m_.slice(fn->params.params)) {
+      const Decl& d = m_.decls[it.node];
+      const DeclInfo info = decl_info(m_, d);
+      const auto ty = parse_type(info.type);
+      uint32_t size = ty ? ty->bits / 8 : 8;
+      uint32_t align = static_cast<uint32_t>(info.align.value_or(size));
+      for (const Declarator& dc : m_.declarators_of(d)) {
+        uint32_t bytes = size * info.vector;
+        for (const ListItem& dim : m_.slice(dc.dims)) {
+          const Expr& l = m_.expr(ExprId{dim.node});
+          if (l.b == 1) bytes *= static_cast<uint32_t>(eval_int(m_, ExprId{m_.items[l.a].node}).value_or(1));
+        }
+        p_.param_bytes = (p_.param_bytes + align - 1) / align * align;
+        symbols_[std::string(m_.text(dc.name))] = {Space::Param, p_.param_bytes};
+        p_.param_offsets.push_back(p_.param_bytes);
+        p_.param_sizes.push_back(bytes);
+        p_.param_bytes += bytes;
+      }
+    }
+    const Block& body = m_.blocks[fn->body];
+    collect(body);
+    p_.slots = static_cast<uint32_t>(p_.slot_types.size());
+    decode_block(body);
+    p_.static_smem = static_cast<uint32_t>(smem_);
+    if (p_.code.empty() || (p_.code.back().op != Opc::Ret && p_.code.back().op != Opc::Exit)) {
+      DInst ret;
+      ret.op = Opc::Exit;
+      ret.stmt = static_cast<uint32_t>(p_.texts.size());
+      p_.texts.push_back("(end of kernel)");
+      p_.code.push_back(ret);
+    }
+    return std::move(p_);
+  }
+
+ private:
+  // ---- declarations ------------------------------------------------------------
+  uint64_t element_count(const Declarator& dc) {
+    uint64_t n = 1;
+    for (const ListItem& dim : m_.slice(dc.dims)) {
+      const Expr& l = m_.expr(ExprId{dim.node});
+      if (l.b == 0) return 0;  // [] : extern, sized at launch
+      n *= static_cast<uint64_t>(eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0));
+    }
+    return n;
+  }
+
+  void module_variable(const Decl& d) {
+    const DeclInfo info = decl_info(m_, d);
+    if (info.space != StateSpace::Global && info.space != StateSpace::Const && info.space != StateSpace::Shared) return;
+    const auto ty = parse_type(info.type);
+    const uint64_t esize = (ty ? ty->bits / 8 : 1) * info.vector;
+    for (const Declarator& dc : m_.declarators_of(d)) {
+      const std::string name(m_.text(dc.name));
+      const uint64_t bytes = esize * element_count(dc);
+      if (info.space == StateSpace::Shared) {
+        const uint64_t align = info.align.value_or(esize);
+        smem_ = (smem_ + align - 1) / align * align;
+        symbols_[name] = {Space::Shared, smem_};
+        smem_ += bytes;
+        continue;
+      }
+      const uint64_t addr = mem_.alloc(std::max<uint64_t>(bytes, 1), name);
+      symbols_[name] = {info.space == StateSpace::Const ? Space::Const : Space::Global, addr};
+      if (dc.init && ty) initialize(addr, *ty, dc.init, bytes);
+    }
+  }
+
+  void initialize(uint64_t addr, Ty ty, ExprId init, uint64_t bytes) {
+    std::vector<ExprId> vals;
+    const Expr& e = m_.expr(init);
+    if (e.kind == ExprKind::List)
+      for (uint32_t i = 0; i < e.b; ++i) vals.push_back(ExprId{m_.items[e.a + i].node});
+    else
+      vals.push_back(init);
+    std::vector<uint8_t> data(bytes, 0);
+    const size_t es = ty.bits / 8;
+    for (size_t i = 0; i < vals.size() && (i + 1) * es <= bytes; ++i) {
+      const uint64_t bits = literal_bits(vals[i], ty);
+      std::memcpy(data.data() + i * es, &bits, es);
+    }
+    mem_.write(addr, data.data(), data.size());
+  }
+
+  // A literal as the bits of type ty (floats converted to its width).
+  uint64_t literal_bits(ExprId id, Ty ty) {
+    const Expr& e = m_.expr(id);
+    if (e.kind == ExprKind::Float) {
+      double v;
+      if (e.sub == static_cast<uint8_t>(Notation::F32Hex)) {
+        if (ty.k != 'f') return e.value;  // the bit pattern, for .b32 and the like
+        v = std::bit_cast<float>(static_cast<uint32_t>(e.value));
+      } else {
+        if (ty.k != 'f' && e.sub == static_cast<uint8_t>(Notation::F64Hex)) return e.value;
+        v = std::bit_cast<double>(e.value);
+      }
+      if (ty.bits == 32) return std::bit_cast<uint32_t>(static_cast<float>(v));
+      return std::bit_cast<uint64_t>(v);
+    }
+    if (auto v = eval_int(m_, id)) {
+      if (ty.k == 'f') return ty.bits == 32 ? std::bit_cast<uint32_t>(static_cast<float>(*v)) : std::bit_cast<uint64_t>(static_cast<double>(*v));
+      return static_cast<uint64_t>(*v);
+    }
+    if (e.kind == ExprKind::Unary && e.sub == static_cast<uint8_t>(Op::Neg)) {
+      const uint64_t inner = literal_bits(ExprId{e.a}, ty);
+      if (ty.k == 'f') return ty.bits == 32 ? std::bit_cast<uint32_t>(-std::bit_cast<float>(static_cast<uint32_t>(inner)))
+                                            : std::bit_cast<uint64_t>(-std::bit_cast<double>(inner));
+      return 0 - inner;
+    }
+    throw unsupported(fmt::format("the operand '{}'", text::print_expr(m_, id)));
+  }
+
+  void collect(const Block& b) {
+    for (const Stmt& s : b.stmts) {
+      switch (s.kind) {
+        case StmtKind::Decl: local_decl(m_.decls[s.index]); break;
+        case StmtKind::Label: labels_[std::string(m_.text(m_.labels[s.index].name))] = count_; break;
+        case StmtKind::Instruction: ++count_; break;
+        case StmtKind::Block: collect(m_.blocks[s.index]); break;
+        default: break;
+      }
+    }
+  }
+
+  void local_decl(const Decl& d) {
+    const DeclInfo info = decl_info(m_, d);
+    const auto ty = parse_type(info.type);
+    for (const Declarator& dc : m_.declarators_of(d)) {
+      const std::string name(m_.text(dc.name));
+      if (info.space == StateSpace::Reg) {
+        const Ty t = ty.value_or(Ty{'b', 32});
+        if (dc.range) {
+          const Expr& l = m_.expr(dc.range);
+          const int64_t n = l.b ? eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0) : 0;
+          for (int64_t i = 0; i < n; ++i) add_reg(fmt::format("{}{}", name, i), t);
+        } else {
+          add_reg(name, t);
+        }
+      } else if (info.space == StateSpace::Shared) {
+        const uint64_t esize = (ty ? ty->bits / 8 : 1) * info.vector;
+        const uint64_t align = info.align.value_or(esize);
+        smem_ = (smem_ + align - 1) / align * align;
+        symbols_[name] = {Space::Shared, smem_};
+        smem_ += esize * element_count(dc);
+      } else if (info.space == StateSpace::Param) {
+        call_params_ = true;  // .param declarations of a call sequence
+      } else if (info.space == StateSpace::Local) {
+        throw unsupported(".local variables");
+      }
+    }
+  }
+
+  void add_reg(std::string name, Ty t) {
+    regs_.emplace(std::move(name), static_cast<uint32_t>(p_.slot_types.size()));
+    p_.slot_types.push_back(t);
+  }
+
+  Error unsupported(const std::string& what) const {
+    return Error(fmt::format("kernel {}: the emulator does not support {} yet{}", entry_, what,
+                             where_.empty() ? "" : " (at " + where_ + ")"));
+  }
+
+  // ---- instructions --------------------------------------------------------------
+  void decode_block(const Block& b) {
+    for (const Stmt& s : b.stmts) {
+      if (s.kind == StmtKind::Block) decode_block(m_.blocks[s.index]);
+      if (s.kind == StmtKind::Directive) {
+        const Directive& d = m_.directives[s.index];
+        if (m_.text(d.name) == ".loc") {
+          auto items = m_.slice(d.items);
+          if (items.size() >= 2) loc_ = fmt::format("DSL/source line {}", eval_int(m_, ExprId{items[1].node}).value_or(0));
+        }
+      }
+      if (s.kind != StmtKind::Instruction) continue;
+      const Instruction& in = m_.instructions[s.index];
+      const LineColumn lc = m_.source.size() ? m_.source.locate(in.loc) : LineColumn{};
+      where_ = fmt::format("'{}'{}{}", text::print_stmt(m_, s),
+                           lc.line ? fmt::format(", {}:{}", m_.source.name(), lc.line) : std::string(),
+                           loc_.empty() ? std::string() : ", " + loc_);
+      p_.code.push_back(instruction(in));
+      p_.code.back().stmt = static_cast<uint32_t>(p_.texts.size());
+      p_.texts.push_back(where_);
+    }
+  }
+
+  DInst instruction(const Instruction& in) {
+    DInst d;
+    const std::string_view op = m_.text(in.opcode);
+    std::vector<std::string_view> mods;
+    for (const Modifier& mo : m_.modifiers_of(in)) mods.push_back(m_.text(mo.name));
+    std::vector<Ty> types;
+    for (std::string_view mo : mods) {
+      if (auto t = parse_type(mo)) {
+        types.push_back(*t);
+        continue;
+      }
+      modifier(d, op, mo);
+    }
+    if (!types.empty()) d.type = types.back();
+    if (types.size() >= 2) d.type2 = types[types.size() - 2];
+    opcode(d, op, mods, types);
+    if (in.guard) {
+      const Expr& g = m_.expr(in.guard);
+      ExprId name = in.guard;
+      if (g.kind == ExprKind::Unary) {
+        d.guard_neg = true;
+        name = ExprId{g.a};
+      }
+      d.guard = reg_slot(name);
+    }
+    const auto operands = m_.operands_of(in);
+    if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
+    d.nops = static_cast<uint8_t>(operands.size());
+    for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
+    return d;
+  }
+
+  void modifier(DInst& d, std::string_view op, std::string_view mo) {
+    static const std::unordered_map<std::string_view, Cmp> kCmp = {
+        {".eq", Cmp::Eq}, {".ne", Cmp::Ne}, {".lt", Cmp::Lt}, {".le", Cmp::Le}, {".gt", Cmp::Gt}, {".ge", Cmp::Ge},
+        {".lo", Cmp::Lo}, {".ls", Cmp::Ls}, {".hi", Cmp::Hi}, {".hs", Cmp::Hs}, {".equ", Cmp::Equ}, {".neu", Cmp::Neu},
+        {".ltu", Cmp::Ltu}, {".leu", Cmp::Leu}, {".gtu", Cmp::Gtu}, {".geu", Cmp::Geu}, {".num", Cmp::Num}, {".nan", Cmp::Nan}};
+    if (op == "setp" || op == "set") {
+      if (auto it = kCmp.find(mo); it != kCmp.end()) {
+        d.sub = static_cast<uint8_t>(it->second);
+        return;
+      }
+      if (mo == ".and") return void(d.boolop = static_cast<uint8_t>(BoolOp::And));
+      if (mo == ".or") return void(d.boolop = static_cast<uint8_t>(BoolOp::Or));
+      if (mo == ".xor") return void(d.boolop = static_cast<uint8_t>(BoolOp::Xor));
+    }
+    static const std::unordered_map<std::string_view, uint32_t> kFlags = {
+        {".lo", kLo}, {".hi", kHi}, {".wide", kWide}, {".rn", kRn}, {".rz", kRz}, {".rm", kRm}, {".rp", kRp},
+        {".rni", kRn | kIntRound}, {".rzi", kRz | kIntRound}, {".rmi", kRm | kIntRound}, {".rpi", kRp | kIntRound},
+        {".ftz", kFtz}, {".sat", kSat}, {".approx", kApprox}, {".full", kApprox}, {".uni", kUni}};
+    if (auto it = kFlags.find(mo); it != kFlags.end()) {
+      d.flags |= it->second;
+      return;
+    }
+    static const std::unordered_map<std::string_view, Space> kSpaces = {
+        {".global", Space::Global}, {".shared", Space::Shared}, {".shared::cta", Space::Shared},
+        {".local", Space::Local},   {".param", Space::Param},   {".param::entry", Space::Param},
+        {".const", Space::Const}};
+    if (auto it = kSpaces.find(mo); it != kSpaces.end()) {
+      if (op == "cvta") {
+        d.flags |= it->second == Space::Shared ? uint32_t{kFromShared} : it->second == Space::Local ? uint32_t{kFromLocal} : 0u;
+      } else {
+        d.space = it->second;
+      }
+      return;
+    }
+    if (mo == ".to") {
+      to_ = true;
+      return;
+    }
+    if (mo.size() == 3 && mo[1] == 'v' && (mo[2] == '2' || mo[2] == '4' || mo[2] == '8')) {
+      d.vec = static_cast<uint8_t>(mo[2] - '0');
+      return;
+    }
+    if (op == "shfl") {
+      if (mo == ".up") return void(d.sub = static_cast<uint8_t>(ShflMode::Up));
+      if (mo == ".down") return void(d.sub = static_cast<uint8_t>(ShflMode::Down));
+      if (mo == ".bfly") return void(d.sub = static_cast<uint8_t>(ShflMode::Bfly));
+      if (mo == ".idx") return void(d.sub = static_cast<uint8_t>(ShflMode::Idx));
+    }
+    if (op == "vote") {
+      if (mo == ".all") return void(d.sub = static_cast<uint8_t>(VoteMode::All));
+      if (mo == ".any") return void(d.sub = static_cast<uint8_t>(VoteMode::Any));
+      if (mo == ".uni") return void(d.sub = static_cast<uint8_t>(VoteMode::Uni));
+      if (mo == ".ballot") return void(d.sub = static_cast<uint8_t>(VoteMode::Ballot));
+    }
+    if (op == "atom" || op == "red") {
+      static const std::unordered_map<std::string_view, AtomOp> kAtom = {
+          {".add", AtomOp::Add}, {".min", AtomOp::Min}, {".max", AtomOp::Max}, {".exch", AtomOp::Exch},
+          {".cas", AtomOp::Cas}, {".and", AtomOp::And}, {".or", AtomOp::Or},   {".xor", AtomOp::Xor},
+          {".inc", AtomOp::Inc}, {".dec", AtomOp::Dec}};
+      if (auto it = kAtom.find(mo); it != kAtom.end()) return void(d.sub = static_cast<uint8_t>(it->second));
+    }
+    // Modifiers with no effect in a single-device, sequentially consistent emulator.
+    static const std::unordered_map<std::string_view, int> kIgnored = {
+        {".sync", 0}, {".aligned", 0}, {".any", 0}, {".cta", 0}, {".gpu", 0}, {".sys", 0}, {".relaxed", 0},
+        {".acquire", 0}, {".release", 0}, {".acq_rel", 0}, {".sc", 0}, {".weak", 0}, {".volatile", 0},
+        {".ca", 0}, {".cg", 0}, {".cs", 0}, {".lu", 0}, {".cv", 0}, {".wb", 0}, {".wt", 0}, {".nc", 0},
+        {".mode", 0}, {".b", 0}, {".clamp", 0}, {".wrap", 0}, {".noftz", 0}};
+    if (kIgnored.count(mo)) return;
+    throw unsupported(fmt::format("the modifier {} of {}", mo, op));
+  }
+
+  void opcode(DInst& d, std::string_view op, const std::vector<std::string_view>& mods, const std::vector<Ty>& types) {
+    static const std::unordered_map<std::string_view, Opc> kOps = {
+        {"mov", Opc::Mov},   {"add", Opc::Add},     {"sub", Opc::Sub},     {"mul", Opc::Mul},     {"mad", Opc::Mad},
+        {"fma", Opc::Fma},   {"div", Opc::Div},     {"rem", Opc::Rem},     {"neg", Opc::Neg},     {"abs", Opc::Abs},
+        {"min", Opc::Min},   {"max", Opc::Max},     {"and", Opc::And},     {"or", Opc::Or},       {"xor", Opc::Xor},
+        {"not", Opc::Not},   {"cnot", Opc::Cnot},   {"shl", Opc::Shl},     {"shr", Opc::Shr},     {"popc", Opc::Popc},
+        {"clz", Opc::Clz},   {"brev", Opc::Brev},   {"setp", Opc::Setp},   {"selp", Opc::Selp},   {"cvt", Opc::Cvt},
+        {"cvta", Opc::Cvta}, {"ld", Opc::Ld},       {"st", Opc::St},       {"bra", Opc::Bra},     {"ret", Opc::Ret},
+        {"exit", Opc::Exit}, {"bar", Opc::Bar},     {"barrier", Opc::Bar}, {"shfl", Opc::Shfl},   {"vote", Opc::Vote},
+        {"match", Opc::Match}, {"rsqrt", Opc::Rsqrt}, {"rcp", Opc::Rcp},   {"sqrt", Opc::Sqrt},   {"ex2", Opc::Ex2},
+        {"lg2", Opc::Lg2},   {"sin", Opc::Sin},     {"cos", Opc::Cos},     {"tanh", Opc::Tanh},   {"atom", Opc::Atom},
+        {"red", Opc::Red},   {"membar", Opc::Nop},  {"fence", Opc::Nop},   {"nanosleep", Opc::Nop},
+        {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}};
+    auto it = kOps.find(op);
+    if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
+    d.op = it->second;
+    if (d.op == Opc::Cvta && to_) {
+      d.flags |= d.space == Space::Shared ? kToShared : d.space == Space::Local ? kToLocal : kToGlobal;
+      for (std::string_view mo : mods)
+        if (mo == ".shared" || mo == ".shared::cta") d.flags = (d.flags & ~(kFromShared | kToGlobal)) | kToShared;
+        else if (mo == ".local") d.flags = (d.flags & ~(kFromLocal | kToGlobal)) | kToLocal;
+      to_ = false;
+    }
+    if (d.op == Opc::Bar) {
+      for (std::string_view mo : mods)
+        if (mo == ".arrive") d.sub = 1;
+        else if (mo == ".red") throw unsupported("bar.red");
+        else if (mo == ".warp") d.op = Opc::Nop;  // bar.warp.sync: lanes of a warp run together here
+    }
+    for (const Ty& t : types)
+      if (t.bits == 16 && t.k == 'f') throw unsupported(fmt::format("{} on .f16 values", op));
+    if ((d.op == Opc::Setp || d.op == Opc::Selp) && !types.empty()) d.type2 = types.back();
+  }
+
+  uint32_t reg_slot(ExprId id) {
+    const Expr& e = m_.expr(id);
+    if (e.kind != ExprKind::Name) throw unsupported(fmt::format("the operand '{}'", text::print_expr(m_, id)));
+    auto it = regs_.find(std::string(m_.text(Symbol{e.a})));
+    if (it == regs_.end()) throw Error(fmt::format("kernel {}: register {} is not declared (at {})", entry_, m_.text(Symbol{e.a}), where_));
+    return it->second;
+  }
+
+  Opnd operand(ExprId id, const DInst& d, size_t index) {
+    const Expr& e = m_.expr(id);
+    Opnd o;
+    switch (e.kind) {
+      case ExprKind::Name: {
+        const std::string name(m_.text(Symbol{e.a}));
+        if (name == "_") return o.kind = Opnd::Sink, o;
+        if (auto r = regs_.find(name); r != regs_.end()) {
+          o.kind = Opnd::Reg;
+          o.slot = r->second;
+          return o;
+        }
+        if (auto l = labels_.find(name); l != labels_.end()) {
+          o.kind = Opnd::Label;
+          o.imm = l->second;
+          return o;
+        }
+        if (auto s = symbols_.find(name); s != symbols_.end()) {
+          o.kind = Opnd::Imm;  // the symbol's address (mov r, sym)
+          o.symbol = true;
+          o.space = s->second.space;
+          o.imm = s->second.address;
+          return o;
+        }
+        if (!name.empty() && name[0] == '%') return special(name, e.b ? m_.text(Symbol{e.b}) : std::string_view{});
+        throw Error(fmt::format("kernel {}: '{}' is not declared (at {})", entry_, name, where_));
+      }
+      case ExprKind::Int:
+      case ExprKind::Float:
+        o.kind = Opnd::Imm;
+        o.imm = literal_bits(id, imm_type(d, index));
+        return o;
+      case ExprKind::Unary:
+        if (e.sub == static_cast<uint8_t>(Op::Not)) {
+          o.kind = Opnd::Reg;
+          o.slot = reg_slot(ExprId{e.a});
+          o.neg = true;
+          return o;
+        }
+        o.kind = Opnd::Imm;
+        o.imm = literal_bits(id, imm_type(d, index));
+        return o;
+      case ExprKind::Binary:
+        if (e.sub == static_cast<uint8_t>(Op::BitOr)) {
+          o.kind = Opnd::Pair;
+          o.slot = reg_slot(ExprId{e.a});
+          o.slot2 = reg_slot(ExprId{e.b});
+          return o;
+        }
+        if (auto v = eval_int(m_, id)) {
+          o.kind = Opnd::Imm;
+          o.imm = static_cast<uint64_t>(*v);
+          return o;
+        }
+        return address_expr(id, o, false);
+      case ExprKind::List:
+        if (e.sub == static_cast<uint8_t>(Delim::Bracket) && e.b == 1) return address_expr(ExprId{m_.items[e.a].node}, o, true);
+        if (e.sub == static_cast<uint8_t>(Delim::Brace)) {
+          o.kind = Opnd::Vec;
+          o.slot = static_cast<uint32_t>(p_.vec_slots.size());
+          o.count = e.b;
+          for (uint32_t i = 0; i < e.b; ++i) {
+            const ExprId el{m_.items[e.a + i].node};
+            p_.vec_slots.push_back(m_.name_of(el) == "_" ? kNoSlot : reg_slot(el));
+          }
+          return o;
+        }
+        break;
+      default: break;
+    }
+    throw unsupported(fmt::format("the operand '{}'", text::print_expr(m_, id)));
+  }
+
+  Ty imm_type(const DInst& d, size_t index) const {
+    if (d.op == Opc::Cvt) return d.type2;
+    if (d.op == Opc::Shl || d.op == Opc::Shr) return index == 2 ? Ty{'u', 32} : d.type;
+    if (d.op == Opc::Shfl || d.op == Opc::Vote || d.op == Opc::Match || d.op == Opc::Bar || d.op == Opc::Prmt ||
+        d.op == Opc::Lop3)
+      return Ty{'b', 32};
+    if (d.op == Opc::Mul || d.op == Opc::Mad) {
+      if ((d.flags & kWide) && index <= 2) return d.type;
+      if ((d.flags & kWide) && index == 3) return Ty{d.type.k, static_cast<uint8_t>(d.type.bits * 2)};
+    }
+    if (d.op == Opc::Selp && index == 3) return Ty{'p', 1};
+    return d.type;
+  }
+
+  // [reg], [reg+imm], [sym], [sym+imm], [imm]
+  Opnd address_expr(ExprId id, Opnd o, bool bracketed) {
+    (void)bracketed;
+    o.kind = Opnd::Addr;
+    o.slot = kNoSlot;
+    int64_t offset = 0;
+    std::function<void(ExprId, bool)> walk = [&](ExprId x, bool negate) {
+      const Expr& e = m_.expr(x);
+      if (e.kind == ExprKind::Name) {
+        const std::string name(m_.text(Symbol{e.a}));
+        if (auto r = regs_.find(name); r != regs_.end()) {
+          if (negate || o.slot != kNoSlot) throw unsupported("this address form");
+          o.slot = r->second;
+          return;
+        }
+        if (auto s = symbols_.find(name); s != symbols_.end()) {
+          if (negate || o.symbol) throw unsupported("this address form");
+          o.symbol = true;
+          o.space = s->second.space;
+          offset += static_cast<int64_t>(s->second.address);
+          return;
+        }
+        throw Error(fmt::format("kernel {}: '{}' is not declared (at {})", entry_, name, where_));
+      }
+      if (e.kind == ExprKind::Binary && (e.sub == static_cast<uint8_t>(Op::Add) || e.sub == static_cast<uint8_t>(Op::Sub))) {
+        walk(ExprId{e.a}, negate);
+        walk(ExprId{e.b}, e.sub == static_cast<uint8_t>(Op::Sub) ? !negate : negate);
+        return;
+      }
+      if (auto v = eval_int(m_, x)) {
+        offset += negate ? -*v : *v;
+        return;
+      }
+      throw unsupported(fmt::format("the address '{}'", text::print_expr(m_, x)));
+    };
+    walk(id, false);
+    o.imm = static_cast<uint64_t>(offset);
+    return o;
+  }
+
+  Opnd special(const std::string& name, std::string_view comp) {
+    static const std::unordered_map<std::string_view, Sreg> kSregs = {
+        {"%tid", Sreg::Tid}, {"%ntid", Sreg::Ntid}, {"%ctaid", Sreg::Ctaid}, {"%nctaid", Sreg::Nctaid},
+        {"%laneid", Sreg::Laneid}, {"%warpid", Sreg::Warpid}, {"%nwarpid", Sreg::Nwarpid}, {"%smid", Sreg::Smid},
+        {"%nsmid", Sreg::Nsmid}, {"%gridid", Sreg::Gridid}, {"%clock", Sreg::Clock}, {"%clock64", Sreg::Clock64},
+        {"%globaltimer", Sreg::Globaltimer}, {"%lanemask_eq", Sreg::LanemaskEq}, {"%lanemask_le", Sreg::LanemaskLe},
+        {"%lanemask_lt", Sreg::LanemaskLt}, {"%lanemask_ge", Sreg::LanemaskGe}, {"%lanemask_gt", Sreg::LanemaskGt},
+        {"%dynamic_smem_size", Sreg::DynamicSmemSize}, {"%total_smem_size", Sreg::TotalSmemSize},
+        {"%clusterid", Sreg::Clusterid}, {"%nclusterid", Sreg::Nclusterid}, {"%cluster_ctaid", Sreg::ClusterCtaid},
+        {"%cluster_nctaid", Sreg::ClusterNctaid}, {"%cluster_ctarank", Sreg::ClusterCtarank},
+        {"%cluster_nctarank", Sreg::ClusterNctarank}, {"%is_explicit_cluster", Sreg::IsExplicitCluster}};
+    auto it = kSregs.find(name);
+    if (it == kSregs.end()) throw unsupported(fmt::format("the special register {}", name));
+    Opnd o;
+    o.kind = Opnd::Sreg;
+    o.sreg = static_cast<uint8_t>(it->second);
+    o.comp = comp == ".y" ? 1 : comp == ".z" ? 2 : 0;
+    return o;
+  }
+
+  const Module& m_;
+  std::string_view entry_;
+  Memory& mem_;
+  Program p_;
+  std::unordered_map<std::string, uint32_t> regs_, labels_;
+  std::unordered_map<std::string, SymbolInfo> symbols_;
+  uint64_t smem_ = 0;
+  uint32_t count_ = 0;
+  bool call_params_ = false;
+  bool to_ = false;
+  std::string where_, loc_;
+};
+
+}  // namespace
+
+Program decode(const ir::Module& m, std::string_view entry, Memory& mem) { return Decoder(m, entry, mem).run(); }
+
+}  // namespace ptx::emu

@@ -1,0 +1,800 @@
+// The emulator's execution engine: CTAs one after another, the warps of a CTA
+// interleaved at barriers, the lanes of a warp executed together. A warp runs
+// the instruction with the lowest program counter among its live lanes, for the
+// lanes that are at it: diverged lanes reconverge where their paths meet.
+#include <algorithm>
+#include <bit>
+#include <cfenv>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "program.hpp"
+#include "ptxpp/emu/emulator.hpp"
+
+namespace ptx::emu {
+
+namespace {
+
+constexpr int kLanes = 32;
+
+uint64_t mask_bits(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((uint64_t{1} << bits) - 1); }
+int64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64) return static_cast<int64_t>(v);
+  const uint64_t m = uint64_t{1} << (bits - 1);
+  v = mask_bits(v, bits);
+  return static_cast<int64_t>((v ^ m) - m);
+}
+float f32(uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); }
+double f64(uint64_t v) { return std::bit_cast<double>(v); }
+uint64_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
+uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
+
+float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
+
+struct Warp {
+  uint32_t index = 0;
+  uint32_t live = 0;             // lanes that exist and have not exited
+  uint32_t pc[kLanes] = {};
+  bool waiting = false;          // at a barrier
+  uint32_t barrier = 0;
+  std::vector<uint64_t> regs;    // slot * 32 + lane
+};
+
+class Runner {
+ public:
+  Runner(const Program& p, Memory& mem, const Options& opt, const LaunchConfig& cfg, std::vector<uint8_t> params, Stats& stats)
+      : p_(p), mem_(mem), opt_(opt), cfg_(cfg), params_(std::move(params)), stats_(stats) {}
+
+  void run() {
+    for (uint32_t z = 0; z < cfg_.grid.z; ++z)
+      for (uint32_t y = 0; y < cfg_.grid.y; ++y)
+        for (uint32_t x = 0; x < cfg_.grid.x; ++x) cta(x, y, z);
+  }
+
+ private:
+  // ---- one CTA ---------------------------------------------------------------------
+  void cta(uint32_t x, uint32_t y, uint32_t z) {
+    ctaid_[0] = x, ctaid_[1] = y, ctaid_[2] = z;
+    smem_.assign(p_.static_smem + cfg_.dynamic_smem, 0);
+    written_.assign(smem_.size(), 0);
+    const uint32_t threads = cfg_.block.x * cfg_.block.y * cfg_.block.z;
+    const uint32_t nwarps = (threads + kLanes - 1) / kLanes;
+    warps_.resize(nwarps);
+    for (uint32_t w = 0; w < nwarps; ++w) {
+      Warp& wp = warps_[w];
+      wp.index = w;
+      const uint32_t lanes = std::min<uint32_t>(kLanes, threads - w * kLanes);
+      wp.live = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
+      std::fill(std::begin(wp.pc), std::end(wp.pc), 0);
+      wp.waiting = false;
+      wp.regs.assign(static_cast<size_t>(p_.slots) * kLanes, 0);
+    }
+    uint64_t steps = 0;
+    for (;;) {
+      bool progressed = false, any_live = false;
+      for (Warp& w : warps_) {
+        while (w.live && !w.waiting) {
+          step(w);
+          progressed = true;
+          if (++steps > opt_.max_steps) fail(w, std::countr_zero(w.live), "the CTA ran for too long (hung?)");
+        }
+        any_live = any_live || w.live;
+      }
+      if (!any_live) return;
+      if (!release_barrier() && !progressed) {
+        std::string where;
+        for (const Warp& w : warps_)
+          if (w.live) where += fmt::format(" warp {} at {};", w.index, p_.texts[p_.code[w.pc[std::countr_zero(w.live)]].stmt]);
+        throw Error(fmt::format("kernel {}, CTA ({},{},{}): deadlock: no warp can proceed:{}", p_.name, x, y, z, where));
+      }
+    }
+  }
+
+  // Releases the warps of a barrier every live warp has reached.
+  bool release_barrier() {
+    bool all = true, any = false;
+    uint32_t id = 0;
+    for (const Warp& w : warps_) {
+      if (!w.live) continue;
+      if (!w.waiting) all = false;
+      else id = w.barrier, any = true;
+    }
+    if (!any || !all) return false;
+    for (Warp& w : warps_) {
+      if (!w.live || !w.waiting) continue;
+      if (w.barrier != id) throw Error(fmt::format("kernel {}: warps wait at different barriers ({} and {})", p_.name, id, w.barrier));
+      w.waiting = false;
+      for (int l = 0; l < kLanes; ++l)
+        if (w.live >> l & 1) ++w.pc[l];
+    }
+    return true;
+  }
+
+  // ---- reports ------------------------------------------------------------------------
+  [[noreturn]] void fail(const Warp& w, int lane, const std::string& what) const {
+    const uint32_t t = w.index * kLanes + static_cast<uint32_t>(lane);
+    const uint32_t tx = t % cfg_.block.x, ty = t / cfg_.block.x % cfg_.block.y, tz = t / (cfg_.block.x * cfg_.block.y);
+    const uint32_t pc = w.pc[lane] < p_.code.size() ? w.pc[lane] : 0;
+    throw Error(fmt::format("kernel {}, CTA ({},{},{}), thread ({},{},{}): {}: {}", p_.name, ctaid_[0], ctaid_[1], ctaid_[2],
+                            tx, ty, tz, p_.texts[p_.code[pc].stmt], what));
+  }
+
+  // ---- operands --------------------------------------------------------------------------
+  uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[static_cast<size_t>(slot) * kLanes + static_cast<size_t>(lane)]; }
+
+  uint64_t value(Warp& w, const Opnd& o, int lane) {
+    switch (o.kind) {
+      case Opnd::Reg: {
+        const uint64_t v = reg(w, o.slot, lane);
+        return o.neg ? !v : v;
+      }
+      case Opnd::Imm: return o.imm;
+      case Opnd::Sreg: return special(w, o, lane);
+      case Opnd::Sink: return 0;
+      default: fail(w, lane, "this operand is not a value");
+    }
+  }
+
+  uint64_t special(const Warp& w, const Opnd& o, int lane) const {
+    const uint32_t t = w.index * kLanes + static_cast<uint32_t>(lane);
+    const uint32_t tid[3] = {t % cfg_.block.x, t / cfg_.block.x % cfg_.block.y, t / (cfg_.block.x * cfg_.block.y)};
+    const uint32_t ntid[3] = {cfg_.block.x, cfg_.block.y, cfg_.block.z};
+    const uint32_t nctaid[3] = {cfg_.grid.x, cfg_.grid.y, cfg_.grid.z};
+    const uint32_t bit = 1u << lane;
+    switch (static_cast<Sreg>(o.sreg)) {
+      case Sreg::Tid: return tid[o.comp];
+      case Sreg::Ntid: return ntid[o.comp];
+      case Sreg::Ctaid: return ctaid_[o.comp];
+      case Sreg::Nctaid: return nctaid[o.comp];
+      case Sreg::Laneid: return static_cast<uint64_t>(lane);
+      case Sreg::Warpid: return w.index;
+      case Sreg::Nwarpid: return warps_.size();
+      case Sreg::Smid: case Sreg::Gridid: return 0;
+      case Sreg::Nsmid: return 1;
+      case Sreg::Clock: case Sreg::Clock64: return stats_.warp_instructions;
+      case Sreg::Globaltimer:
+        return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+      case Sreg::LanemaskEq: return bit;
+      case Sreg::LanemaskLe: return (bit << 1) - 1;
+      case Sreg::LanemaskLt: return bit - 1;
+      case Sreg::LanemaskGe: return ~(bit - 1) & 0xFFFFFFFFu;
+      case Sreg::LanemaskGt: return ~((bit << 1) - 1) & 0xFFFFFFFFu;
+      case Sreg::DynamicSmemSize: return cfg_.dynamic_smem;
+      case Sreg::TotalSmemSize: return smem_.size();
+      case Sreg::Clusterid: return ctaid_[o.comp];
+      case Sreg::Nclusterid: return nctaid[o.comp];
+      case Sreg::ClusterCtaid: case Sreg::ClusterCtarank: return 0;
+      case Sreg::ClusterNctaid: case Sreg::ClusterNctarank: case Sreg::IsExplicitCluster: return o.sreg == static_cast<uint8_t>(Sreg::IsExplicitCluster) ? 0 : 1;
+    }
+    return 0;
+  }
+
+  // ---- memory --------------------------------------------------------------------------------
+  uint8_t* access(Warp& w, int lane, const DInst& in, const Opnd& a, unsigned size, bool store) {
+    uint64_t addr = (a.slot != kNoSlot ? reg(w, a.slot, lane) : 0) + a.imm;
+    Space sp = in.space;
+    if (sp == Space::Generic) {
+      if (a.symbol && a.slot == kNoSlot) sp = a.space;
+      else if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::Shared, addr -= kSharedWindow;
+      else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) fail(w, lane, "local memory is not supported yet");
+      else sp = Space::Global;
+    }
+    if (opt_.check_memory && size > 1 && addr % std::min<unsigned>(size, 16) != 0)
+      fail(w, lane, fmt::format("misaligned {}-byte {} at {}", size, store ? "store" : "load", describe(sp, addr)));
+    switch (sp) {
+      case Space::Global:
+      case Space::Const: {
+        uint8_t* p = mem_.find(addr, size);
+        if (!p) fail(w, lane, fmt::format("{}-byte {} at {}: out of bounds", size, store ? "store" : "load", mem_.describe(addr)));
+        return p;
+      }
+      case Space::Shared:
+        if (addr + size > smem_.size())
+          fail(w, lane, fmt::format("{}-byte {} at shared+{}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", addr, smem_.size()));
+        if (store) std::memset(written_.data() + addr, 1, size);
+        else if (opt_.check_shared_init)
+          for (unsigned i = 0; i < size; ++i)
+            if (!written_[addr + i]) fail(w, lane, fmt::format("load of shared+{}: never written in this CTA", addr + i));
+        return smem_.data() + addr;
+      case Space::Param:
+        if (store) fail(w, lane, "store to a kernel parameter");
+        if (addr + size > params_.size()) fail(w, lane, fmt::format("{}-byte load at param+{}: out of bounds", size, addr));
+        return params_.data() + addr;
+      default: fail(w, lane, "local memory is not supported yet");
+    }
+  }
+
+  std::string describe(Space sp, uint64_t addr) const {
+    if (sp == Space::Shared) return fmt::format("shared+{}", addr);
+    if (sp == Space::Param) return fmt::format("param+{}", addr);
+    return mem_.describe(addr);
+  }
+
+  // ---- one instruction for the lanes at the lowest pc ------------------------------------------
+  void step(Warp& w) {
+    uint32_t pc = 0xFFFFFFFFu;
+    for (uint32_t m = w.live; m; m &= m - 1) pc = std::min(pc, w.pc[std::countr_zero(m)]);
+    uint32_t active = 0;
+    for (uint32_t m = w.live; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      if (w.pc[l] == pc) active |= 1u << l;
+    }
+    const DInst& in = p_.code[pc];
+    uint32_t exec = active;
+    if (in.guard != kNoSlot) {
+      exec = 0;
+      for (uint32_t m = active; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if ((reg(w, in.guard, l) != 0) != in.guard_neg) exec |= 1u << l;
+      }
+    }
+    ++stats_.warp_instructions;
+    stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
+    uint32_t advance = active;  // lanes that move to pc + 1
+    execute(w, in, exec, active, advance);
+    for (uint32_t m = advance; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
+  }
+
+  void execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, uint32_t& advance);
+
+  void write(Warp& w, const Opnd& d, int lane, uint64_t v, Ty t) {
+    if (d.kind == Opnd::Reg) reg(w, d.slot, lane) = t.k == 'p' ? (v != 0) : mask_bits(v, t.bits);
+    else if (d.kind == Opnd::Pair) reg(w, d.slot, lane) = mask_bits(v, t.bits);
+    else if (d.kind != Opnd::Sink) fail(w, lane, "the destination is not a register");
+  }
+
+  const Program& p_;
+  Memory& mem_;
+  const Options& opt_;
+  const LaunchConfig& cfg_;
+  std::vector<uint8_t> params_;
+  Stats& stats_;
+  uint32_t ctaid_[3] = {};
+  std::vector<uint8_t> smem_, written_;
+  std::vector<Warp> warps_;
+};
+
+// ---- arithmetic on typed bits ---------------------------------------------------------------
+
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+
+template <class F32, class F64, class I>
+uint64_t arith(Ty t, uint32_t flags, uint64_t a, uint64_t b, F32 ff, F64 fd, I fi) {
+  if (t.k == 'f') {
+    if (t.bits == 32) {
+      float x = f32(a), y = f32(b);
+      if (flags & kFtz) x = ftz(x), y = ftz(y);
+      float r = ff(x, y);
+      if (flags & kFtz) r = ftz(r);
+      if (flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+      return bits_of(r);
+    }
+    double r = fd(f64(a), f64(b));
+    if (flags & kSat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+    return bits_of(r);
+  }
+  return mask_bits(fi(a, b), t.bits);
+}
+
+bool compare(Cmp c, Ty t, uint64_t a, uint64_t b) {
+  if (t.k == 'f') {
+    const double x = t.bits == 32 ? f32(a) : f64(a), y = t.bits == 32 ? f32(b) : f64(b);
+    const bool un = std::isnan(x) || std::isnan(y);
+    switch (c) {
+      case Cmp::Eq: return !un && x == y;
+      case Cmp::Ne: return !un && x != y;
+      case Cmp::Lt: case Cmp::Lo: return !un && x < y;
+      case Cmp::Le: case Cmp::Ls: return !un && x <= y;
+      case Cmp::Gt: case Cmp::Hi: return !un && x > y;
+      case Cmp::Ge: case Cmp::Hs: return !un && x >= y;
+      case Cmp::Equ: return un || x == y;
+      case Cmp::Neu: return un || x != y;
+      case Cmp::Ltu: return un || x < y;
+      case Cmp::Leu: return un || x <= y;
+      case Cmp::Gtu: return un || x > y;
+      case Cmp::Geu: return un || x >= y;
+      case Cmp::Num: return !un;
+      case Cmp::Nan: return un;
+    }
+    return false;
+  }
+  const bool sgn = t.k == 's';
+  const int64_t sa = sext(a, t.bits), sb = sext(b, t.bits);
+  const uint64_t ua = mask_bits(a, t.bits), ub = mask_bits(b, t.bits);
+  switch (c) {
+    case Cmp::Eq: return ua == ub;
+    case Cmp::Ne: return ua != ub;
+    case Cmp::Lt: return sgn ? sa < sb : ua < ub;
+    case Cmp::Le: return sgn ? sa <= sb : ua <= ub;
+    case Cmp::Gt: return sgn ? sa > sb : ua > ub;
+    case Cmp::Ge: return sgn ? sa >= sb : ua >= ub;
+    case Cmp::Lo: return ua < ub;
+    case Cmp::Ls: return ua <= ub;
+    case Cmp::Hi: return ua > ub;
+    case Cmp::Hs: return ua >= ub;
+    default: return false;
+  }
+}
+
+// cvt between any two of the supported types.
+uint64_t convert(Ty dst, Ty src, uint32_t flags, uint64_t v) {
+  const bool sat = flags & kSat;
+  if (src.k != 'f' && dst.k != 'f') {
+    if (!sat) return mask_bits(src.k == 's' ? static_cast<uint64_t>(sext(v, src.bits)) : mask_bits(v, src.bits), dst.bits);
+    const long double x = src.k == 's' ? static_cast<long double>(sext(v, src.bits)) : static_cast<long double>(mask_bits(v, src.bits));
+    const long double lo = dst.k == 's' ? -std::ldexp(1.0L, dst.bits - 1) : 0.0L;
+    const long double hi = dst.k == 's' ? std::ldexp(1.0L, dst.bits - 1) - 1 : std::ldexp(1.0L, dst.bits) - 1;
+    const long double c = std::clamp(x, lo, hi);
+    return mask_bits(dst.k == 's' ? static_cast<uint64_t>(static_cast<int64_t>(c)) : static_cast<uint64_t>(c), dst.bits);
+  }
+  const int mode = (flags & kRz) ? FE_TOWARDZERO : (flags & kRm) ? FE_DOWNWARD : (flags & kRp) ? FE_UPWARD : FE_TONEAREST;
+  if (src.k == 'f' && dst.k == 'f') {
+    double x = src.bits == 32 ? f32(v) : f64(v);
+    if (flags & kIntRound) {
+      const int saved = std::fegetround();
+      std::fesetround(mode);
+      x = std::nearbyint(x);
+      std::fesetround(saved);
+    }
+    if (dst.bits == 32) {
+      const int saved = std::fegetround();
+      std::fesetround(mode);
+      volatile float r = static_cast<float>(x);
+      std::fesetround(saved);
+      float out = r;
+      if (flags & kFtz) out = ftz(out);
+      if (sat) out = std::isnan(out) ? 0.0f : std::clamp(out, 0.0f, 1.0f);
+      return bits_of(out);
+    }
+    if (sat) x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+    return bits_of(x);
+  }
+  if (src.k == 'f') {  // float -> integer: rounds as asked (.rzi default for truncation), saturates, NaN -> 0
+    double x = src.bits == 32 ? f32(v) : f64(v);
+    if (std::isnan(x)) return 0;
+    const int saved = std::fegetround();
+    std::fesetround(flags & (kRn | kRz | kRm | kRp) ? mode : FE_TOWARDZERO);
+    x = std::nearbyint(x);
+    std::fesetround(saved);
+    const double lo = dst.k == 's' ? -std::ldexp(1.0, dst.bits - 1) : 0.0;
+    const double hi = dst.k == 's' ? std::ldexp(1.0, dst.bits - 1) - 1 : std::ldexp(1.0, dst.bits) - 1;
+    if (x <= lo) return mask_bits(dst.k == 's' ? static_cast<uint64_t>(static_cast<int64_t>(lo)) : 0, dst.bits);
+    if (x >= hi) return mask_bits(dst.k == 's' ? static_cast<uint64_t>(static_cast<int64_t>(hi)) : static_cast<uint64_t>(hi), dst.bits);
+    return mask_bits(dst.k == 's' ? static_cast<uint64_t>(static_cast<int64_t>(x)) : static_cast<uint64_t>(x), dst.bits);
+  }
+  // integer -> float
+  const int saved = std::fegetround();
+  std::fesetround(mode);
+  uint64_t out;
+  if (dst.bits == 32) {
+    volatile float r = src.k == 's' ? static_cast<float>(sext(v, src.bits)) : static_cast<float>(mask_bits(v, src.bits));
+    out = bits_of(static_cast<float>(r));
+  } else {
+    volatile double r = src.k == 's' ? static_cast<double>(sext(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits));
+    out = bits_of(static_cast<double>(r));
+  }
+  std::fesetround(saved);
+  return out;
+}
+
+void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, uint32_t& advance) {
+  const Ty t = in.type;
+  const Opnd* o = in.ops;
+  auto lanes = [&](auto&& f) {
+    for (uint32_t m = exec; m; m &= m - 1) f(std::countr_zero(m));
+  };
+  auto binary = [&](auto ff, auto fd, auto fi) {
+    lanes([&](int l) { write(w, o[0], l, arith(t, in.flags, value(w, o[1], l), value(w, o[2], l), ff, fd, fi), t); });
+  };
+  auto unary_f = [&](auto ff, auto fd) {
+    lanes([&](int l) {
+      const uint64_t a = value(w, o[1], l);
+      uint64_t r;
+      if (t.bits == 32) {
+        float x = f32(a);
+        if (in.flags & kFtz) x = ftz(x);
+        float y = ff(x);
+        if (in.flags & kFtz) y = ftz(y);
+        r = bits_of(y);
+      } else {
+        r = bits_of(fd(f64(a)));
+      }
+      write(w, o[0], l, r, t);
+    });
+  };
+  auto fma = [&] {
+    lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
+        if (t.bits == 32) {
+          float x = f32(a), y = f32(b), z = f32(c);
+          if (in.flags & kFtz) x = ftz(x), y = ftz(y), z = ftz(z);
+          float r = std::fma(x, y, z);
+          if (in.flags & kFtz) r = ftz(r);
+          if (in.flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+          write(w, o[0], l, bits_of(r), t);
+        } else {
+          write(w, o[0], l, bits_of(std::fma(f64(a), f64(b), f64(c))), t);
+        }
+      });
+  };
+  const bool sgn = t.k == 's';
+  switch (in.op) {
+    case Opc::Nop: return;
+    case Opc::Mov:
+      if (o[0].kind == Opnd::Vec) {  // mov.b64 {lo, hi}, x: unpack
+        const unsigned eb = t.bits / o[0].count;
+        lanes([&](int l) {
+          const uint64_t v = value(w, o[1], l);
+          for (uint32_t i = 0; i < o[0].count; ++i)
+            if (p_.vec_slots[o[0].slot + i] != kNoSlot) reg(w, p_.vec_slots[o[0].slot + i], l) = mask_bits(v >> (eb * i), eb);
+        });
+      } else if (o[1].kind == Opnd::Vec) {  // mov.b64 x, {lo, hi}: pack
+        const unsigned eb = t.bits / o[1].count;
+        lanes([&](int l) {
+          uint64_t v = 0;
+          for (uint32_t i = 0; i < o[1].count; ++i)
+            v |= mask_bits(reg(w, p_.vec_slots[o[1].slot + i], l), eb) << (eb * i);
+          write(w, o[0], l, v, t);
+        });
+      } else {
+        lanes([&](int l) { write(w, o[0], l, value(w, o[1], l), t); });
+      }
+      return;
+    case Opc::Add:
+      return binary([](float a, float b) { return a + b; }, [](double a, double b) { return a + b; },
+                    [](uint64_t a, uint64_t b) { return a + b; });
+    case Opc::Sub:
+      return binary([](float a, float b) { return a - b; }, [](double a, double b) { return a - b; },
+                    [](uint64_t a, uint64_t b) { return a - b; });
+    case Opc::Mul:
+    case Opc::Mad:
+      if (t.k == 'f') {
+        if (in.op == Opc::Mul)
+          return binary([](float a, float b) { return a * b; }, [](double a, double b) { return a * b; },
+                        [](uint64_t a, uint64_t b) { return a * b; });
+        return fma();  // mad.f32 is fma.f32
+      } else {
+        lanes([&](int l) {
+          const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+          const uint64_t c = in.op == Opc::Mad ? value(w, o[3], l) : 0;
+          u128 prod;
+          if (sgn) prod = static_cast<u128>(static_cast<i128>(sext(a, t.bits)) * sext(b, t.bits));
+          else prod = static_cast<u128>(mask_bits(a, t.bits)) * mask_bits(b, t.bits);
+          uint64_t r;
+          Ty rt = t;
+          if (in.flags & kWide) {
+            r = static_cast<uint64_t>(prod);
+            rt.bits = static_cast<uint8_t>(t.bits * 2);
+          } else if (in.flags & kHi) {
+            r = static_cast<uint64_t>(prod >> t.bits);
+          } else {
+            r = static_cast<uint64_t>(prod);
+          }
+          write(w, o[0], l, r + c, rt);
+        });
+        return;
+      }
+    case Opc::Fma: return fma();
+    case Opc::Div:
+      if (t.k == 'f')
+        return binary([](float a, float b) { return a / b; }, [](double a, double b) { return a / b; },
+                      [](uint64_t a, uint64_t) { return a; });
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+        uint64_t r;
+        if (mask_bits(b, t.bits) == 0) r = ~uint64_t{0};
+        else if (sgn && sext(b, t.bits) == -1) r = static_cast<uint64_t>(0 - static_cast<uint64_t>(sext(a, t.bits)));
+        else r = sgn ? static_cast<uint64_t>(sext(a, t.bits) / sext(b, t.bits)) : mask_bits(a, t.bits) / mask_bits(b, t.bits);
+        write(w, o[0], l, r, t);
+      });
+      return;
+    case Opc::Rem:
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+        uint64_t r;
+        if (mask_bits(b, t.bits) == 0) r = a;
+        else if (sgn && sext(b, t.bits) == -1) r = 0;
+        else r = sgn ? static_cast<uint64_t>(sext(a, t.bits) % sext(b, t.bits)) : mask_bits(a, t.bits) % mask_bits(b, t.bits);
+        write(w, o[0], l, r, t);
+      });
+      return;
+    case Opc::Neg:
+      if (t.k == 'f') return unary_f([](float x) { return -x; }, [](double x) { return -x; });
+      lanes([&](int l) { write(w, o[0], l, 0 - value(w, o[1], l), t); });
+      return;
+    case Opc::Abs:
+      if (t.k == 'f') return unary_f([](float x) { return std::fabs(x); }, [](double x) { return std::fabs(x); });
+      lanes([&](int l) {
+        const int64_t v = sext(value(w, o[1], l), t.bits);
+        write(w, o[0], l, static_cast<uint64_t>(v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v)), t);
+      });
+      return;
+    case Opc::Min:
+    case Opc::Max: {
+      const bool mx = in.op == Opc::Max;
+      if (t.k == 'f')
+        return binary([mx](float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
+                      [mx](double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
+                      [](uint64_t a, uint64_t) { return a; });
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+        const bool less = sgn ? sext(a, t.bits) < sext(b, t.bits) : mask_bits(a, t.bits) < mask_bits(b, t.bits);
+        write(w, o[0], l, (less != mx) ? a : b, t);
+      });
+      return;
+    }
+    case Opc::And: lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) & value(w, o[2], l), t); }); return;
+    case Opc::Or: lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) | value(w, o[2], l), t); }); return;
+    case Opc::Xor: lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) ^ value(w, o[2], l), t); }); return;
+    case Opc::Not: lanes([&](int l) { write(w, o[0], l, t.k == 'p' ? !value(w, o[1], l) : ~value(w, o[1], l), t); }); return;
+    case Opc::Cnot: lanes([&](int l) { write(w, o[0], l, mask_bits(value(w, o[1], l), t.bits) == 0, t); }); return;
+    case Opc::Shl:
+      lanes([&](int l) {
+        const uint64_t n = mask_bits(value(w, o[2], l), 32);
+        write(w, o[0], l, n >= t.bits ? 0 : value(w, o[1], l) << n, t);
+      });
+      return;
+    case Opc::Shr:
+      lanes([&](int l) {
+        const uint64_t n = std::min<uint64_t>(mask_bits(value(w, o[2], l), 32), t.bits);
+        const uint64_t a = value(w, o[1], l);
+        uint64_t r;
+        if (sgn) r = static_cast<uint64_t>(n >= 64 ? (sext(a, t.bits) < 0 ? -1 : 0) : sext(a, t.bits) >> n);
+        else r = n >= 64 ? 0 : mask_bits(a, t.bits) >> n;
+        write(w, o[0], l, r, t);
+      });
+      return;
+    case Opc::Popc: lanes([&](int l) { write(w, o[0], l, static_cast<uint64_t>(std::popcount(mask_bits(value(w, o[1], l), t.bits))), Ty{'u', 32}); }); return;
+    case Opc::Clz:
+      lanes([&](int l) {
+        const uint64_t v = mask_bits(value(w, o[1], l), t.bits);
+        write(w, o[0], l, static_cast<uint64_t>(std::countl_zero(v) - (64 - t.bits)), Ty{'u', 32});
+      });
+      return;
+    case Opc::Brev:
+      lanes([&](int l) {
+        uint64_t v = value(w, o[1], l), r = 0;
+        for (unsigned i = 0; i < t.bits; ++i) r |= ((v >> i) & 1) << (t.bits - 1 - i);
+        write(w, o[0], l, r, t);
+      });
+      return;
+    case Opc::Setp: {
+      const Cmp c = static_cast<Cmp>(in.sub);
+      const BoolOp bo = static_cast<BoolOp>(in.boolop);
+      lanes([&](int l) {
+        bool r = compare(c, in.type2, value(w, o[1], l), value(w, o[2], l));
+        bool q = !r;
+        if (bo != BoolOp::None) {
+          const bool cc = value(w, o[3], l) != 0;
+          auto apply = [&](bool x) { return bo == BoolOp::And ? (x && cc) : bo == BoolOp::Or ? (x || cc) : (x != cc); };
+          r = apply(r), q = apply(q);
+        }
+        reg(w, o[0].slot, l) = r;
+        if (o[0].kind == Opnd::Pair) reg(w, o[0].slot2, l) = q;
+      });
+      return;
+    }
+    case Opc::Selp:
+      lanes([&](int l) { write(w, o[0], l, value(w, o[3], l) ? value(w, o[1], l) : value(w, o[2], l), t); });
+      return;
+    case Opc::Cvt:
+      lanes([&](int l) { write(w, o[0], l, convert(t, in.type2, in.flags, value(w, o[1], l)), t); });
+      return;
+    case Opc::Cvta:
+      lanes([&](int l) {
+        uint64_t v = value(w, o[1], l);
+        if (in.flags & kToShared) v -= kSharedWindow;
+        else if (in.flags & kToLocal) v -= kLocalWindow;
+        else if (in.flags & kFromShared) v += kSharedWindow;
+        else if (in.flags & kFromLocal) v += kLocalWindow;
+        write(w, o[0], l, v, t);
+      });
+      return;
+    case Opc::Ld:
+    case Opc::St: {
+      const bool st = in.op == Opc::St;
+      const Opnd& a = st ? o[0] : o[1];
+      const Opnd& v = st ? o[1] : o[0];
+      const unsigned es = t.bits / 8;
+      lanes([&](int l) {
+        uint8_t* p = access(w, l, in, a, es * in.vec, st);
+        for (unsigned i = 0; i < in.vec; ++i) {
+          const Opnd* dst = &v;
+          uint32_t slot = v.slot;
+          if (v.kind == Opnd::Vec) {
+            slot = p_.vec_slots[v.slot + i];
+            if (slot == kNoSlot) continue;
+          }
+          if (st) {
+            const uint64_t x = v.kind == Opnd::Vec ? reg(w, slot, l) : value(w, *dst, l);
+            std::memcpy(p + i * es, &x, es);
+          } else {
+            uint64_t x = 0;
+            std::memcpy(&x, p + i * es, es);
+            if (t.k == 's') x = static_cast<uint64_t>(sext(x, t.bits));
+            reg(w, slot, l) = x;
+          }
+        }
+      });
+      return;
+    }
+    case Opc::Bra: {
+      const uint32_t target = static_cast<uint32_t>(o[0].imm);
+      if (o[0].kind != Opnd::Label) fail(w, std::countr_zero(active), "indirect branches are not supported yet");
+      for (uint32_t m = exec; m; m &= m - 1) w.pc[std::countr_zero(m)] = target;
+      advance = active & ~exec;
+      return;
+    }
+    case Opc::Ret:
+    case Opc::Exit:
+      w.live &= ~exec;
+      advance = active & ~exec;
+      return;
+    case Opc::Bar:
+      if (in.sub == 1) return;  // bar.arrive: counted by the warps that wait
+      if (exec != w.live) fail(w, std::countr_zero(active), "barrier divergence: not every live thread of the warp reaches this barrier together");
+      w.waiting = true;
+      w.barrier = in.nops ? static_cast<uint32_t>(value(w, o[0], std::countr_zero(exec))) : 0;
+      advance = 0;  // moves on when released
+      return;
+    case Opc::Shfl: {
+      uint64_t src[kLanes];
+      for (int l = 0; l < kLanes; ++l) src[l] = (w.live >> l & 1) ? value(w, o[1], l) : 0;
+      const ShflMode mode = static_cast<ShflMode>(in.sub);
+      lanes([&](int l) {
+        const uint32_t b = static_cast<uint32_t>(value(w, o[2], l)) & 31, c = static_cast<uint32_t>(value(w, o[3], l));
+        const int seg = static_cast<int>((c >> 8) & 31), clamp = static_cast<int>(c & 31);
+        const int maxl = (l & seg) | (clamp & ~seg), minl = l & seg;
+        int j = l;
+        bool ok = false;
+        switch (mode) {
+          case ShflMode::Up: j = l - static_cast<int>(b); ok = j >= maxl; break;
+          case ShflMode::Down: j = l + static_cast<int>(b); ok = j <= maxl; break;
+          case ShflMode::Bfly: j = l ^ static_cast<int>(b); ok = j <= maxl; break;
+          case ShflMode::Idx: j = minl | (static_cast<int>(b) & ~seg); ok = j <= maxl; break;
+        }
+        if (!ok) j = l;
+        if (!(exec >> j & 1)) fail(w, l, fmt::format("shfl reads lane {}, which is not executing it", j));
+        write(w, o[0], l, src[j], Ty{'b', 32});
+        if (o[0].kind == Opnd::Pair) reg(w, o[0].slot2, l) = ok;
+      });
+      return;
+    }
+    case Opc::Vote: {
+      uint32_t ballot = 0;
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if (value(w, o[1], l)) ballot |= 1u << l;
+      }
+      const VoteMode mode = static_cast<VoteMode>(in.sub);
+      lanes([&](int l) {
+        uint64_t r = 0;
+        switch (mode) {
+          case VoteMode::All: r = ballot == exec; break;
+          case VoteMode::Any: r = ballot != 0; break;
+          case VoteMode::Uni: r = ballot == 0 || ballot == exec; break;
+          case VoteMode::Ballot: r = ballot; break;
+        }
+        write(w, o[0], l, r, mode == VoteMode::Ballot ? Ty{'b', 32} : Ty{'p', 1});
+      });
+      return;
+    }
+    case Opc::Match:
+      lanes([&](int l) {
+        const uint64_t v = value(w, o[1], l);
+        uint32_t same = 0;
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const int k = std::countr_zero(m);
+          if (mask_bits(value(w, o[1], k), t.bits) == mask_bits(v, t.bits)) same |= 1u << k;
+        }
+        write(w, o[0], l, same, Ty{'b', 32});
+      });
+      return;
+    case Opc::Rsqrt: return unary_f([](float x) { return 1.0f / std::sqrt(x); }, [](double x) { return 1.0 / std::sqrt(x); });
+    case Opc::Rcp: return unary_f([](float x) { return 1.0f / x; }, [](double x) { return 1.0 / x; });
+    case Opc::Sqrt: return unary_f([](float x) { return std::sqrt(x); }, [](double x) { return std::sqrt(x); });
+    case Opc::Ex2: return unary_f([](float x) { return std::exp2(x); }, [](double x) { return std::exp2(x); });
+    case Opc::Lg2: return unary_f([](float x) { return std::log2(x); }, [](double x) { return std::log2(x); });
+    case Opc::Sin: return unary_f([](float x) { return std::sin(x); }, [](double x) { return std::sin(x); });
+    case Opc::Cos: return unary_f([](float x) { return std::cos(x); }, [](double x) { return std::cos(x); });
+    case Opc::Tanh: return unary_f([](float x) { return std::tanh(x); }, [](double x) { return std::tanh(x); });
+    case Opc::Copysign:
+      return binary([](float a, float b) { return std::copysign(b, a); }, [](double a, double b) { return std::copysign(b, a); },
+                    [](uint64_t a, uint64_t) { return a; });
+    case Opc::Atom:
+    case Opc::Red: {
+      const bool atom = in.op == Opc::Atom;
+      const Opnd& a = atom ? o[1] : o[0];
+      const unsigned es = t.bits / 8;
+      const AtomOp aop = static_cast<AtomOp>(in.sub);
+      lanes([&](int l) {  // lanes one after another: atomic by construction
+        uint8_t* p = access(w, l, in, a, es, true);
+        uint64_t old = 0;
+        std::memcpy(&old, p, es);
+        const uint64_t b = value(w, atom ? o[2] : o[1], l);
+        uint64_t r = old;
+        switch (aop) {
+          case AtomOp::Add:
+            r = arith(t, 0, old, b, [](float x, float y) { return x + y; }, [](double x, double y) { return x + y; },
+                      [](uint64_t x, uint64_t y) { return x + y; });
+            break;
+          case AtomOp::Min:
+          case AtomOp::Max: {
+            const bool mx = aop == AtomOp::Max;
+            bool less;
+            if (t.k == 'f') less = t.bits == 32 ? f32(old) < f32(b) : f64(old) < f64(b);
+            else less = sgn ? sext(old, t.bits) < sext(b, t.bits) : mask_bits(old, t.bits) < mask_bits(b, t.bits);
+            r = (less != mx) ? old : b;
+            break;
+          }
+          case AtomOp::Exch: r = b; break;
+          case AtomOp::Cas: r = mask_bits(old, t.bits) == mask_bits(b, t.bits) ? value(w, o[3], l) : old; break;
+          case AtomOp::And: r = old & b; break;
+          case AtomOp::Or: r = old | b; break;
+          case AtomOp::Xor: r = old ^ b; break;
+          case AtomOp::Inc: r = mask_bits(old, 32) >= mask_bits(b, 32) ? 0 : old + 1; break;
+          case AtomOp::Dec: r = (mask_bits(old, 32) == 0 || mask_bits(old, 32) > mask_bits(b, 32)) ? b : old - 1; break;
+        }
+        std::memcpy(p, &r, es);
+        if (atom) write(w, o[0], l, old, t);
+      });
+      return;
+    }
+    case Opc::Lop3:
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l), lut = value(w, o[4], l);
+        uint64_t r = 0;
+        for (unsigned i = 0; i < 32; ++i) {
+          const unsigned idx = static_cast<unsigned>(((a >> i & 1) << 2) | ((b >> i & 1) << 1) | (c >> i & 1));
+          r |= ((lut >> idx) & 1) << i;
+        }
+        write(w, o[0], l, r, t);
+      });
+      return;
+    case Opc::Prmt:
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
+        const uint64_t bytes = (mask_bits(b, 32) << 32) | mask_bits(a, 32);
+        uint64_t r = 0;
+        for (unsigned i = 0; i < 4; ++i) {
+          const unsigned sel = static_cast<unsigned>(c >> (4 * i)) & 7;
+          const bool sign = (c >> (4 * i + 3)) & 1;
+          uint64_t byte = (bytes >> (8 * sel)) & 0xFF;
+          if (sign) byte = (byte & 0x80) ? 0xFF : 0;
+          r |= byte << (8 * i);
+        }
+        write(w, o[0], l, r, t);
+      });
+      return;
+  }
+}
+
+}  // namespace
+
+Emulator::Emulator(Options o) : options_(o) {}
+Emulator::~Emulator() = default;
+
+void Emulator::launch(const ir::Module& m, std::string_view entry, const LaunchConfig& cfg, std::span<const Arg> args) {
+  if (cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0 || cfg.block.x == 0 || cfg.block.y == 0 || cfg.block.z == 0)
+    throw Error(fmt::format("launch of {}: grid and block dimensions must be positive", entry));
+  if (static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z > 1024)
+    throw Error(fmt::format("launch of {}: {} threads per block; at most 1024", entry,
+                            static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z));
+  const Program p = decode(m, entry, memory_);
+  if (args.size() != p.param_offsets.size())
+    throw Error(fmt::format("launch of {}: {} arguments for {} parameters", entry, args.size(), p.param_offsets.size()));
+  std::vector<uint8_t> params(p.param_bytes, 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].bytes.size() != p.param_sizes[i])
+      throw Error(fmt::format("launch of {}: argument {} has {} bytes; the parameter has {}", entry, i, args[i].bytes.size(), p.param_sizes[i]));
+    std::memcpy(params.data() + p.param_offsets[i], args[i].bytes.data(), args[i].bytes.size());
+  }
+  Runner(p, memory_, options_, cfg, std::move(params), stats_).run();
+}
+
+}  // namespace ptx::emu

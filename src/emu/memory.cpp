@@ -1,0 +1,77 @@
+#include <fmt/format.h>
+
+#include "ptxpp/emu/emulator.hpp"
+
+namespace ptx::emu {
+
+Memory::Memory() = default;
+Memory::~Memory() = default;
+
+uint64_t Memory::alloc(size_t bytes, std::string name) {
+  // 256-byte aligned, with an unmapped gap after each allocation so that an overrun
+  // never lands in the next one.
+  const uint64_t base = next_;
+  next_ += (static_cast<uint64_t>(bytes) + 4096 + 255) & ~uint64_t{255};
+  Allocation a;
+  a.base = base;
+  a.bytes.assign(bytes, 0);
+  a.name = name.empty() ? fmt::format("buffer@{:#x}", base) : std::move(name);
+  allocs_.emplace(base, std::move(a));
+  last_ = nullptr;
+  return base;
+}
+
+void Memory::free(uint64_t address) {
+  auto it = allocs_.find(address);
+  if (it == allocs_.end() || it->second.freed) throw Error(fmt::format("free of {:#x}: not an allocation", address));
+  it->second.freed = true;
+  it->second.bytes.clear();
+  it->second.bytes.shrink_to_fit();
+  last_ = nullptr;
+}
+
+const Memory::Allocation* Memory::owner(uint64_t address) const {
+  auto it = allocs_.upper_bound(address);
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  return &it->second;
+}
+
+uint8_t* Memory::find(uint64_t address, size_t size) {
+  const Allocation* a = last_;
+  if (!a || address < a->base || address + size > a->base + a->bytes.size()) {
+    a = owner(address);
+    if (!a || a->freed || address + size > a->base + a->bytes.size()) return nullptr;
+    last_ = a;
+  }
+  return const_cast<uint8_t*>(a->bytes.data()) + (address - a->base);
+}
+
+void Memory::write(uint64_t address, const void* src, size_t bytes) {
+  uint8_t* p = find(address, bytes);
+  if (!p) throw Error(fmt::format("write of {} bytes at {}: outside every allocation", bytes, describe(address)));
+  std::memcpy(p, src, bytes);
+}
+
+void Memory::read(void* dst, uint64_t address, size_t bytes) const {
+  uint8_t* p = const_cast<Memory*>(this)->find(address, bytes);
+  if (!p) throw Error(fmt::format("read of {} bytes at {}: outside every allocation", bytes, describe(address)));
+  std::memcpy(dst, p, bytes);
+}
+
+void Memory::fill(uint64_t address, uint8_t value, size_t bytes) {
+  uint8_t* p = find(address, bytes);
+  if (!p) throw Error(fmt::format("fill of {} bytes at {}: outside every allocation", bytes, describe(address)));
+  std::memset(p, value, bytes);
+}
+
+std::string Memory::describe(uint64_t address) const {
+  const Allocation* a = owner(address);
+  if (!a) return fmt::format("{:#x}", address);
+  const uint64_t off = address - a->base;
+  if (a->freed) return fmt::format("{}+{} (freed)", a->name, off);
+  if (off >= a->bytes.size()) return fmt::format("{}+{} (the buffer has {} bytes)", a->name, off, a->bytes.size());
+  return fmt::format("{}+{}", a->name, off);
+}
+
+}  // namespace ptx::emu

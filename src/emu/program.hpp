@@ -1,0 +1,101 @@
+// Internal: a kernel decoded for the emulator. Registers become slots, symbols
+// become addresses, labels become instruction indices, mnemonics become an
+// opcode and flags, so that execution does no string work.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ptxpp/ir/module.hpp"
+
+namespace ptx::emu {
+
+constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+
+// Generic addresses of the windows (global memory allocations start at 0x7000'0000'0000).
+constexpr uint64_t kSharedWindow = 0x0000100000000000ull;
+constexpr uint64_t kLocalWindow = 0x0000200000000000ull;
+constexpr uint64_t kWindowSize = 0x0000000100000000ull;
+
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+
+// The value type of an instruction or register: kind ('u', 's', 'f', 'b', 'p') and width.
+struct Ty {
+  char k = 'b';
+  uint8_t bits = 32;
+  friend bool operator==(Ty, Ty) = default;
+};
+
+enum class Opc : uint8_t {
+  Mov, Add, Sub, Mul, Mad, Fma, Div, Rem, Neg, Abs, Min, Max, And, Or, Xor, Not, Cnot, Shl, Shr,
+  Popc, Clz, Brev, Setp, Selp, Cvt, Cvta, Ld, St, Bra, Ret, Exit, Bar, Shfl, Vote, Match,
+  Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
+};
+
+enum Flag : uint32_t {
+  kLo = 1, kHi = 2, kWide = 4, kRn = 8, kRz = 16, kRm = 32, kRp = 64, kFtz = 128, kSat = 256,
+  kApprox = 512, kUni = 1024, kIntRound = 2048,  // cvt .rni/.rzi/.rmi/.rpi
+  kToGlobal = 4096, kToShared = 8192, kToLocal = 16384,  // cvta.to.*: generic -> window
+  kFromShared = 32768, kFromLocal = 65536,                 // cvta.shared: window -> generic
+};
+
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+enum class AtomOp : uint8_t { Add, Min, Max, Exch, Cas, And, Or, Xor, Inc, Dec };
+
+enum class Sreg : uint8_t {
+  Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, Clock, Clock64, Globaltimer,
+  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt, DynamicSmemSize, TotalSmemSize,
+  Clusterid, Nclusterid, ClusterCtaid, ClusterNctaid, ClusterCtarank, ClusterNctarank, IsExplicitCluster,
+};
+
+struct Opnd {
+  enum Kind : uint8_t { None, Reg, Imm, Vec, Addr, Label, Sreg, Sink, Pair };
+  Kind kind = None;
+  bool neg = false;             // Reg of a predicate written !p
+  uint32_t slot = kNoSlot;      // Reg; Vec: first index in Program::vec_slots; Addr: base register or kNoSlot
+  uint32_t slot2 = kNoSlot;     // Pair: the predicate of d|p
+  uint32_t count = 0;           // Vec: elements
+  uint64_t imm = 0;             // Imm: the bits; Addr: offset + symbol address; Label: instruction index
+  Space space = Space::Generic; // Addr: the symbol's space when the address names one
+  bool symbol = false;          // Addr/Imm: names a symbol
+  uint8_t sreg = 0, comp = 0;   // Sreg
+};
+
+struct DInst {
+  Opc op = Opc::Nop;
+  Ty type, type2;               // type2: cvt's source type, setp/selp compare type
+  uint32_t flags = 0;
+  Space space = Space::Generic;
+  uint8_t vec = 1;
+  uint8_t sub = 0;              // Cmp, ShflMode, VoteMode, AtomOp, bar kind
+  uint8_t boolop = 0;           // setp's .and/.or/.xor
+  uint8_t nops = 0;
+  Opnd ops[6];
+  uint32_t guard = kNoSlot;
+  bool guard_neg = false;
+  uint32_t stmt = 0;            // index into Program::texts (for reports)
+};
+
+struct Program {
+  std::string name;
+  std::vector<DInst> code;
+  std::vector<uint32_t> vec_slots;   // Vec operands' registers (kNoSlot: the sink `_`)
+  std::vector<Ty> slot_types;
+  uint32_t slots = 0;
+  uint32_t static_smem = 0;
+  std::vector<uint8_t> params_layout;  // unused: params are laid out from param_offsets
+  std::vector<uint32_t> param_offsets, param_sizes;
+  uint32_t param_bytes = 0;
+  std::vector<std::string> texts;    // instruction text and source location, for reports
+};
+
+struct Globals;
+// Decodes `entry`; module-scope variables are allocated in `mem` (once per launch).
+class Memory;
+Program decode(const ir::Module& m, std::string_view entry, Memory& mem);
+
+}  // namespace ptx::emu
