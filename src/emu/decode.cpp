@@ -250,6 +250,7 @@ class Decoder {
     }
     if (!types.empty()) d.type = types.back();
     if (types.size() >= 2) d.type2 = types[types.size() - 2];
+    if (op == "cvt" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // cvt.dst.src
     opcode(d, op, mods, types);
     if (in.guard) {
       const Expr& g = m_.expr(in.guard);

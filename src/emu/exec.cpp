@@ -34,6 +34,8 @@ uint64_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
 uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
 
 float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
+// .f32 results that are NaN are the canonical NaN, as on the hardware.
+uint64_t canon(float f) { return std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f); }
 
 struct Warp {
   uint32_t index = 0;
@@ -272,7 +274,7 @@ uint64_t arith(Ty t, uint32_t flags, uint64_t a, uint64_t b, F32 ff, F64 fd, I f
       float r = ff(x, y);
       if (flags & kFtz) r = ftz(r);
       if (flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-      return bits_of(r);
+      return canon(r);
     }
     double r = fd(f64(a), f64(b));
     if (flags & kSat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
@@ -400,7 +402,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         if (in.flags & kFtz) x = ftz(x);
         float y = ff(x);
         if (in.flags & kFtz) y = ftz(y);
-        r = bits_of(y);
+        r = canon(y);
       } else {
         r = bits_of(fd(f64(a)));
       }
@@ -416,7 +418,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           float r = std::fma(x, y, z);
           if (in.flags & kFtz) r = ftz(r);
           if (in.flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-          write(w, o[0], l, bits_of(r), t);
+          write(w, o[0], l, canon(r), t);
         } else {
           write(w, o[0], l, bits_of(std::fma(f64(a), f64(b), f64(c))), t);
         }
@@ -504,11 +506,17 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
     case Opc::Neg:
-      if (t.k == 'f') return unary_f([](float x) { return -x; }, [](double x) { return -x; });
+      if (t.k == 'f') {  // a sign-bit flip, NaN payload kept (as on the hardware)
+        lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) ^ (uint64_t{1} << (t.bits - 1)), t); });
+        return;
+      }
       lanes([&](int l) { write(w, o[0], l, 0 - value(w, o[1], l), t); });
       return;
     case Opc::Abs:
-      if (t.k == 'f') return unary_f([](float x) { return std::fabs(x); }, [](double x) { return std::fabs(x); });
+      if (t.k == 'f') {  // clears the sign bit
+        lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) & ~(uint64_t{1} << (t.bits - 1)), t); });
+        return;
+      }
       lanes([&](int l) {
         const int64_t v = sext(value(w, o[1], l), t.bits);
         write(w, o[0], l, static_cast<uint64_t>(v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v)), t);

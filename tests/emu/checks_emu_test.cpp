@@ -1,0 +1,173 @@
+// The emulator's checks: each test plants one kind of bug and expects the report
+// to name the kernel, the CTA and thread, the instruction, and the buffer and offset.
+#include "emu_test_util.hpp"
+
+namespace ptx::test {
+namespace {
+
+std::string report_of(EmuRun& r, const std::string& text, emu::Dim3 grid, emu::Dim3 block, uint32_t dyn = 0) {
+  try {
+    r.launch(text, "t", grid, block, dyn);
+  } catch (const emu::Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no report";
+  return {};
+}
+
+const char* kHeader = ".version 8.0\n.target sm_90a\n.address_size 64\n\n";
+
+TEST(EmuChecks, OutOfBoundsGlobalStore) {
+  // one thread too many: no bounds check in the kernel
+  const std::string text = std::string(kHeader) + R"(.visible .entry t(.param .u64 out)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r1;
+	ret;
+}
+)";
+  EmuRun r;
+  r.buffer(std::vector<uint32_t>(31), "out");
+  const std::string rep = report_of(r, text, {1, 1, 1}, {32, 1, 1});
+  EXPECT_NE(rep.find("kernel t, CTA (0,0,0), thread (31,0,0)"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("st.global.u32"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("out+124"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("out of bounds"), std::string::npos) << rep;
+}
+
+TEST(EmuChecks, MisalignedLoad) {
+  const std::string text = std::string(kHeader) + R"(.visible .entry t(.param .u64 in)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [in];
+	ld.global.u32 %r1, [%rd1+2];
+	ret;
+}
+)";
+  EmuRun r;
+  r.buffer(std::vector<uint32_t>(4), "in");
+  const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
+  EXPECT_NE(rep.find("misaligned 4-byte load at in+2"), std::string::npos) << rep;
+}
+
+TEST(EmuChecks, UseOfAFreedBuffer) {
+  const std::string text = std::string(kHeader) + R"(.visible .entry t(.param .u64 in)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [in];
+	ld.global.u32 %r1, [%rd1];
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t a = r.buffer(std::vector<uint32_t>(4), "in");
+  r.emu.memory().free(a);
+  const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
+  EXPECT_NE(rep.find("in+0 (freed)"), std::string::npos) << rep;
+  EXPECT_THROW(r.emu.memory().free(a), emu::Error);
+}
+
+TEST(EmuChecks, UninitializedSharedRead) {
+  const std::string text = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b32 %r<3>;
+	.shared .align 4 .b32 buf[64];
+	mov.u32 %r1, buf;
+	st.shared.u32 [%r1], 7;
+	ld.shared.u32 %r2, [%r1+8];
+	ret;
+}
+)";
+  EmuRun r;
+  const std::string rep = report_of(r, text, {2, 1, 1}, {1, 1, 1});
+  EXPECT_NE(rep.find("load of shared+8: never written in this CTA"), std::string::npos) << rep;
+}
+
+TEST(EmuChecks, SharedOutOfBoundsWithDynamicSmem) {
+  const std::string text = std::string(kHeader) + R"(.extern .shared .align 16 .b8 dyn[];
+.visible .entry t()
+{
+	.reg .b32 %r<3>;
+	mov.u32 %r1, dyn;
+	st.shared.u32 [%r1+60], 1;
+	st.shared.u32 [%r1+64], 1;
+	ret;
+}
+)";
+  EmuRun r;
+  const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1}, 64);
+  EXPECT_NE(rep.find("4-byte store at shared+64: out of bounds (the CTA has 64 bytes)"), std::string::npos) << rep;
+}
+
+TEST(EmuChecks, BarrierDivergence) {
+  const std::string text = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b32 %r<3>;
+	.reg .pred %p<2>;
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p1, %r1, 16;
+	@%p1 bra $skip;
+	bar.sync 0;
+$skip:
+	ret;
+}
+)";
+  EmuRun r;
+  const std::string rep = report_of(r, text, {1, 1, 1}, {32, 1, 1});
+  EXPECT_NE(rep.find("barrier divergence"), std::string::npos) << rep;
+}
+
+TEST(EmuChecks, HangIsReported) {
+  const std::string text = std::string(kHeader) + R"(.visible .entry t()
+{
+$spin:
+	bra.uni $spin;
+}
+)";
+  emu::Options o;
+  o.max_steps = 10000;
+  EmuRun r{emu::Emulator(o), {}};
+  const std::string rep = report_of(r, text, {1, 1, 1}, {32, 1, 1});
+  EXPECT_NE(rep.find("ran for too long"), std::string::npos) << rep;
+}
+
+TEST(EmuChecks, LaunchArgumentsAreChecked) {
+  const std::string text = std::string(kHeader) + R"(.visible .entry t(.param .u64 a, .param .u32 n)
+{
+	ret;
+}
+)";
+  EmuRun r;
+  r.args.push_back(emu::Arg::u64(0));
+  EXPECT_NE(report_of(r, text, {1, 1, 1}, {1, 1, 1}).find("1 arguments for 2 parameters"), std::string::npos);
+  r.args.push_back(emu::Arg::u64(0));
+  EXPECT_NE(report_of(r, text, {1, 1, 1}, {1, 1, 1}).find("argument 1 has 8 bytes; the parameter has 4"), std::string::npos);
+  r.args.back() = emu::Arg::u32(1);
+  EXPECT_NE(report_of(r, text, {1, 1, 1}, {2048, 1, 1}).find("at most 1024"), std::string::npos);
+  EXPECT_NE(report_of(r, text, {0, 1, 1}, {1, 1, 1}).find("must be positive"), std::string::npos);
+  EXPECT_THROW(r.emu.launch(text::parse(text).module(), "nope", {}, r.args), emu::Error);
+}
+
+TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
+  const std::string text = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b32 %r<3>;
+	bfind.u32 %r1, %r2;
+	ret;
+}
+)";
+  EmuRun r;
+  const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
+  EXPECT_NE(rep.find("does not support the instruction bfind"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("bfind.u32"), std::string::npos) << rep;
+}
+
+}  // namespace
+}  // namespace ptx::test

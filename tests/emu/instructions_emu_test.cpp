@@ -1,0 +1,422 @@
+// Instruction families on the emulator, against C++ reference computations. Each
+// case is one PTX instruction applied per thread to inputs %a, %b, %c loaded from
+// global memory, its result %d stored back; ptxas also checks every test module.
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "../unit/ptxas_util.hpp"
+#include "emu_test_util.hpp"
+
+namespace ptx::test {
+namespace {
+
+constexpr int kN = 64;
+
+unsigned size_of(const std::string& t) { return t == ".pred" ? 1 : static_cast<unsigned>(std::stoi(t.substr(2))) / 8; }
+std::string bits_type(const std::string& t) { return ".b" + std::to_string(size_of(t) * 8); }
+
+struct Case {
+  std::string ta, tb, tc, td;  // register types of %a, %b, %c and the result %d
+  std::string inst;            // e.g. "add.s32 %d, %a, %b;"
+  std::string arch = "sm_90a";
+};
+
+std::string module_text(const Case& c) {
+  std::string s = ".version 8.0\n.target " + c.arch + "\n.address_size 64\n\n";
+  s += ".visible .entry t(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n";
+  s += "\t.reg .b64 %rd<16>;\n\t.reg .b32 %r<4>;\n\t.reg .pred %p<4>;\n";
+  s += "\t.reg " + c.ta + " %a;\n\t.reg " + c.tb + " %b;\n\t.reg " + c.tc + " %c;\n\t.reg " + c.td + " %d;\n";
+  s += "\tmov.u32 %r1, %tid.x;\n";
+  const char* params[] = {"pa", "pb", "pc", "pd"};
+  const std::string* types[] = {&c.ta, &c.tb, &c.tc, &c.td};
+  const char* regs[] = {"%a", "%b", "%c", "%d"};
+  for (int i = 0; i < 4; ++i) {
+    const int base = 1 + i * 3;
+    s += "\tld.param.u64 %rd" + std::to_string(base) + ", [" + params[i] + "];\n";
+    s += "\tcvta.to.global.u64 %rd" + std::to_string(base) + ", %rd" + std::to_string(base) + ";\n";
+    s += "\tmul.wide.u32 %rd" + std::to_string(base + 1) + ", %r1, " + std::to_string(size_of(*types[i] == ".pred" ? std::string(".b8") : *types[i])) + ";\n";
+    s += "\tadd.s64 %rd" + std::to_string(base + 2) + ", %rd" + std::to_string(base) + ", %rd" + std::to_string(base + 1) + ";\n";
+    if (i == 3) continue;
+    if (*types[i] == ".pred") {
+      s += "\tld.global.u8 %r2, [%rd" + std::to_string(base + 2) + "];\n\tsetp.ne.u32 " + regs[i] + ", %r2, 0;\n";
+    } else {
+      s += "\tld.global" + bits_type(*types[i]) + " " + regs[i] + ", [%rd" + std::to_string(base + 2) + "];\n";
+    }
+  }
+  s += "\t" + c.inst + "\n";
+  if (c.td == ".pred") s += "\tselp.u32 %r3, 1, 0, %d;\n\tst.global.u8 [%rd12], %r3;\n";
+  else s += "\tst.global" + bits_type(c.td) + " [%rd12], %d;\n";
+  s += "\tret;\n}\n";
+  return s;
+}
+
+template <class A, class B, class C, class D>
+std::vector<D> run(const Case& c, const std::vector<A>& a, const std::vector<B>& b, const std::vector<C>& cc) {
+  const std::string text = module_text(c);
+  if (have_ptxas()) {
+    const auto r = run_ptxas(text, c.arch);
+    EXPECT_TRUE(r.ok) << r.log << "\n" << text;
+  }
+  EmuRun er;
+  er.buffer(a, "a");
+  er.buffer(b, "b");
+  er.buffer(cc, "c");
+  const uint64_t d = er.buffer(std::vector<D>(kN), "d");
+  er.launch(text, "t", {1, 1, 1}, {kN, 1, 1});
+  return er.read<D>(d, kN);
+}
+
+template <class T>
+std::vector<T> randoms(uint32_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<T> v(kN);
+  for (int i = 0; i < kN; ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      v[i] = static_cast<T>(std::uniform_real_distribution<double>(-100, 100)(g));
+    } else {
+      const uint64_t r = g();
+      // a mix of small values, extremes and random bits
+      switch (i % 4) {
+        case 0: v[i] = static_cast<T>(r % 17); break;
+        case 1: v[i] = static_cast<T>(0 - (r % 17)); break;
+        case 2: v[i] = i % 8 == 2 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min(); break;
+        default: v[i] = static_cast<T>(r); break;
+      }
+    }
+  }
+  return v;
+}
+
+// Equal, or for a NaN reference the canonical NaN the hardware produces (0x7fffffff for .f32).
+template <class T>
+bool same(T got, T want) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (std::isnan(want)) return std::bit_cast<uint32_t>(got) == 0x7fffffffu;
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    if (std::isnan(want)) return std::isnan(got);
+  }
+  return got == want;
+}
+
+template <class T, class F>
+void expect_binary(const std::string& t, const std::string& inst, F ref, uint32_t seed = 1) {
+  auto a = randoms<T>(seed), b = randoms<T>(seed + 7);
+  if constexpr (std::is_floating_point_v<T>) a[1] = -a[1] < 0 ? a[1] : -a[1], b[2] = 0;  // negatives, division by zero
+  std::vector<T> c(kN);
+  auto d = run<T, T, T, T>({t, t, t, t, inst}, a, b, c);
+  for (int i = 0; i < kN; ++i) ASSERT_TRUE(same(d[i], ref(a[i], b[i]))) << inst << " a=" << +a[i] << " b=" << +b[i] << " got " << +d[i];
+}
+
+TEST(EmuInteger, AddSubMulDivRem) {
+  expect_binary<int32_t>(".s32", "add.s32 %d, %a, %b;", [](int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); });
+  expect_binary<uint32_t>(".u32", "sub.u32 %d, %a, %b;", [](uint32_t a, uint32_t b) { return a - b; });
+  expect_binary<int32_t>(".s32", "mul.lo.s32 %d, %a, %b;", [](int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b)); });
+  expect_binary<int32_t>(".s32", "mul.hi.s32 %d, %a, %b;", [](int32_t a, int32_t b) { return static_cast<int32_t>((static_cast<int64_t>(a) * b) >> 32); });
+  expect_binary<uint32_t>(".u32", "mul.hi.u32 %d, %a, %b;", [](uint32_t a, uint32_t b) { return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32); });
+  expect_binary<uint64_t>(".u64", "mul.lo.u64 %d, %a, %b;", [](uint64_t a, uint64_t b) { return a * b; });
+  expect_binary<uint32_t>(".u32", "div.u32 %d, %a, %b;", [](uint32_t a, uint32_t b) { return b ? a / b : 0xFFFFFFFFu; });
+  expect_binary<int32_t>(".s32", "rem.s32 %d, %a, %b;", [](int32_t a, int32_t b) { return b == 0 ? a : b == -1 ? 0 : a % b; });
+  expect_binary<int16_t>(".s16", "add.s16 %d, %a, %b;", [](int16_t a, int16_t b) { return static_cast<int16_t>(a + b); });
+}
+
+TEST(EmuInteger, WideAndMad) {
+  auto a = randoms<int32_t>(3), b = randoms<int32_t>(4);
+  auto c64 = randoms<int64_t>(5);
+  auto d = run<int32_t, int32_t, int64_t, int64_t>({".s32", ".s32", ".s64", ".s64", "mul.wide.s32 %d, %a, %b;"}, a, b, c64);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(d[i], static_cast<int64_t>(a[i]) * b[i]);
+  auto e = run<int32_t, int32_t, int64_t, int64_t>({".s32", ".s32", ".s64", ".s64", "mad.wide.s32 %d, %a, %b, %c;"}, a, b, c64);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(e[i], static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(a[i]) * b[i]) + static_cast<uint64_t>(c64[i])));
+  auto c32 = randoms<int32_t>(6);
+  auto f = run<int32_t, int32_t, int32_t, int32_t>({".s32", ".s32", ".s32", ".s32", "mad.lo.s32 %d, %a, %b, %c;"}, a, b, c32);
+  for (int i = 0; i < kN; ++i)
+    ASSERT_EQ(f[i], static_cast<int32_t>(static_cast<uint32_t>(a[i]) * static_cast<uint32_t>(b[i]) + static_cast<uint32_t>(c32[i])));
+}
+
+TEST(EmuInteger, MinMaxAndBits) {
+  expect_binary<int32_t>(".s32", "min.s32 %d, %a, %b;", [](int32_t a, int32_t b) { return std::min(a, b); });
+  expect_binary<uint32_t>(".u32", "max.u32 %d, %a, %b;", [](uint32_t a, uint32_t b) { return std::max(a, b); });
+  expect_binary<uint32_t>(".b32", "and.b32 %d, %a, %b;", [](uint32_t a, uint32_t b) { return a & b; });
+  expect_binary<uint64_t>(".b64", "xor.b64 %d, %a, %b;", [](uint64_t a, uint64_t b) { return a ^ b; });
+  expect_binary<uint32_t>(".b32", "not.b32 %d, %a;", [](uint32_t a, uint32_t) { return ~a; });
+  expect_binary<uint32_t>(".b32", "popc.b32 %d, %a;", [](uint32_t a, uint32_t) { return static_cast<uint32_t>(std::popcount(a)); });
+  expect_binary<uint32_t>(".b32", "clz.b32 %d, %a;", [](uint32_t a, uint32_t) { return static_cast<uint32_t>(std::countl_zero(a)); });
+  expect_binary<uint32_t>(".b32", "brev.b32 %d, %a;", [](uint32_t a, uint32_t) {
+    uint32_t r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((a >> i) & 1u) << (31 - i);
+    return r;
+  });
+  expect_binary<int32_t>(".s32", "abs.s32 %d, %a;", [](int32_t a, int32_t) { return a == INT32_MIN ? a : std::abs(a); });
+  expect_binary<uint32_t>(".b32", "lop3.b32 %d, %a, %b, 0x0f0f0f0f, 0x96;", [](uint32_t a, uint32_t b) { return a ^ b ^ 0x0f0f0f0fu; });
+  expect_binary<uint32_t>(".b32", "prmt.b32 %d, %a, %b, 0x3210;", [](uint32_t a, uint32_t) { return a; });
+  expect_binary<uint32_t>(".b32", "prmt.b32 %d, %a, %b, 0x7654;", [](uint32_t, uint32_t b) { return b; });
+}
+
+TEST(EmuInteger, Shifts) {
+  auto a = randoms<int32_t>(8);
+  std::vector<uint32_t> n(kN);
+  for (int i = 0; i < kN; ++i) n[i] = static_cast<uint32_t>(i % 40);  // includes shifts >= 32
+  std::vector<int32_t> c(kN);
+  auto shl = run<int32_t, uint32_t, int32_t, int32_t>({".b32", ".u32", ".b32", ".b32", "shl.b32 %d, %a, %b;"}, a, n, c);
+  auto sra = run<int32_t, uint32_t, int32_t, int32_t>({".s32", ".u32", ".s32", ".s32", "shr.s32 %d, %a, %b;"}, a, n, c);
+  auto srl = run<int32_t, uint32_t, int32_t, int32_t>({".u32", ".u32", ".u32", ".u32", "shr.u32 %d, %a, %b;"}, a, n, c);
+  for (int i = 0; i < kN; ++i) {
+    const uint32_t s = n[i];
+    ASSERT_EQ(shl[i], s >= 32 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(a[i]) << s));
+    ASSERT_EQ(sra[i], s >= 32 ? (a[i] < 0 ? -1 : 0) : a[i] >> s);
+    ASSERT_EQ(srl[i], s >= 32 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(a[i]) >> s));
+  }
+}
+
+TEST(EmuFloat, ArithmeticIsIeee) {
+  expect_binary<float>(".f32", "add.rn.f32 %d, %a, %b;", [](float a, float b) { return a + b; });
+  expect_binary<float>(".f32", "mul.rn.f32 %d, %a, %b;", [](float a, float b) { return a * b; });
+  expect_binary<float>(".f32", "div.rn.f32 %d, %a, %b;", [](float a, float b) { return a / b; });
+  expect_binary<double>(".f64", "sub.rn.f64 %d, %a, %b;", [](double a, double b) { return a - b; });
+  expect_binary<float>(".f32", "min.f32 %d, %a, %b;", [](float a, float b) { return std::min(a, b); });
+  expect_binary<float>(".f32", "neg.f32 %d, %a;", [](float a, float) { return -a; });
+  expect_binary<float>(".f32", "abs.f32 %d, %a;", [](float a, float) { return std::fabs(a); });
+  expect_binary<float>(".f32", "sqrt.rn.f32 %d, %a;", [](float a, float) { return std::sqrt(a); });
+  auto a = randoms<float>(9), b = randoms<float>(10), c = randoms<float>(11);
+  auto d = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", "fma.rn.f32 %d, %a, %b, %c;"}, a, b, c);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(d[i], std::fma(a[i], b[i], c[i]));
+  auto s = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", "add.rn.sat.f32 %d, %a, %b;"}, a, b, c);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(s[i], std::clamp(a[i] + b[i], 0.0f, 1.0f));
+}
+
+TEST(EmuFloat, ApproximationsWithinTheManualsBounds) {
+  auto a = randoms<float>(12);
+  for (auto& x : a) x = std::fabs(x) + 0.5f;
+  std::vector<float> z(kN);
+  auto ex2 = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", "ex2.approx.ftz.f32 %d, %a;"}, a, z, z);
+  auto lg2 = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", "lg2.approx.f32 %d, %a;"}, a, z, z);
+  auto rsq = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", "rsqrt.approx.f32 %d, %a;"}, a, z, z);
+  for (int i = 0; i < kN; ++i) {
+    const double x = a[i] / 16.0;  // keep ex2 finite
+    (void)x;
+    ASSERT_NEAR(lg2[i], std::log2(static_cast<double>(a[i])), 1e-6 * 4);
+    ASSERT_NEAR(rsq[i], 1.0 / std::sqrt(static_cast<double>(a[i])), 1e-6 * 4);
+    const double e = std::exp2(static_cast<double>(a[i]));
+    ASSERT_NEAR(ex2[i], e, e * 4e-7 * 2 + 1e-30);
+  }
+}
+
+TEST(EmuConvert, IntegersAndFloats) {
+  auto f = randoms<float>(13);
+  f[0] = 2.5f, f[1] = -2.5f, f[2] = 1e20f, f[3] = -1e20f, f[4] = std::numeric_limits<float>::quiet_NaN(), f[5] = 3.5f;
+  std::vector<float> z(kN);
+  auto rni = run<float, float, float, int32_t>({".f32", ".f32", ".f32", ".s32", "cvt.rni.s32.f32 %d, %a;"}, f, z, z);
+  auto rzi = run<float, float, float, int32_t>({".f32", ".f32", ".f32", ".s32", "cvt.rzi.s32.f32 %d, %a;"}, f, z, z);
+  auto rmi = run<float, float, float, uint32_t>({".f32", ".f32", ".f32", ".u32", "cvt.rmi.u32.f32 %d, %a;"}, f, z, z);
+  for (int i = 0; i < kN; ++i) {
+    auto sat_s32 = [](double x) -> int32_t {
+      if (std::isnan(x)) return 0;
+      return static_cast<int32_t>(std::clamp(x, -2147483648.0, 2147483647.0));
+    };
+    ASSERT_EQ(rni[i], sat_s32(std::nearbyint(static_cast<double>(f[i])))) << f[i];
+    ASSERT_EQ(rzi[i], sat_s32(std::trunc(static_cast<double>(f[i])))) << f[i];
+    const double fl = std::floor(static_cast<double>(f[i]));
+    ASSERT_EQ(rmi[i], std::isnan(fl) ? 0u : static_cast<uint32_t>(std::clamp(fl, 0.0, 4294967295.0))) << f[i];
+  }
+  auto s = randoms<int32_t>(14);
+  std::vector<int32_t> zi(kN);
+  auto to_f = run<int32_t, int32_t, int32_t, float>({".s32", ".s32", ".s32", ".f32", "cvt.rn.f32.s32 %d, %a;"}, s, zi, zi);
+  auto to_d = run<int32_t, int32_t, int32_t, double>({".s32", ".s32", ".s32", ".f64", "cvt.rn.f64.s32 %d, %a;"}, s, zi, zi);
+  auto sat8 = run<int32_t, int32_t, int32_t, int8_t>({".s32", ".s32", ".s32", ".s8", "cvt.sat.s8.s32 %d, %a;"}, s, zi, zi);
+  auto wid = run<int32_t, int32_t, int32_t, int64_t>({".s32", ".s32", ".s32", ".s64", "cvt.s64.s32 %d, %a;"}, s, zi, zi);
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(to_f[i], static_cast<float>(s[i]));
+    ASSERT_EQ(to_d[i], static_cast<double>(s[i]));
+    ASSERT_EQ(sat8[i], static_cast<int8_t>(std::clamp(s[i], -128, 127)));
+    ASSERT_EQ(wid[i], static_cast<int64_t>(s[i]));
+  }
+  auto d = randoms<double>(15);
+  std::vector<double> zd(kN);
+  auto narrow = run<double, double, double, float>({".f64", ".f64", ".f64", ".f32", "cvt.rn.f32.f64 %d, %a;"}, d, zd, zd);
+  auto down = run<double, double, double, float>({".f64", ".f64", ".f64", ".f32", "cvt.rz.f32.f64 %d, %a;"}, d, zd, zd);
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(narrow[i], static_cast<float>(d[i]));
+    const float rz = static_cast<float>(d[i]);
+    const float expect = std::fabs(static_cast<double>(rz)) > std::fabs(d[i]) ? std::nextafter(rz, 0.0f) : rz;
+    ASSERT_EQ(down[i], expect) << d[i];
+  }
+}
+
+TEST(EmuCompare, SetpAndSelp) {
+  auto a = randoms<int32_t>(16), b = randoms<int32_t>(17);
+  std::vector<int32_t> c(kN);
+  for (const auto& [op, ref] : std::vector<std::pair<std::string, std::function<bool(int32_t, int32_t)>>>{
+           {"lt.s32", [](int32_t x, int32_t y) { return x < y; }},
+           {"ge.s32", [](int32_t x, int32_t y) { return x >= y; }},
+           {"lo.u32", [](int32_t x, int32_t y) { return static_cast<uint32_t>(x) < static_cast<uint32_t>(y); }},
+           {"ne.b32", [](int32_t x, int32_t y) { return x != y; }}}) {
+    auto d = run<int32_t, int32_t, int32_t, uint8_t>({".b32", ".b32", ".b32", ".pred", "setp." + op + " %d, %a, %b;"}, a, b, c);
+    for (int i = 0; i < kN; ++i) ASSERT_EQ(d[i], ref(a[i], b[i]) ? 1 : 0) << op;
+  }
+  std::vector<uint8_t> p(kN);
+  for (int i = 0; i < kN; ++i) p[i] = static_cast<uint8_t>(i % 3 == 0);
+  auto s = run<int32_t, int32_t, uint8_t, int32_t>({".b32", ".b32", ".pred", ".b32", "selp.b32 %d, %a, %b, %c;"}, a, b, p);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(s[i], p[i] ? a[i] : b[i]);
+  auto f = randoms<float>(18), g = randoms<float>(19);
+  f[0] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> zf(kN);
+  auto ltu = run<float, float, float, uint8_t>({".f32", ".f32", ".f32", ".pred", "setp.ltu.f32 %d, %a, %b;"}, f, g, zf);
+  auto lt = run<float, float, float, uint8_t>({".f32", ".f32", ".f32", ".pred", "setp.lt.f32 %d, %a, %b;"}, f, g, zf);
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(ltu[i], (std::isnan(f[i]) || f[i] < g[i]) ? 1 : 0);
+    ASSERT_EQ(lt[i], (!std::isnan(f[i]) && f[i] < g[i]) ? 1 : 0);
+  }
+  auto band = run<int32_t, int32_t, uint8_t, uint8_t>({".s32", ".s32", ".pred", ".pred", "setp.gt.and.s32 %d, %a, %b, %c;"}, a, b, p);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(band[i], (a[i] > b[i] && p[i]) ? 1 : 0);
+}
+
+TEST(EmuWarp, ShuffleVoteMatch) {
+  std::vector<uint32_t> a(kN), z(kN);
+  for (int i = 0; i < kN; ++i) a[i] = static_cast<uint32_t>(i * 7 + 1);
+  auto bfly = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "shfl.sync.bfly.b32 %d, %a, 5, 0x1f, 0xffffffff;"}, a, z, z);
+  auto up = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "shfl.sync.up.b32 %d, %a, 3, 0, 0xffffffff;"}, a, z, z);
+  auto down = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "shfl.sync.down.b32 %d, %a, 3, 0x1f, 0xffffffff;"}, a, z, z);
+  auto idx = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "shfl.sync.idx.b32 %d, %a, 9, 0x1f, 0xffffffff;"}, a, z, z);
+  for (int i = 0; i < kN; ++i) {
+    const int lane = i % 32, w = i / 32 * 32;
+    ASSERT_EQ(bfly[i], a[w + (lane ^ 5)]);
+    ASSERT_EQ(up[i], a[w + (lane >= 3 ? lane - 3 : lane)]);
+    ASSERT_EQ(down[i], a[w + (lane + 3 <= 31 ? lane + 3 : lane)]);
+    ASSERT_EQ(idx[i], a[w + 9]);
+  }
+  std::vector<uint8_t> p(kN);
+  for (int i = 0; i < kN; ++i) p[i] = static_cast<uint8_t>(i % 5 == 0 || i >= 32);
+  auto ballot = run<uint8_t, uint32_t, uint32_t, uint32_t>({".pred", ".b32", ".b32", ".b32", "vote.sync.ballot.b32 %d, %a, 0xffffffff;"}, p, z, z);
+  auto all = run<uint8_t, uint32_t, uint32_t, uint8_t>({".pred", ".b32", ".b32", ".pred", "vote.sync.all.pred %d, %a, 0xffffffff;"}, p, z, z);
+  uint32_t want0 = 0;
+  for (int l = 0; l < 32; ++l) want0 |= static_cast<uint32_t>(l % 5 == 0) << l;
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(ballot[i], i < 32 ? want0 : 0xFFFFFFFFu);
+    ASSERT_EQ(all[i], i < 32 ? 0 : 1);
+  }
+  std::vector<uint32_t> v(kN);
+  for (int i = 0; i < kN; ++i) v[i] = static_cast<uint32_t>(i % 3);
+  auto match = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "match.any.sync.b32 %d, %a, 0xffffffff;"}, v, z, z);
+  for (int i = 0; i < kN; ++i) {
+    uint32_t want = 0;
+    for (int l = 0; l < 32; ++l) want |= static_cast<uint32_t>((i / 32 * 32 + l) % 3 == i % 3) << l;
+    ASSERT_EQ(match[i], want);
+  }
+}
+
+TEST(EmuMemory, AtomicsAndVectors) {
+  // every thread adds its index + 1 to one counter and keeps the old value: the old values are a permutation of prefix sums
+  const std::string text = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry t(.param .u64 counter, .param .u64 olds, .param .u64 vec)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<5>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [counter];
+	ld.param.u64 %rd2, [olds];
+	ld.param.u64 %rd3, [vec];
+	mov.u32 %r1, %tid.x;
+	add.u32 %r4, %r1, 1;
+	atom.global.add.u32 %r2, [%rd1], %r4;
+	mul.wide.u32 %rd4, %r1, 4;
+	add.s64 %rd5, %rd2, %rd4;
+	st.global.u32 [%rd5], %r2;
+	red.global.max.s32 [%rd1+4], %r1;
+	atom.global.cas.b32 %r3, [%rd1+8], 0, 77;
+	mul.wide.u32 %rd6, %r1, 16;
+	add.s64 %rd7, %rd3, %rd6;
+	ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd7];
+	st.global.v4.f32 [%rd7], {%f4, %f3, %f2, %f1};
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t counter = r.buffer(std::vector<uint32_t>{0, 0, 0}, "counter");
+  const uint64_t olds = r.buffer(std::vector<uint32_t>(kN), "olds");
+  std::vector<float> v(kN * 4);
+  for (int i = 0; i < kN * 4; ++i) v[i] = static_cast<float>(i);
+  const uint64_t vec = r.buffer(v, "vec");
+  r.launch(text, "t", {1, 1, 1}, {kN, 1, 1});
+  const auto c = r.read<uint32_t>(counter, 3);
+  EXPECT_EQ(c[0], static_cast<uint32_t>(kN * (kN + 1) / 2));
+  EXPECT_EQ(c[1], static_cast<uint32_t>(kN - 1));
+  EXPECT_EQ(c[2], 77u);
+  auto o = r.read<uint32_t>(olds, kN);
+  std::sort(o.begin(), o.end());
+
+  EXPECT_EQ(o[0], 0u);
+  EXPECT_EQ(std::adjacent_find(o.begin(), o.end()), o.end());
+  const auto w = r.read<float>(vec, kN * 4);
+  for (int i = 0; i < kN; ++i)
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(w[i * 4 + k], v[i * 4 + 3 - k]);
+  if (have_ptxas()) {
+    EXPECT_TRUE(run_ptxas(text, "sm_90a").ok);
+  }
+}
+
+TEST(EmuControl, DivergenceReconvergesAndBarriersSync) {
+  // lanes take different paths (odd/even, a data-dependent loop), then a block-wide
+  // barrier; shared memory is written before it and read after it by other warps
+  const std::string text = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry t(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .pred %p<4>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b32 buf[128];
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 bra $even;
+	mul.lo.u32 %r3, %r1, 3;
+	bra.uni $join;
+$even:
+	mov.u32 %r3, 0;
+	mov.u32 %r4, 0;
+$loop:
+	add.u32 %r3, %r3, %r4;
+	add.u32 %r4, %r4, 1;
+	setp.lt.u32 %p2, %r4, %r1;
+	@%p2 bra $loop;
+$join:
+	shl.b32 %r5, %r1, 2;
+	mov.u32 %r6, buf;
+	add.u32 %r7, %r6, %r5;
+	st.shared.u32 [%r7], %r3;
+	bar.sync 0;
+	sub.u32 %r8, 127, %r1;
+	shl.b32 %r9, %r8, 2;
+	add.u32 %r10, %r6, %r9;
+	ld.shared.u32 %r11, [%r10];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r11;
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(128), "out");
+  r.launch(text, "t", {1, 1, 1}, {128, 1, 1});
+  const auto got = r.read<uint32_t>(out, 128);
+  for (uint32_t i = 0; i < 128; ++i) {
+    const uint32_t j = 127 - i;
+    const uint32_t want = j % 2 ? j * 3 : (j == 0 ? 0 : j * (j - 1) / 2);
+    ASSERT_EQ(got[i], want) << i;
+  }
+  if (have_ptxas()) {
+    EXPECT_TRUE(run_ptxas(text, "sm_90a").ok);
+  }
+}
+
+}  // namespace
+}  // namespace ptx::test
