@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -205,6 +206,101 @@ TEST_F(Cli, SpecShowsAnEntryAndTheCoverage) {
   EXPECT_EQ(cov.out.find("MISSING"), std::string::npos);
   Outcome neither = run("spec");
   EXPECT_NE(neither.rc, 0);
+}
+
+
+// ---- ptxpp run -------------------------------------------------------------------
+
+const std::string kScale = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry scale(.param .u64 a, .param .u64 b, .param .f32 s, .param .u32 n)
+{
+	.reg .b32 %r<3>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<6>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.f32 %f3, [s];
+	ld.param.u32 %r2, [n];
+	mov.u32 %r1, %tid.x;
+	setp.ge.u32 %p1, %r1, %r2;
+	@%p1 bra $done;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	add.s64 %rd5, %rd2, %rd3;
+	ld.global.f32 %f1, [%rd4];
+	mul.rn.f32 %f2, %f1, %f3;
+	st.global.f32 [%rd5], %f2;
+$done:
+	ret;
+}
+)";
+
+TEST_F(Cli, RunOnTheEmulatorAndDump) {
+  const fs::path k = write("scale.ptx", kScale), out = dir_ / "b.bin";
+  const fs::path in = write("a.bin", std::string("\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\x40\x00\x00\x80\x40", 16));
+  Outcome r = run("run " + k.string() + " --entry scale --grid 1 --block 8 --buf a=file:" + in.string() +
+                  " --buf b=zeros:16 --arg a --arg b --arg f32:1.5 --arg u32:4 --dump b=" + out.string());
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string bytes = slurp(out);
+  ASSERT_EQ(bytes.size(), 16u);
+  float got[4];
+  std::memcpy(got, bytes.data(), 16);
+  EXPECT_EQ(got[0], 1.5f);
+  EXPECT_EQ(got[1], 3.0f);
+  EXPECT_EQ(got[2], 4.5f);
+  EXPECT_EQ(got[3], 6.0f);
+  EXPECT_NE(r.err.find("ran scale on the CPU emulator"), std::string::npos) << r.err;
+  // hex buffers, and a report (exit 1) when a check fires: n = 8 reads past the 16-byte buffer
+  r = run("run " + k.string() + " --entry scale --block 8 --buf a=hex:0000803f0000803f0000803f0000803f --buf b=zeros:16 "
+          "--arg a --arg b --arg f32:2 --arg u32:8");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("thread (4,0,0)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a+16"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, RunRejectsBadArguments) {
+  const fs::path k = write("scale.ptx", kScale);
+  const std::string base = "run " + k.string() + " --entry scale --buf a=zeros:16 --buf b=zeros:16 ";
+  struct Bad {
+    std::string args, message;
+    int rc;
+  } cases[] = {
+      {"--grid 0 --arg a --arg b --arg f32:1 --arg u32:1", "--grid 0: dimensions must be positive", 2},
+      {"--block 1,2,3,4 --arg a --arg b --arg f32:1 --arg u32:1", "at most three dimensions", 2},
+      {"--block x --arg a --arg b --arg f32:1 --arg u32:1", "'x' is not a valid number", 2},
+      {"--arg a --arg b --arg f33:1 --arg u32:1", "unknown type 'f33'", 2},
+      {"--arg a --arg b --arg f32:one --arg u32:1", "'one' is not a valid number", 2},
+      {"--arg a --arg b --arg f32:1 --arg u8:300", "out of range", 2},
+      {"--arg a --arg c --arg f32:1 --arg u32:1", "--arg c: neither a --buf name nor TYPE:NUMBER", 2},
+      {"--arg a --arg b --arg f32:1", "3 arguments for 4 parameters", 1},
+      {"--arg a --arg b --arg f64:1 --arg u32:1", "argument 2 has 8 bytes; the parameter has 4", 1},
+      {"--arg a --arg b --arg f32:1 --arg u32:1 --dump c=x.bin", "no --buf named 'c'", 2},
+      {"--buf c=hex:abc --arg a --arg b --arg f32:1 --arg u32:1", "odd number of hex digits", 2},
+      {"--buf c=hex:zz --arg a --arg b --arg f32:1 --arg u32:1", "'zz' is not hex", 2},
+      {"--buf c=file:/nonexistent --arg a --arg b --arg f32:1 --arg u32:1", "cannot read '/nonexistent'", 2},
+      {"--buf c=ones:4 --arg a --arg b --arg f32:1 --arg u32:1", "SPEC is file:PATH, zeros:BYTES or hex:HEXBYTES", 2},
+      {"--buf a=zeros:4 --arg a --arg b --arg f32:1 --arg u32:1", "--buf a: defined twice", 2},
+      {"--device tpu --arg a --arg b --arg f32:1 --arg u32:1", "expected cpu or gpu", 2},
+      {"--device gpu --arg a --arg b --arg f32:1 --arg u32:1", "needs the CUDA runtime layer", 2},
+  };
+  for (const Bad& c : cases) {
+    const Outcome r = run(base + c.args);
+    EXPECT_EQ(r.rc, c.rc) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+  }
+  Outcome r = run("run " + k.string() + " --entry nope");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("no kernel named 'nope'"), std::string::npos) << r.err;
+  r = run("run " + k.string());
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("--entry is required"), std::string::npos) << r.err;
+  const fs::path bad = write("bad.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k( {\n}\n");
+  r = run("run " + bad.string() + " --entry k");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("bad.ptx:4:"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ namespace ptxpp_cli {
 void register_text_commands(CLI::App& app);
 // check, spec
 void register_spec_commands(CLI::App& app);
+// run
+void register_run_commands(CLI::App& app);
 
 // Reads a file, or standard input for "-". Prints an error and returns nullopt on failure.
 std::optional<std::string> read_input(const std::string& path);

@@ -1,0 +1,227 @@
+// ptxpp run: a kernel of a PTX file on the CPU emulator (or, with --device gpu, on
+// the GPU through the runtime), with buffers from files, zeros or hex, and dumps.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "ptxpp/emu/emulator.hpp"
+#include "ptxpp/text/parser.hpp"
+
+namespace ptxpp_cli {
+
+namespace {
+
+struct RunArgs {
+  std::string file, entry, grid = "1", block = "1", cluster = "1", device = "cpu";
+  uint32_t smem = 0;
+  std::vector<std::string> bufs, args, dumps;
+};
+
+struct Usage : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <class T>
+T number(std::string_view text, std::string_view what) {
+  T v{};
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  std::from_chars_result r;
+  if constexpr (std::is_floating_point_v<T>) {
+    r = std::from_chars(first, last, v);
+  } else {
+    int base = 10;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) first += 2, base = 16;
+    r = std::from_chars(first, last, v, base);
+  }
+  if (r.ec != std::errc{} || r.ptr != last || text.empty())
+    throw Usage(fmt::format("{}: '{}' is not a valid number{}", what, text,
+                            r.ec == std::errc::result_out_of_range ? " (out of range)" : ""));
+  return v;
+}
+
+ptx::emu::Dim3 dims(const std::string& text, const char* flag) {
+  ptx::emu::Dim3 d;
+  uint32_t* out[3] = {&d.x, &d.y, &d.z};
+  size_t i = 0, start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    if (i == 3) throw Usage(fmt::format("{} {}: at most three dimensions X[,Y[,Z]]", flag, text));
+    *out[i++] = number<uint32_t>(std::string_view(text).substr(start, comma - start), flag);
+    if (*out[i - 1] == 0) throw Usage(fmt::format("{} {}: dimensions must be positive", flag, text));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return d;
+}
+
+uint16_t to_half(float f) {  // IEEE binary16, round to nearest even
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  int32_t exp = static_cast<int32_t>((x >> 23) & 0xFF) - 127 + 15;
+  uint32_t mant = x & 0x7FFFFFu;
+  if (((x >> 23) & 0xFF) == 0xFF) return static_cast<uint16_t>(sign | 0x7C00u | (mant ? 0x200u : 0));
+  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7C00u);
+  if (exp <= 0) {
+    if (exp < -10) return static_cast<uint16_t>(sign);
+    mant |= 0x800000u;
+    const uint32_t shift = static_cast<uint32_t>(14 - exp);
+    uint32_t h = mant >> shift;
+    const uint32_t rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1))) ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  uint32_t h = (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
+  const uint32_t rem = mant & 0x1FFFu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+uint16_t to_bf16(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return 0x7FC0;
+  return static_cast<uint16_t>((x + 0x7FFFu + ((x >> 16) & 1)) >> 16);
+}
+
+ptx::emu::Arg scalar_arg(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  const std::string type = spec.substr(0, colon);
+  const std::string_view value = std::string_view(spec).substr(colon + 1);
+  using ptx::emu::Arg;
+  const std::string what = "--arg " + spec;
+  if (type == "u8") return Arg::of(number<uint8_t>(value, what));
+  if (type == "u16") return Arg::of(number<uint16_t>(value, what));
+  if (type == "u32") return Arg::of(number<uint32_t>(value, what));
+  if (type == "u64") return Arg::of(number<uint64_t>(value, what));
+  if (type == "s8") return Arg::of(number<int8_t>(value, what));
+  if (type == "s16") return Arg::of(number<int16_t>(value, what));
+  if (type == "s32") return Arg::of(number<int32_t>(value, what));
+  if (type == "s64") return Arg::of(number<int64_t>(value, what));
+  if (type == "f32") return Arg::of(number<float>(value, what));
+  if (type == "f64") return Arg::of(number<double>(value, what));
+  if (type == "f16") return Arg::of(to_half(number<float>(value, what)));
+  if (type == "bf16") return Arg::of(to_bf16(number<float>(value, what)));
+  throw Usage(fmt::format("--arg {}: unknown type '{}' (u8..u64, s8..s64, f16, bf16, f32, f64)", spec, type));
+}
+
+std::vector<uint8_t> buffer_bytes(const std::string& name, const std::string& spec) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos) throw Usage(fmt::format("--buf {}={}: SPEC is file:PATH, zeros:BYTES or hex:HEXBYTES", name, spec));
+  const std::string kind = spec.substr(0, colon), rest = spec.substr(colon + 1);
+  if (kind == "zeros") return std::vector<uint8_t>(number<size_t>(rest, "--buf " + name), 0);
+  if (kind == "hex") {
+    if (rest.size() % 2) throw Usage(fmt::format("--buf {}: an odd number of hex digits", name));
+    std::vector<uint8_t> out;
+    for (size_t i = 0; i < rest.size(); i += 2) {
+      uint8_t b = 0;
+      const auto r = std::from_chars(rest.data() + i, rest.data() + i + 2, b, 16);
+      if (r.ec != std::errc{} || r.ptr != rest.data() + i + 2) throw Usage(fmt::format("--buf {}: '{}' is not hex", name, rest.substr(i, 2)));
+      out.push_back(b);
+    }
+    return out;
+  }
+  if (kind == "file") {
+    std::ifstream f(rest, std::ios::binary);
+    if (!f) throw Usage(fmt::format("--buf {}: cannot read '{}'", name, rest));
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  }
+  throw Usage(fmt::format("--buf {}={}: SPEC is file:PATH, zeros:BYTES or hex:HEXBYTES", name, spec));
+}
+
+std::pair<std::string, std::string> name_value(const std::string& s, const char* flag) {
+  const size_t eq = s.find('=');
+  if (eq == std::string::npos || eq == 0) throw Usage(fmt::format("{} {}: expected NAME=...", flag, s));
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+void run(const RunArgs& a) {
+  try {
+    if (a.device == "gpu") {
+      std::cerr << "ptxpp run: --device gpu needs the CUDA runtime layer, which is not built yet; use --device cpu\n";
+      return set_exit_code(2);
+    }
+    if (a.device != "cpu") throw Usage(fmt::format("--device {}: expected cpu or gpu", a.device));
+    ptx::emu::LaunchConfig cfg;
+    cfg.grid = dims(a.grid, "--grid");
+    cfg.block = dims(a.block, "--block");
+    cfg.cluster = dims(a.cluster, "--cluster");
+    cfg.dynamic_smem = a.smem;
+    auto text = read_input(a.file);
+    if (!text) return set_exit_code(2);
+    auto parsed = ptx::text::parse(*text, {a.file == "-" ? "<stdin>" : a.file});
+    if (!parsed) {
+      std::cerr << parsed.error().format() << "\n";
+      return set_exit_code(1);
+    }
+    ptx::emu::Emulator emu;
+    std::map<std::string, uint64_t> buffers;
+    for (const std::string& b : a.bufs) {
+      const auto [name, spec] = name_value(b, "--buf");
+      if (buffers.count(name)) throw Usage(fmt::format("--buf {}: defined twice", name));
+      const auto bytes = buffer_bytes(name, spec);
+      const uint64_t addr = emu.memory().alloc(bytes.size(), name);
+      if (!bytes.empty()) emu.memory().write(addr, bytes.data(), bytes.size());
+      buffers[name] = addr;
+    }
+    std::vector<ptx::emu::Arg> args;
+    for (const std::string& v : a.args) {
+      if (auto it = buffers.find(v); it != buffers.end()) args.push_back(ptx::emu::Arg::pointer(it->second));
+      else if (v.find(':') != std::string::npos) args.push_back(scalar_arg(v));
+      else throw Usage(fmt::format("--arg {}: neither a --buf name nor TYPE:NUMBER", v));
+    }
+    std::vector<std::pair<std::string, std::string>> dumps;
+    for (const std::string& d : a.dumps) {
+      auto nv = name_value(d, "--dump");
+      if (!buffers.count(nv.first)) throw Usage(fmt::format("--dump {}: no --buf named '{}'", d, nv.first));
+      dumps.push_back(std::move(nv));
+    }
+    emu.launch(parsed.module(), a.entry, cfg, args);
+    for (const auto& [name, path] : dumps) {
+      const auto* alloc = emu.memory().owner(buffers[name]);
+      std::ofstream out(path, std::ios::binary);
+      if (!out) throw Usage(fmt::format("--dump {}: cannot write '{}'", name, path));
+      out.write(reinterpret_cast<const char*>(alloc->bytes.data()), static_cast<std::streamsize>(alloc->bytes.size()));
+    }
+    std::cerr << fmt::format("ran {} on the CPU emulator: grid {},{},{} block {},{},{}: {} warp instructions, {} thread instructions\n",
+                             a.entry, cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x, cfg.block.y, cfg.block.z,
+                             emu.stats().warp_instructions, emu.stats().thread_instructions);
+  } catch (const Usage& e) {
+    std::cerr << "ptxpp run: " << e.what() << "\n";
+    set_exit_code(2);
+  } catch (const ptx::emu::Error& e) {
+    std::cerr << "ptxpp run: " << e.what() << "\n";
+    set_exit_code(1);
+  }
+}
+
+}  // namespace
+
+void register_run_commands(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "Run a kernel of a PTX file on the CPU emulator (or the GPU)");
+  auto a = std::make_shared<RunArgs>();
+  cmd->add_option("FILE", a->file, "PTX file, or - for standard input")->required();
+  cmd->add_option("--entry", a->entry, "The kernel (.entry) to run")->required();
+  cmd->add_option("--grid", a->grid, "Grid dimensions X[,Y[,Z]] (default 1)");
+  cmd->add_option("--block", a->block, "Block dimensions X[,Y[,Z]] (default 1)");
+  cmd->add_option("--cluster", a->cluster, "Cluster dimensions X[,Y[,Z]] (default 1)");
+  cmd->add_option("--smem", a->smem, "Dynamic shared memory in bytes");
+  cmd->add_option("--buf", a->bufs, "NAME=SPEC: a device buffer; SPEC is file:PATH, zeros:BYTES or hex:HEXBYTES");
+  cmd->add_option("--arg", a->args, "A kernel argument, in order: a --buf NAME, or TYPE:NUMBER (u32:5, f32:1.5)");
+  cmd->add_option("--dump", a->dumps, "NAME=PATH: write the buffer's bytes to PATH after the run");
+  cmd->add_option("--device", a->device, "cpu (the emulator) or gpu");
+  cmd->callback([a] { run(*a); });
+}
+
+}  // namespace ptxpp_cli
