@@ -9,6 +9,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
+#include <thread>
+#include <atomic>
+#include <exception>
 
 #include <fmt/format.h>
 
@@ -40,6 +44,10 @@ uint64_t canon(float f) { return std::isnan(f) ? 0x7fffffffu : std::bit_cast<uin
 struct Warp {
   uint32_t index = 0;
   uint32_t live = 0;             // lanes that exist and have not exited
+  // While every live lane is at the same instruction (the common case) that is upc,
+  // and pc[] is not kept up to date; control instructions leave this mode.
+  bool uniform = true;
+  uint32_t upc = 0;
   uint32_t pc[kLanes] = {};
   bool waiting = false;          // at a barrier
   uint32_t barrier = 0;
@@ -50,11 +58,15 @@ class Runner {
  public:
   Runner(const Program& p, Memory& mem, const Options& opt, const LaunchConfig& cfg, std::vector<uint8_t> params, Stats& stats)
       : p_(p), mem_(mem), opt_(opt), cfg_(cfg), params_(std::move(params)), stats_(stats) {}
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
 
-  void run() {
-    for (uint32_t z = 0; z < cfg_.grid.z; ++z)
-      for (uint32_t y = 0; y < cfg_.grid.y; ++y)
-        for (uint32_t x = 0; x < cfg_.grid.x; ++x) cta(x, y, z);
+  // Runs CTAs (linear indices) taken from `next` until none are left or `stop` is set.
+  void run(std::atomic<uint64_t>& next, const std::atomic<bool>& stop) {
+    const uint64_t total = static_cast<uint64_t>(cfg_.grid.x) * cfg_.grid.y * cfg_.grid.z;
+    for (uint64_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < total;)
+      cta(static_cast<uint32_t>(i % cfg_.grid.x), static_cast<uint32_t>(i / cfg_.grid.x % cfg_.grid.y),
+          static_cast<uint32_t>(i / (static_cast<uint64_t>(cfg_.grid.x) * cfg_.grid.y)));
   }
 
  private:
@@ -72,6 +84,8 @@ class Runner {
       const uint32_t lanes = std::min<uint32_t>(kLanes, threads - w * kLanes);
       wp.live = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
       std::fill(std::begin(wp.pc), std::end(wp.pc), 0);
+      wp.uniform = true;
+      wp.upc = 0;
       wp.waiting = false;
       wp.regs.assign(static_cast<size_t>(p_.slots) * kLanes, 0);
     }
@@ -90,7 +104,7 @@ class Runner {
       if (!release_barrier() && !progressed) {
         std::string where;
         for (const Warp& w : warps_)
-          if (w.live) where += fmt::format(" warp {} at {};", w.index, p_.texts[p_.code[w.pc[std::countr_zero(w.live)]].stmt]);
+          if (w.live) where += fmt::format(" warp {} at {};", w.index, p_.texts[p_.code[lane_pc(w, std::countr_zero(w.live))].stmt]);
         throw Error(fmt::format("kernel {}, CTA ({},{},{}): deadlock: no warp can proceed:{}", p_.name, x, y, z, where));
       }
     }
@@ -110,17 +124,21 @@ class Runner {
       if (!w.live || !w.waiting) continue;
       if (w.barrier != id) throw Error(fmt::format("kernel {}: warps wait at different barriers ({} and {})", p_.name, id, w.barrier));
       w.waiting = false;
-      for (int l = 0; l < kLanes; ++l)
-        if (w.live >> l & 1) ++w.pc[l];
+      if (w.uniform) ++w.upc;
+      else
+        for (int l = 0; l < kLanes; ++l)
+          if (w.live >> l & 1) ++w.pc[l];
     }
     return true;
   }
+
+  static uint32_t lane_pc(const Warp& w, int lane) { return w.uniform ? w.upc : w.pc[lane]; }
 
   // ---- reports ------------------------------------------------------------------------
   [[noreturn]] void fail(const Warp& w, int lane, const std::string& what) const {
     const uint32_t t = w.index * kLanes + static_cast<uint32_t>(lane);
     const uint32_t tx = t % cfg_.block.x, ty = t / cfg_.block.x % cfg_.block.y, tz = t / (cfg_.block.x * cfg_.block.y);
-    const uint32_t pc = w.pc[lane] < p_.code.size() ? w.pc[lane] : 0;
+    const uint32_t pc = lane_pc(w, lane) < p_.code.size() ? lane_pc(w, lane) : 0;
     throw Error(fmt::format("kernel {}, CTA ({},{},{}), thread ({},{},{}): {}: {}", p_.name, ctaid_[0], ctaid_[1], ctaid_[2],
                             tx, ty, tz, p_.texts[p_.code[pc].stmt], what));
   }
@@ -129,6 +147,8 @@ class Runner {
   uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[static_cast<size_t>(slot) * kLanes + static_cast<size_t>(lane)]; }
 
   uint64_t value(Warp& w, const Opnd& o, int lane) {
+    if (o.kind == Opnd::Reg && !o.neg) [[likely]]
+      return reg(w, o.slot, lane);
     switch (o.kind) {
       case Opnd::Reg: {
         const uint64_t v = reg(w, o.slot, lane);
@@ -217,7 +237,31 @@ class Runner {
   }
 
   // ---- one instruction for the lanes at the lowest pc ------------------------------------------
+  static bool is_control(Opc op) { return op == Opc::Bra || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar; }
+
   void step(Warp& w) {
+    if (w.uniform) {
+      const DInst& in = p_.code[w.upc];
+      if (!is_control(in.op)) [[likely]] {
+        uint32_t exec = w.live;
+        if (in.guard != kNoSlot) {
+          exec = 0;
+          const uint64_t* g = &reg(w, in.guard, 0);
+          for (uint32_t m = w.live; m; m &= m - 1) {
+            const int l = std::countr_zero(m);
+            if ((g[l] != 0) != in.guard_neg) exec |= 1u << l;
+          }
+        }
+        ++stats_.warp_instructions;
+        stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
+        uint32_t advance = w.live;
+        execute(w, in, exec, w.live, advance);
+        ++w.upc;
+        return;
+      }
+      for (uint32_t m = w.live; m; m &= m - 1) w.pc[std::countr_zero(m)] = w.upc;  // leave the uniform mode
+      w.uniform = false;
+    }
     uint32_t pc = 0xFFFFFFFFu;
     for (uint32_t m = w.live; m; m &= m - 1) pc = std::min(pc, w.pc[std::countr_zero(m)]);
     uint32_t active = 0;
@@ -239,12 +283,23 @@ class Runner {
     uint32_t advance = active;  // lanes that move to pc + 1
     execute(w, in, exec, active, advance);
     for (uint32_t m = advance; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
+    // back to the uniform mode when the live lanes meet again
+    if (w.live) {
+      const uint32_t first = w.pc[std::countr_zero(w.live)];
+      bool same = true;
+      for (uint32_t m = w.live; m && same; m &= m - 1) same = w.pc[std::countr_zero(m)] == first;
+      if (same) {
+        w.uniform = true;
+        w.upc = first;
+      }
+    }
   }
 
   void execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, uint32_t& advance);
 
   void write(Warp& w, const Opnd& d, int lane, uint64_t v, Ty t) {
-    if (d.kind == Opnd::Reg) reg(w, d.slot, lane) = t.k == 'p' ? (v != 0) : mask_bits(v, t.bits);
+    if (d.kind == Opnd::Reg) [[likely]]
+      reg(w, d.slot, lane) = t.k == 'p' ? (v != 0) : mask_bits(v, t.bits);
     else if (d.kind == Opnd::Pair) reg(w, d.slot, lane) = mask_bits(v, t.bits);
     else if (d.kind != Opnd::Sink) fail(w, lane, "the destination is not a register");
   }
@@ -261,6 +316,12 @@ class Runner {
 };
 
 // ---- arithmetic on typed bits ---------------------------------------------------------------
+
+// Striped locks for atomics on memory that CTAs on several host threads share.
+std::mutex& atomic_lock(const void* p) {
+  static std::mutex locks[64];
+  return locks[(reinterpret_cast<uintptr_t>(p) >> 3) % 64];
+}
 
 __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
@@ -720,8 +781,9 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       const Opnd& a = atom ? o[1] : o[0];
       const unsigned es = t.bits / 8;
       const AtomOp aop = static_cast<AtomOp>(in.sub);
-      lanes([&](int l) {  // lanes one after another: atomic by construction
+      lanes([&](int l) {  // lanes one after another; CTAs on other host threads take the address's lock
         uint8_t* p = access(w, l, in, a, es, true);
+        std::lock_guard lock(atomic_lock(p));
         uint64_t old = 0;
         std::memcpy(&old, p, es);
         const uint64_t b = value(w, atom ? o[2] : o[1], l);
@@ -802,7 +864,34 @@ void Emulator::launch(const ir::Module& m, std::string_view entry, const LaunchC
       throw Error(fmt::format("launch of {}: argument {} has {} bytes; the parameter has {}", entry, i, args[i].bytes.size(), p.param_sizes[i]));
     std::memcpy(params.data() + p.param_offsets[i], args[i].bytes.data(), args[i].bytes.size());
   }
-  Runner(p, memory_, options_, cfg, std::move(params), stats_).run();
+  const uint64_t ctas = static_cast<uint64_t>(cfg.grid.x) * cfg.grid.y * cfg.grid.z;
+  unsigned threads = options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<uint64_t>(threads, ctas));
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::vector<Stats> stats(threads);
+  std::vector<std::exception_ptr> errors(threads);
+  auto work = [&](unsigned t) {
+    try {
+      Runner(p, memory_, options_, cfg, params, stats[t]).run(next, stop);
+    } catch (...) {
+      errors[t] = std::current_exception();
+      stop = true;
+    }
+  };
+  if (threads <= 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+    for (auto& th : pool) th.join();
+  }
+  for (const Stats& st : stats) {
+    stats_.warp_instructions += st.warp_instructions;
+    stats_.thread_instructions += st.thread_instructions;
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace ptx::emu

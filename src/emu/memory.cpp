@@ -1,10 +1,18 @@
+#include <atomic>
+
 #include <fmt/format.h>
 
 #include "ptxpp/emu/emulator.hpp"
 
 namespace ptx::emu {
 
-Memory::Memory() = default;
+namespace {
+// Generations are unique across all Memory objects, so a lookup cache never mistakes
+// a new Memory at a dead one's address for it.
+std::atomic<uint64_t> g_generation{1};
+}  // namespace
+
+Memory::Memory() : generation_(g_generation.fetch_add(1)) {}
 Memory::~Memory() = default;
 
 uint64_t Memory::alloc(size_t bytes, std::string name) {
@@ -17,7 +25,7 @@ uint64_t Memory::alloc(size_t bytes, std::string name) {
   a.bytes.assign(bytes, 0);
   a.name = name.empty() ? fmt::format("buffer@{:#x}", base) : std::move(name);
   allocs_.emplace(base, std::move(a));
-  last_ = nullptr;
+  generation_ = g_generation.fetch_add(1);
   return base;
 }
 
@@ -27,7 +35,7 @@ void Memory::free(uint64_t address) {
   it->second.freed = true;
   it->second.bytes.clear();
   it->second.bytes.shrink_to_fit();
-  last_ = nullptr;
+  generation_ = g_generation.fetch_add(1);
 }
 
 const Memory::Allocation* Memory::owner(uint64_t address) const {
@@ -37,12 +45,22 @@ const Memory::Allocation* Memory::owner(uint64_t address) const {
   return &it->second;
 }
 
+namespace {
+// The allocation the last lookup on this thread found (kernels touch few buffers).
+struct LookupCache {
+  const Memory* memory = nullptr;
+  uint64_t generation = 0;
+  const Memory::Allocation* alloc = nullptr;
+};
+thread_local LookupCache g_cache;
+}  // namespace
+
 uint8_t* Memory::find(uint64_t address, size_t size) {
-  const Allocation* a = last_;
+  const Allocation* a = g_cache.memory == this && g_cache.generation == generation_ ? g_cache.alloc : nullptr;
   if (!a || address < a->base || address + size > a->base + a->bytes.size()) {
     a = owner(address);
     if (!a || a->freed || address + size > a->base + a->bytes.size()) return nullptr;
-    last_ = a;
+    g_cache = {this, generation_, a};
   }
   return const_cast<uint8_t*>(a->bytes.data()) + (address - a->base);
 }

@@ -60,7 +60,7 @@ class Memory {
  private:
   std::map<uint64_t, Allocation> allocs_;  // by base
   uint64_t next_ = 0x0000700000000000ull;
-  const Allocation* last_ = nullptr;
+  uint64_t generation_ = 1;  // changes with every alloc/free: invalidates the per-thread lookup caches
 };
 
 struct Dim3 {
@@ -91,6 +91,7 @@ struct Arg {
 };
 
 struct Options {
+  unsigned threads = 0;           // host threads running CTAs (0: one per core)
   bool check_memory = true;       // out-of-bounds, misaligned, freed accesses
   bool check_shared_init = true;  // reads of shared memory never written in this CTA
   uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
