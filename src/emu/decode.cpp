@@ -21,6 +21,16 @@ using namespace ptx::ir;
 std::optional<Ty> parse_type(std::string_view m) {
   if (m.size() < 2 || m[0] != '.') return std::nullopt;
   if (m == ".pred") return Ty{'p', 1};
+  // narrow floating-point formats: kinds h (f16), B (bf16), E (e4m3), M (e5m2), t (tf32)
+  if (m == ".f16") return Ty{'h', 16};
+  if (m == ".f16x2") return Ty{'h', 32};
+  if (m == ".bf16") return Ty{'B', 16};
+  if (m == ".bf16x2") return Ty{'B', 32};
+  if (m == ".e4m3") return Ty{'E', 8};
+  if (m == ".e4m3x2") return Ty{'E', 16};
+  if (m == ".e5m2") return Ty{'M', 8};
+  if (m == ".e5m2x2") return Ty{'M', 16};
+  if (m == ".tf32") return Ty{'t', 32};
   const char k = m[1];
   if (k != 'u' && k != 's' && k != 'f' && k != 'b') return std::nullopt;
   unsigned bits = 0;
@@ -42,6 +52,11 @@ class Decoder {
   Program run() {
     const Function* fn = nullptr;
     for (const Stmt& s : m_.root().stmts) {
+      if (s.kind == StmtKind::Directive && m_.text(m_.directives[s.index].name) == ".file") {
+        auto items = m_.slice(m_.directives[s.index].items);
+        if (items.size() >= 2 && m_.expr(ExprId{items[1].node}).kind == ExprKind::String)
+          files_[eval_int(m_, ExprId{items[0].node}).value_or(0)] = std::string(m_.text(Symbol{m_.expr(ExprId{items[1].node}).a}));
+      }
       if (s.kind == StmtKind::Decl) module_variable(m_.decls[s.index]);
       if (s.kind == StmtKind::Function) {
         const Function& f = m_.functions[s.index];
@@ -220,7 +235,12 @@ class Decoder {
         const Directive& d = m_.directives[s.index];
         if (m_.text(d.name) == ".loc") {
           auto items = m_.slice(d.items);
-          if (items.size() >= 2) loc_ = fmt::format("DSL/source line {}", eval_int(m_, ExprId{items[1].node}).value_or(0));
+          if (items.size() >= 2) {
+            const int64_t file = eval_int(m_, ExprId{items[0].node}).value_or(0);
+            const int64_t line = eval_int(m_, ExprId{items[1].node}).value_or(0);
+            auto f = files_.find(file);
+            loc_ = fmt::format("source {}:{}", f != files_.end() ? f->second : fmt::format("file {}", file), line);
+          }
         }
       }
       if (s.kind != StmtKind::Instruction) continue;
@@ -285,7 +305,8 @@ class Decoder {
     static const std::unordered_map<std::string_view, uint32_t> kFlags = {
         {".lo", kLo}, {".hi", kHi}, {".wide", kWide}, {".rn", kRn}, {".rz", kRz}, {".rm", kRm}, {".rp", kRp},
         {".rni", kRn | kIntRound}, {".rzi", kRz | kIntRound}, {".rmi", kRm | kIntRound}, {".rpi", kRp | kIntRound},
-        {".ftz", kFtz}, {".sat", kSat}, {".approx", kApprox}, {".full", kApprox}, {".uni", kUni}};
+        {".ftz", kFtz}, {".sat", kSat}, {".approx", kApprox}, {".full", kApprox}, {".uni", kUni},
+        {".relu", kRelu}, {".satfinite", kSatfinite}, {".rna", kRna}};
     if (auto it = kFlags.find(mo); it != kFlags.end()) {
       d.flags |= it->second;
       return;
@@ -368,8 +389,6 @@ class Decoder {
         else if (mo == ".red") throw unsupported("bar.red");
         else if (mo == ".warp") d.op = Opc::Nop;  // bar.warp.sync: lanes of a warp run together here
     }
-    for (const Ty& t : types)
-      if (t.bits == 16 && t.k == 'f') throw unsupported(fmt::format("{} on .f16 values", op));
     if ((d.op == Opc::Setp || d.op == Opc::Selp) && !types.empty()) d.type2 = types.back();
   }
 
@@ -539,6 +558,7 @@ class Decoder {
   bool call_params_ = false;
   bool to_ = false;
   std::string where_, loc_;
+  std::unordered_map<int64_t, std::string> files_;  // .file index -> name
 };
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "float_formats.hpp"
 #include "program.hpp"
 #include "ptxpp/emu/emulator.hpp"
 
@@ -317,6 +318,45 @@ class Runner {
 
 // ---- arithmetic on typed bits ---------------------------------------------------------------
 
+// ---- narrow floating-point formats (f16, bf16, e4m3, e5m2, tf32), packed in pairs ------
+
+bool narrow(Ty t) { return t.k == 'h' || t.k == 'B' || t.k == 'E' || t.k == 'M' || t.k == 't'; }
+Format format_of(Ty t) {
+  switch (t.k) {
+    case 'h': return Format::F16;
+    case 'B': return Format::BF16;
+    case 'E': return Format::E4M3;
+    case 'M': return Format::E5M2;
+    default: return Format::TF32;
+  }
+}
+unsigned element_bits(Ty t) { return t.k == 'E' || t.k == 'M' ? 8 : t.k == 't' ? 32 : 16; }
+Rounding rounding_of(uint32_t flags) {
+  if (flags & kRna) return Rounding::NearestAway;
+  if (flags & kRz) return Rounding::Zero;
+  if (flags & kRm) return Rounding::Down;
+  if (flags & kRp) return Rounding::Up;
+  return Rounding::Nearest;
+}
+uint32_t element(uint64_t v, unsigned i, unsigned eb) {
+  return static_cast<uint32_t>((v >> (i * eb)) & (eb >= 32 ? 0xFFFFFFFFull : (uint64_t{1} << eb) - 1));
+}
+
+// f applied to each element of packed narrow values, computed in double and rounded once.
+template <class F>
+uint64_t narrow_op(Ty t, uint32_t flags, uint64_t a, uint64_t b, uint64_t c, F f) {
+  const Format fm = format_of(t);
+  const unsigned eb = element_bits(t), n = std::max(1u, t.bits / eb);
+  uint64_t out = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    double r = f(decode(fm, element(a, i, eb)), decode(fm, element(b, i, eb)), decode(fm, element(c, i, eb)));
+    if ((flags & kRelu) && !std::isnan(r)) r = std::max(r, 0.0);
+    if (flags & kSat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+    out |= static_cast<uint64_t>(encode(fm, r, rounding_of(flags), flags & kSatfinite)) << (i * eb);
+  }
+  return out;
+}
+
 // Striped locks for atomics on memory that CTAs on several host threads share.
 std::mutex& atomic_lock(const void* p) {
   static std::mutex locks[64];
@@ -345,8 +385,9 @@ uint64_t arith(Ty t, uint32_t flags, uint64_t a, uint64_t b, F32 ff, F64 fd, I f
 }
 
 bool compare(Cmp c, Ty t, uint64_t a, uint64_t b) {
-  if (t.k == 'f') {
-    const double x = t.bits == 32 ? f32(a) : f64(a), y = t.bits == 32 ? f32(b) : f64(b);
+  if (t.k == 'f' || narrow(t)) {
+    const double x = narrow(t) ? decode(format_of(t), static_cast<uint32_t>(a)) : t.bits == 32 ? f32(a) : f64(a);
+    const double y = narrow(t) ? decode(format_of(t), static_cast<uint32_t>(b)) : t.bits == 32 ? f32(b) : f64(b);
     const bool un = std::isnan(x) || std::isnan(y);
     switch (c) {
       case Cmp::Eq: return !un && x == y;
@@ -384,8 +425,25 @@ bool compare(Cmp c, Ty t, uint64_t a, uint64_t b) {
   }
 }
 
+uint64_t convert_wide(Ty dst, Ty src, uint32_t flags, uint64_t v);
+
 // cvt between any two of the supported types.
 uint64_t convert(Ty dst, Ty src, uint32_t flags, uint64_t v) {
+  if (!narrow(dst) && !narrow(src)) return convert_wide(dst, src, flags, v);
+  double x;
+  if (narrow(src)) x = decode(format_of(src), static_cast<uint32_t>(v));
+  else if (src.k == 'f') x = src.bits == 32 ? f32(v) : f64(v);
+  else x = src.k == 's' ? static_cast<double>(sext(v, src.bits)) : static_cast<double>(mask_bits(v, src.bits));
+  if (narrow(dst)) {
+    if ((flags & kRelu) && !std::isnan(x)) x = std::max(x, 0.0);
+    if (flags & kSat) x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+    return encode(format_of(dst), x, rounding_of(flags), flags & kSatfinite);
+  }
+  // a narrow value is exact in f32 and f64; to integers: as from f64
+  return convert_wide(dst, Ty{'f', 64}, flags, bits_of(x));
+}
+
+uint64_t convert_wide(Ty dst, Ty src, uint32_t flags, uint64_t v) {
   const bool sat = flags & kSat;
   if (src.k != 'f' && dst.k != 'f') {
     if (!sat) return mask_bits(src.k == 's' ? static_cast<uint64_t>(sext(v, src.bits)) : mask_bits(v, src.bits), dst.bits);
@@ -452,6 +510,12 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     for (uint32_t m = exec; m; m &= m - 1) f(std::countr_zero(m));
   };
   auto binary = [&](auto ff, auto fd, auto fi) {
+    if (narrow(t)) {
+      lanes([&](int l) {
+        write(w, o[0], l, narrow_op(t, in.flags, value(w, o[1], l), value(w, o[2], l), 0, [&](double x, double y, double) { return fd(x, y); }), t);
+      });
+      return;
+    }
     lanes([&](int l) { write(w, o[0], l, arith(t, in.flags, value(w, o[1], l), value(w, o[2], l), ff, fd, fi), t); });
   };
   auto unary_f = [&](auto ff, auto fd) {
@@ -471,6 +535,13 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     });
   };
   auto fma = [&] {
+    if (narrow(t)) {
+      lanes([&](int l) {
+        write(w, o[0], l, narrow_op(t, in.flags, value(w, o[1], l), value(w, o[2], l), value(w, o[3], l),
+                                    [](double x, double y, double z) { return std::fma(x, y, z); }), t);
+      });
+      return;
+    }
     lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
         if (t.bits == 32) {
@@ -516,7 +587,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
                     [](uint64_t a, uint64_t b) { return a - b; });
     case Opc::Mul:
     case Opc::Mad:
-      if (t.k == 'f') {
+      if (t.k == 'f' || narrow(t)) {
         if (in.op == Opc::Mul)
           return binary([](float a, float b) { return a * b; }, [](double a, double b) { return a * b; },
                         [](uint64_t a, uint64_t b) { return a * b; });
@@ -544,7 +615,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       }
     case Opc::Fma: return fma();
     case Opc::Div:
-      if (t.k == 'f')
+      if (t.k == 'f' || narrow(t))
         return binary([](float a, float b) { return a / b; }, [](double a, double b) { return a / b; },
                       [](uint64_t a, uint64_t) { return a; });
       lanes([&](int l) {
@@ -567,15 +638,21 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
     case Opc::Neg:
-      if (t.k == 'f') {  // a sign-bit flip, NaN payload kept (as on the hardware)
-        lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) ^ (uint64_t{1} << (t.bits - 1)), t); });
+      if (t.k == 'f' || narrow(t)) {  // a sign-bit flip of each element, NaN payload kept (as on the hardware)
+        const unsigned eb = narrow(t) ? element_bits(t) : t.bits;
+        uint64_t signs = 0;
+        for (unsigned i = 0; i < t.bits / eb; ++i) signs |= uint64_t{1} << (i * eb + eb - 1);
+        lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) ^ signs, t); });
         return;
       }
       lanes([&](int l) { write(w, o[0], l, 0 - value(w, o[1], l), t); });
       return;
     case Opc::Abs:
-      if (t.k == 'f') {  // clears the sign bit
-        lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) & ~(uint64_t{1} << (t.bits - 1)), t); });
+      if (t.k == 'f' || narrow(t)) {  // clears the sign bit of each element
+        const unsigned eb = narrow(t) ? element_bits(t) : t.bits;
+        uint64_t signs = 0;
+        for (unsigned i = 0; i < t.bits / eb; ++i) signs |= uint64_t{1} << (i * eb + eb - 1);
+        lanes([&](int l) { write(w, o[0], l, value(w, o[1], l) & ~signs, t); });
         return;
       }
       lanes([&](int l) {
@@ -586,7 +663,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Min:
     case Opc::Max: {
       const bool mx = in.op == Opc::Max;
-      if (t.k == 'f')
+      if (t.k == 'f' || narrow(t))
         return binary([mx](float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
                       [mx](double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
                       [](uint64_t a, uint64_t) { return a; });
@@ -652,6 +729,26 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       lanes([&](int l) { write(w, o[0], l, value(w, o[3], l) ? value(w, o[1], l) : value(w, o[2], l), t); });
       return;
     case Opc::Cvt:
+      if (narrow(t) && element_bits(t) < t.bits && in.nops == 3) {  // cvt.rn.f16x2.f32 d, a, b: a high, b low
+        const unsigned eb = element_bits(t);
+        const Ty one{t.k, static_cast<uint8_t>(eb)};
+        lanes([&](int l) {
+          const uint64_t hi = convert(one, in.type2, in.flags, value(w, o[1], l)), lo = convert(one, in.type2, in.flags, value(w, o[2], l));
+          write(w, o[0], l, (hi << eb) | lo, t);
+        });
+        return;
+      }
+      if (narrow(t) && narrow(in.type2) && element_bits(t) < t.bits) {  // x2 to x2, element by element
+        const unsigned eb = element_bits(t), sb = element_bits(in.type2);
+        const Ty one{t.k, static_cast<uint8_t>(eb)}, src_one{in.type2.k, static_cast<uint8_t>(sb)};
+        lanes([&](int l) {
+          const uint64_t v = value(w, o[1], l);
+          uint64_t r = 0;
+          for (unsigned i = 0; i < t.bits / eb; ++i) r |= convert(one, src_one, in.flags, element(v, i, sb)) << (i * eb);
+          write(w, o[0], l, r, t);
+        });
+        return;
+      }
       lanes([&](int l) { write(w, o[0], l, convert(t, in.type2, in.flags, value(w, o[1], l)), t); });
       return;
     case Opc::Cvta:

@@ -38,6 +38,7 @@ enum Flag : uint32_t {
   kApprox = 512, kUni = 1024, kIntRound = 2048,  // cvt .rni/.rzi/.rmi/.rpi
   kToGlobal = 4096, kToShared = 8192, kToLocal = 16384,  // cvta.to.*: generic -> window
   kFromShared = 32768, kFromLocal = 65536,                 // cvta.shared: window -> generic
+  kRelu = 1u << 17, kSatfinite = 1u << 18, kRna = 1u << 19,
 };
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };

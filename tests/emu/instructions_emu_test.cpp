@@ -418,5 +418,90 @@ $join:
   }
 }
 
+
+// ---- narrow formats: references by brute force over every code of the format ----------
+
+struct NarrowFormat {
+  int mant, exp;
+  bool has_inf;
+  int bits;
+};
+constexpr NarrowFormat kF16{10, 5, true, 16}, kBF16{7, 8, true, 16}, kE4M3{3, 4, false, 8}, kE5M2{2, 5, true, 8};
+
+double value_of(const NarrowFormat& f, uint32_t code) {
+  const int bias = (1 << (f.exp - 1)) - 1;
+  const uint32_t e = (code >> f.mant) & ((1u << f.exp) - 1), m = code & ((1u << f.mant) - 1);
+  const double s = (code >> (f.bits - 1)) & 1 ? -1.0 : 1.0;
+  if (f.has_inf && e == (1u << f.exp) - 1) return m ? NAN : s * INFINITY;
+  if (!f.has_inf && e == (1u << f.exp) - 1 && m == (1u << f.mant) - 1) return NAN;
+  if (e == 0) return s * std::ldexp(static_cast<double>(m), 1 - bias - f.mant);
+  return s * std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -f.mant), static_cast<int>(e) - bias);
+}
+
+// Round to nearest, ties to the even code; beyond the largest finite value by half an
+// ulp or more: infinity, or the largest finite value with satfinite (NaN for e4m3 without it).
+uint32_t nearest_code(const NarrowFormat& f, double x, bool satfinite) {
+  uint32_t best = 0;
+  double best_d = INFINITY, max_finite = 0;
+  uint32_t max_code = 0;
+  for (uint32_t c = 0; c < (1u << (f.bits - 1)); ++c) {  // non-negative codes
+    const double v = value_of(f, c);
+    if (!std::isfinite(v)) continue;
+    if (v > max_finite) max_finite = v, max_code = c;
+    const double d = std::fabs(std::fabs(x) - v);
+    if (d < best_d || (d == best_d && (c & 1) == 0)) best = c, best_d = d;
+  }
+  const uint32_t sign = std::signbit(x) ? 1u << (f.bits - 1) : 0;
+  const double ulp = max_finite - value_of(f, max_code - 1);
+  if (std::fabs(x) >= max_finite + ulp / 2) {
+    if (satfinite) return sign | max_code;
+    if (!f.has_inf) return sign | 0x7F;
+    return sign | (((1u << f.exp) - 1) << f.mant);
+  }
+  return sign | best;
+}
+
+TEST(EmuNarrow, ConversionsFromF32) {
+  std::vector<float> a = randoms<float>(20), b = randoms<float>(21);
+  const float specials[] = {0.1f, 1.0f / 3, 65504.0f, 65519.0f, 65520.0f, 1e-7f, 6e-8f, -448.0f, 460.0f, 1e30f, -0.0f, 3.0e-5f};
+  for (size_t i = 0; i < std::size(specials); ++i) a[i] = specials[i], b[i] = -specials[i] * 0.7f;
+  for (int i = 12; i < kN; ++i) a[i] *= std::ldexp(1.0f, i % 20 - 14), b[i] *= std::ldexp(1.0f, 7 - i % 15);
+  std::vector<float> z(kN);
+  auto f16 = run<float, float, float, uint32_t>({".f32", ".f32", ".f32", ".b32", "cvt.rn.f16x2.f32 %d, %a, %b;"}, a, b, z);
+  auto bf16 = run<float, float, float, uint32_t>({".f32", ".f32", ".f32", ".b32", "cvt.rn.bf16x2.f32 %d, %a, %b;"}, a, b, z);
+  auto e4m3 = run<float, float, float, uint16_t>({".f32", ".f32", ".f32", ".b16", "cvt.rn.satfinite.e4m3x2.f32 %d, %a, %b;"}, a, b, z);
+  auto e5m2 = run<float, float, float, uint16_t>({".f32", ".f32", ".f32", ".b16", "cvt.rn.satfinite.e5m2x2.f32 %d, %a, %b;"}, a, b, z);
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(f16[i], nearest_code(kF16, a[i], false) << 16 | nearest_code(kF16, b[i], false)) << a[i] << " " << b[i];
+    ASSERT_EQ(bf16[i], nearest_code(kBF16, a[i], false) << 16 | nearest_code(kBF16, b[i], false)) << a[i] << " " << b[i];
+    ASSERT_EQ(e4m3[i], nearest_code(kE4M3, a[i], true) << 8 | nearest_code(kE4M3, b[i], true)) << a[i] << " " << b[i];
+    ASSERT_EQ(e5m2[i], nearest_code(kE5M2, a[i], true) << 8 | nearest_code(kE5M2, b[i], true)) << a[i] << " " << b[i];
+  }
+  // back to f32: exact
+  std::vector<uint16_t> h(kN);
+  for (int i = 0; i < kN; ++i) h[i] = static_cast<uint16_t>(f16[i] & 0xFFFF);
+  std::vector<uint16_t> zh(kN);
+  auto back = run<uint16_t, uint16_t, uint16_t, float>({".b16", ".b16", ".b16", ".f32", "cvt.f32.f16 %d, %a;"}, h, zh, zh);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(static_cast<double>(back[i]), value_of(kF16, h[i])) << i;
+}
+
+TEST(EmuNarrow, HalfArithmeticRoundsOnce) {
+  std::vector<uint32_t> a(kN), b(kN), c(kN);
+  std::mt19937 g(22);
+  auto half = [&] { return nearest_code(kF16, std::uniform_real_distribution<double>(-50, 50)(g), false); };
+  for (int i = 0; i < kN; ++i) a[i] = half() << 16 | half(), b[i] = half() << 16 | half(), c[i] = half() << 16 | half();
+  auto add = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "add.rn.f16x2 %d, %a, %b;"}, a, b, c);
+  auto mul = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "mul.rn.f16x2 %d, %a, %b;"}, a, b, c);
+  auto fma = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "fma.rn.f16x2 %d, %a, %b, %c;"}, a, b, c);
+  for (int i = 0; i < kN; ++i)
+    for (int k = 0; k < 2; ++k) {
+      const double x = value_of(kF16, a[i] >> (16 * k) & 0xFFFF), y = value_of(kF16, b[i] >> (16 * k) & 0xFFFF),
+                   z = value_of(kF16, c[i] >> (16 * k) & 0xFFFF);
+      ASSERT_EQ(add[i] >> (16 * k) & 0xFFFF, nearest_code(kF16, x + y, false)) << x << "+" << y;
+      ASSERT_EQ(mul[i] >> (16 * k) & 0xFFFF, nearest_code(kF16, x * y, false)) << x << "*" << y;
+      ASSERT_EQ(fma[i] >> (16 * k) & 0xFFFF, nearest_code(kF16, x * y + z, false)) << x << "*" << y << "+" << z;
+    }
+}
+
 }  // namespace
 }  // namespace ptx::test

@@ -1,0 +1,18 @@
+// Internal: the narrow floating-point formats of PTX (f16, bf16, e4m3, e5m2,
+// tf32): rounding a double into one with a rounding mode, and reading one back.
+#pragma once
+
+#include <cstdint>
+
+namespace ptx::emu {
+
+enum class Format : uint8_t { F16, BF16, E4M3, E5M2, TF32 };
+enum class Rounding : uint8_t { Nearest, Zero, Down, Up, NearestAway };
+
+// The bits of the value nearest to x in the format (per the rounding mode). NaN is
+// the format's canonical NaN; `satfinite` clamps to the largest finite value
+// instead of infinity (e4m3 has no infinity and always saturates or gives NaN).
+uint32_t encode(Format f, double x, Rounding r = Rounding::Nearest, bool satfinite = false);
+double decode(Format f, uint32_t bits);
+
+}  // namespace ptx::emu
