@@ -257,6 +257,7 @@ class Decoder {
 
   DInst instruction(const Instruction& in) {
     DInst d;
+    seen_mbar_op_ = false;
     const std::string_view op = m_.text(in.opcode);
     std::vector<std::string_view> mods;
     for (const Modifier& mo : m_.modifiers_of(in)) mods.push_back(m_.text(mo.name));
@@ -289,6 +290,29 @@ class Decoder {
   }
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
+    // no effect in a sequentially consistent, single-device emulator
+    if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
+        op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask")
+      return;
+    if (op == "mbarrier") return mbarrier_modifier(d, mo);
+    if (op == "barrier" && mo == ".cluster") return void(cluster_barrier_ = true);
+    if (op == "shf") {
+      if (mo == ".l") return void(d.flags |= kLeft);
+      if (mo == ".r") return;
+      if (mo == ".clamp") return void(d.flags |= kClamp);
+      if (mo == ".wrap") return;
+    }
+    if (op == "redux") {
+      if (mo == ".add") return void(d.sub = static_cast<uint8_t>(AtomOp::Add));
+      if (mo == ".min") return void(d.sub = static_cast<uint8_t>(AtomOp::Min));
+      if (mo == ".max") return void(d.sub = static_cast<uint8_t>(AtomOp::Max));
+      if (mo == ".and") return void(d.sub = static_cast<uint8_t>(AtomOp::And));
+      if (mo == ".or") return void(d.sub = static_cast<uint8_t>(AtomOp::Or));
+      if (mo == ".xor") return void(d.sub = static_cast<uint8_t>(AtomOp::Xor));
+    }
+    if (mo == ".cc") return void(d.flags |= kCarryOut);
+    if (mo == ".NaN") return void(d.flags |= kNaN);
+    if (mo == ".shiftamt") return void(d.flags |= kShiftAmt);
     static const std::unordered_map<std::string_view, Cmp> kCmp = {
         {".eq", Cmp::Eq}, {".ne", Cmp::Ne}, {".lt", Cmp::Lt}, {".le", Cmp::Le}, {".gt", Cmp::Gt}, {".ge", Cmp::Ge},
         {".lo", Cmp::Lo}, {".ls", Cmp::Ls}, {".hi", Cmp::Hi}, {".hs", Cmp::Hs}, {".equ", Cmp::Equ}, {".neu", Cmp::Neu},
@@ -355,7 +379,8 @@ class Decoder {
         {".sync", 0}, {".aligned", 0}, {".any", 0}, {".cta", 0}, {".gpu", 0}, {".sys", 0}, {".relaxed", 0},
         {".acquire", 0}, {".release", 0}, {".acq_rel", 0}, {".sc", 0}, {".weak", 0}, {".volatile", 0},
         {".ca", 0}, {".cg", 0}, {".cs", 0}, {".lu", 0}, {".cv", 0}, {".wb", 0}, {".wt", 0}, {".nc", 0},
-        {".mode", 0}, {".b", 0}, {".clamp", 0}, {".wrap", 0}, {".noftz", 0}};
+        {".mode", 0}, {".b", 0}, {".clamp", 0}, {".wrap", 0}, {".noftz", 0}, {".gl", 0}, {".cluster", 0},
+        {".arrive", 0}, {".wait", 0}, {".xorsign", 0}, {".abs", 0}};
     if (kIgnored.count(mo)) return;
     throw unsupported(fmt::format("the modifier {} of {}", mo, op));
   }
@@ -372,10 +397,28 @@ class Decoder {
         {"match", Opc::Match}, {"rsqrt", Opc::Rsqrt}, {"rcp", Opc::Rcp},   {"sqrt", Opc::Sqrt},   {"ex2", Opc::Ex2},
         {"lg2", Opc::Lg2},   {"sin", Opc::Sin},     {"cos", Opc::Cos},     {"tanh", Opc::Tanh},   {"atom", Opc::Atom},
         {"red", Opc::Red},   {"membar", Opc::Nop},  {"fence", Opc::Nop},   {"nanosleep", Opc::Nop},
-        {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}};
+        {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}, {"addc", Opc::Add},
+        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
+        {"shf", Opc::Shf}, {"activemask", Opc::Activemask}, {"redux", Opc::Redux}, {"trap", Opc::Trap},
+        {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
+        {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
+    if (op == "addc" || op == "subc" || op == "madc") d.flags |= kCarryIn;
+    if (op == "set" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
+    if (op == "barrier" && cluster_barrier_) {  // barrier.cluster: a cluster is one CTA here
+      cluster_barrier_ = false;
+      bool wait = false;
+      for (std::string_view mo : mods) wait = wait || mo == ".wait";
+      if (!wait) {
+        d.op = Opc::Nop;  // .arrive: the wait that follows synchronizes
+        return;
+      }
+      d.op = Opc::Bar;
+      d.sub = 2;  // the cluster barrier, apart from the 16 named barriers
+      return;
+    }
     if (d.op == Opc::Cvta && to_) {
       d.flags |= d.space == Space::Shared ? kToShared : d.space == Space::Local ? kToLocal : kToGlobal;
       for (std::string_view mo : mods)
@@ -425,6 +468,11 @@ class Decoder {
           return o;
         }
         if (!name.empty() && name[0] == '%') return special(name, e.b ? m_.text(Symbol{e.b}) : std::string_view{});
+        if (name == "WARP_SZ") {  // the predefined constant
+          o.kind = Opnd::Imm;
+          o.imm = 32;
+          return o;
+        }
         throw Error(fmt::format("kernel {}: '{}' is not declared (at {})", entry_, name, where_));
       }
       case ExprKind::Int:
@@ -443,10 +491,10 @@ class Decoder {
         o.imm = literal_bits(id, imm_type(d, index));
         return o;
       case ExprKind::Binary:
-        if (e.sub == static_cast<uint8_t>(Op::BitOr)) {
+        if (e.sub == static_cast<uint8_t>(Op::BitOr)) {  // d|p; either may be the sink _
           o.kind = Opnd::Pair;
-          o.slot = reg_slot(ExprId{e.a});
-          o.slot2 = reg_slot(ExprId{e.b});
+          o.slot = m_.name_of(ExprId{e.a}) == "_" ? kNoSlot : reg_slot(ExprId{e.a});
+          o.slot2 = m_.name_of(ExprId{e.b}) == "_" ? kNoSlot : reg_slot(ExprId{e.b});
           return o;
         }
         if (auto v = eval_int(m_, id)) {
@@ -527,6 +575,24 @@ class Decoder {
     return o;
   }
 
+  void mbarrier_modifier(DInst& d, std::string_view mo) {
+    static const std::unordered_map<std::string_view, MbarOp> kOps = {
+        {".init", MbarOp::Init}, {".arrive", MbarOp::Arrive}, {".arrive_drop", MbarOp::ArriveDrop},
+        {".expect_tx", MbarOp::ExpectTx}, {".complete_tx", MbarOp::CompleteTx}, {".test_wait", MbarOp::TestWait},
+        {".try_wait", MbarOp::TryWait}, {".pending_count", MbarOp::PendingCount}, {".inval", MbarOp::Inval}};
+    if (auto it = kOps.find(mo); it != kOps.end()) {
+      // .arrive.expect_tx: an arrive that first adds to the transaction count
+      if (it->second == MbarOp::ExpectTx && (d.sub == static_cast<uint8_t>(MbarOp::Arrive) || d.sub == static_cast<uint8_t>(MbarOp::ArriveDrop)) && seen_mbar_op_)
+        return void(d.flags |= kExpectTx);
+      d.sub = static_cast<uint8_t>(it->second);
+      seen_mbar_op_ = true;
+      return;
+    }
+    if (mo == ".parity") return void(d.flags |= kParity);
+    if (mo == ".shared" || mo == ".shared::cta" || mo == ".shared::cluster") return void(d.space = Space::Shared);
+    // .release .acquire .relaxed .cta .cluster .noComplete .b64: no effect here
+  }
+
   Opnd special(const std::string& name, std::string_view comp) {
     static const std::unordered_map<std::string_view, Sreg> kSregs = {
         {"%tid", Sreg::Tid}, {"%ntid", Sreg::Ntid}, {"%ctaid", Sreg::Ctaid}, {"%nctaid", Sreg::Nctaid},
@@ -537,8 +603,20 @@ class Decoder {
         {"%dynamic_smem_size", Sreg::DynamicSmemSize}, {"%total_smem_size", Sreg::TotalSmemSize},
         {"%clusterid", Sreg::Clusterid}, {"%nclusterid", Sreg::Nclusterid}, {"%cluster_ctaid", Sreg::ClusterCtaid},
         {"%cluster_nctaid", Sreg::ClusterNctaid}, {"%cluster_ctarank", Sreg::ClusterCtarank},
-        {"%cluster_nctarank", Sreg::ClusterNctarank}, {"%is_explicit_cluster", Sreg::IsExplicitCluster}};
+        {"%cluster_nctarank", Sreg::ClusterNctarank}, {"%is_explicit_cluster", Sreg::IsExplicitCluster},
+        {"%clock_hi", Sreg::ClockHi}, {"%globaltimer_lo", Sreg::GlobaltimerLo}, {"%globaltimer_hi", Sreg::GlobaltimerHi},
+        {"%aggr_smem_size", Sreg::TotalSmemSize}, {"%current_graph_exec", Sreg::Zero}};
     auto it = kSregs.find(name);
+    if (it == kSregs.end()) {
+      static const char* kZero[] = {"%envreg", "%pm", "%reserved_smem_offset"};  // 0 on this emulated device
+      for (const char* z : kZero)
+        if (name.rfind(z, 0) == 0) {
+          Opnd o;
+          o.kind = Opnd::Sreg;
+          o.sreg = static_cast<uint8_t>(Sreg::Zero);
+          return o;
+        }
+    }
     if (it == kSregs.end()) throw unsupported(fmt::format("the special register {}", name));
     Opnd o;
     o.kind = Opnd::Sreg;
@@ -557,6 +635,8 @@ class Decoder {
   uint32_t count_ = 0;
   bool call_params_ = false;
   bool to_ = false;
+  bool cluster_barrier_ = false;
+  bool seen_mbar_op_ = false;
   std::string where_, loc_;
   std::unordered_map<int64_t, std::string> files_;  // .file index -> name
 };

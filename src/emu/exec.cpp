@@ -3,12 +3,14 @@
 // the instruction with the lowest program counter among its live lanes, for the
 // lanes that are at it: diverged lanes reconverge where their paths meet.
 #include <algorithm>
+#include <iterator>
 #include <bit>
 #include <cfenv>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
 #include <mutex>
 #include <thread>
 #include <atomic>
@@ -51,6 +53,8 @@ struct Warp {
   uint32_t upc = 0;
   uint32_t pc[kLanes] = {};
   bool waiting = false;          // at a barrier
+  bool yield = false;            // spinning on a wait that did not complete: let other warps run
+  uint32_t carry = 0;            // per-lane carry flag (add.cc / addc)
   uint32_t barrier = 0;
   std::vector<uint64_t> regs;    // slot * 32 + lane
 };
@@ -75,6 +79,7 @@ class Runner {
   void cta(uint32_t x, uint32_t y, uint32_t z) {
     ctaid_[0] = x, ctaid_[1] = y, ctaid_[2] = z;
     smem_.assign(p_.static_smem + cfg_.dynamic_smem, 0);
+    mbars_.clear();
     written_.assign(smem_.size(), 0);
     const uint32_t threads = cfg_.block.x * cfg_.block.y * cfg_.block.z;
     const uint32_t nwarps = (threads + kLanes - 1) / kLanes;
@@ -88,20 +93,31 @@ class Runner {
       wp.uniform = true;
       wp.upc = 0;
       wp.waiting = false;
+      wp.yield = false;
+      wp.carry = 0;
       wp.regs.assign(static_cast<size_t>(p_.slots) * kLanes, 0);
     }
     uint64_t steps = 0;
+    int idle_rounds = 0;  // rounds in which every running warp only spun on an mbarrier wait
     for (;;) {
-      bool progressed = false, any_live = false;
+      bool progressed = false, any_live = false, all_spinning = true;
+      const uint64_t epoch = mbar_epoch_;
       for (Warp& w : warps_) {
-        while (w.live && !w.waiting) {
+        w.yield = false;
+        while (w.live && !w.waiting && !w.yield) {
           step(w);
           progressed = true;
           if (++steps > opt_.max_steps) fail(w, std::countr_zero(w.live), "the CTA ran for too long (hung?)");
         }
+        if (w.live && !w.yield) all_spinning = false;
         any_live = any_live || w.live;
       }
       if (!any_live) return;
+      idle_rounds = all_spinning && epoch == mbar_epoch_ ? idle_rounds + 1 : 0;
+      if (idle_rounds > 64) {
+        const Warp& w = *std::find_if(warps_.begin(), warps_.end(), [](const Warp& wp) { return wp.live != 0; });
+        fail(w, std::countr_zero(w.live), "waiting on an mbarrier phase that can never complete (no warp can arrive)");
+      }
       if (!release_barrier() && !progressed) {
         std::string where;
         for (const Warp& w : warps_)
@@ -192,6 +208,13 @@ class Runner {
       case Sreg::Nclusterid: return nctaid[o.comp];
       case Sreg::ClusterCtaid: case Sreg::ClusterCtarank: return 0;
       case Sreg::ClusterNctaid: case Sreg::ClusterNctarank: case Sreg::IsExplicitCluster: return o.sreg == static_cast<uint8_t>(Sreg::IsExplicitCluster) ? 0 : 1;
+      case Sreg::ClockHi: return stats_.warp_instructions >> 32;
+      case Sreg::GlobaltimerLo:
+      case Sreg::GlobaltimerHi: {
+        const uint64_t ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+        return o.sreg == static_cast<uint8_t>(Sreg::GlobaltimerLo) ? ns & 0xFFFFFFFFu : ns >> 32;
+      }
+      case Sreg::Zero: return 0;
     }
     return 0;
   }
@@ -301,7 +324,9 @@ class Runner {
   void write(Warp& w, const Opnd& d, int lane, uint64_t v, Ty t) {
     if (d.kind == Opnd::Reg) [[likely]]
       reg(w, d.slot, lane) = t.k == 'p' ? (v != 0) : mask_bits(v, t.bits);
-    else if (d.kind == Opnd::Pair) reg(w, d.slot, lane) = mask_bits(v, t.bits);
+    else if (d.kind == Opnd::Pair) {
+      if (d.slot != kNoSlot) reg(w, d.slot, lane) = mask_bits(v, t.bits);
+    }
     else if (d.kind != Opnd::Sink) fail(w, lane, "the destination is not a register");
   }
 
@@ -313,6 +338,14 @@ class Runner {
   Stats& stats_;
   uint32_t ctaid_[3] = {};
   std::vector<uint8_t> smem_, written_;
+  struct Mbarrier {
+    uint32_t expected = 0, pending = 0;
+    int64_t tx = 0;
+    uint32_t phase = 0;  // completed phases
+  };
+  std::unordered_map<uint64_t, Mbarrier> mbars_;  // by shared offset
+  uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction
+  void mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active);
   std::vector<Warp> warps_;
 };
 
@@ -580,9 +613,27 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       }
       return;
     case Opc::Add:
-      return binary([](float a, float b) { return a + b; }, [](double a, double b) { return a + b; },
-                    [](uint64_t a, uint64_t b) { return a + b; });
     case Opc::Sub:
+      if (in.flags & (kCarryIn | kCarryOut)) {  // carry chains: add.cc, addc, sub.cc, subc
+        const bool sub = in.op == Opc::Sub;
+        lanes([&](int l) {
+          const uint64_t a = mask_bits(value(w, o[1], l), t.bits), b = mask_bits(value(w, o[2], l), t.bits);
+          const uint64_t cin = (in.flags & kCarryIn) ? (w.carry >> l & 1) : 0;
+          // subtraction is a + ~b + 1 with the carry meaning "no borrow" ... PTX's CC.CF is the borrow for sub
+          const u128 wide = sub ? static_cast<u128>(a) - b - cin : static_cast<u128>(a) + b + cin;
+          const uint64_t r = static_cast<uint64_t>(wide);
+          if (in.flags & kCarryOut) {
+            const bool c = t.bits == 64 ? (sub ? (a < b || (a == b && cin)) : static_cast<uint64_t>(wide >> 64) != 0)
+                                        : (sub ? (a < b + cin) : (r >> t.bits) != 0);
+            w.carry = (w.carry & ~(1u << l)) | (static_cast<uint32_t>(c) << l);
+          }
+          write(w, o[0], l, r, t);
+        });
+        return;
+      }
+      if (in.op == Opc::Add)
+        return binary([](float a, float b) { return a + b; }, [](double a, double b) { return a + b; },
+                      [](uint64_t a, uint64_t b) { return a + b; });
       return binary([](float a, float b) { return a - b; }, [](double a, double b) { return a - b; },
                     [](uint64_t a, uint64_t b) { return a - b; });
     case Opc::Mul:
@@ -663,6 +714,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Min:
     case Opc::Max: {
       const bool mx = in.op == Opc::Max;
+      if ((t.k == 'f' || narrow(t)) && (in.flags & kNaN))  // .NaN: a NaN input gives the canonical NaN
+        return binary([mx](float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : mx ? std::max(a, b) : std::min(a, b); },
+                      [mx](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : mx ? std::max(a, b) : std::min(a, b); },
+                      [](uint64_t a, uint64_t) { return a; });
       if (t.k == 'f' || narrow(t))
         return binary([mx](float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
                       [mx](double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
@@ -720,8 +775,8 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           auto apply = [&](bool x) { return bo == BoolOp::And ? (x && cc) : bo == BoolOp::Or ? (x || cc) : (x != cc); };
           r = apply(r), q = apply(q);
         }
-        reg(w, o[0].slot, l) = r;
-        if (o[0].kind == Opnd::Pair) reg(w, o[0].slot2, l) = q;
+        if (o[0].slot != kNoSlot) reg(w, o[0].slot, l) = r;
+        if (o[0].kind == Opnd::Pair && o[0].slot2 != kNoSlot) reg(w, o[0].slot2, l) = q;
       });
       return;
     }
@@ -805,7 +860,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       if (in.sub == 1) return;  // bar.arrive: counted by the warps that wait
       if (exec != w.live) fail(w, std::countr_zero(active), "barrier divergence: not every live thread of the warp reaches this barrier together");
       w.waiting = true;
-      w.barrier = in.nops ? static_cast<uint32_t>(value(w, o[0], std::countr_zero(exec))) : 0;
+      w.barrier = in.sub == 2 ? 16 : in.nops ? static_cast<uint32_t>(value(w, o[0], std::countr_zero(exec))) : 0;
       advance = 0;  // moves on when released
       return;
     case Opc::Shfl: {
@@ -827,7 +882,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         if (!ok) j = l;
         if (!(exec >> j & 1)) fail(w, l, fmt::format("shfl reads lane {}, which is not executing it", j));
         write(w, o[0], l, src[j], Ty{'b', 32});
-        if (o[0].kind == Opnd::Pair) reg(w, o[0].slot2, l) = ok;
+        if (o[0].kind == Opnd::Pair && o[0].slot2 != kNoSlot) reg(w, o[0].slot2, l) = ok;
       });
       return;
     }
@@ -912,6 +967,95 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
     }
+    case Opc::Bfe:  // the ISA manual's definition, bit by bit
+      lanes([&](int l) {
+        const uint64_t a = mask_bits(value(w, o[1], l), t.bits);
+        const unsigned pos = static_cast<unsigned>(value(w, o[2], l) & 0xFF), len = static_cast<unsigned>(value(w, o[3], l) & 0xFF);
+        uint64_t r = 0;
+        if (len != 0) {
+          const unsigned msb = std::min(pos + len - 1, static_cast<unsigned>(t.bits) - 1);
+          const uint64_t sbit = sgn ? (a >> msb) & 1 : 0;
+          for (unsigned i = 0; i < t.bits; ++i) r |= ((i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit) << i;
+        }
+        write(w, o[0], l, r, t);
+      });
+      return;
+    case Opc::Bfi:
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+        const unsigned pos = static_cast<unsigned>(value(w, o[3], l) & 0xFF), len = static_cast<unsigned>(value(w, o[4], l) & 0xFF);
+        uint64_t r = b;
+        for (unsigned i = 0; i < len && pos + i < t.bits; ++i) r = (r & ~(uint64_t{1} << (pos + i))) | (((a >> i) & 1) << (pos + i));
+        write(w, o[0], l, r, t);
+      });
+      return;
+    case Opc::Bfind:
+      lanes([&](int l) {
+        uint64_t a = mask_bits(value(w, o[1], l), t.bits);
+        if (sgn && (a >> (t.bits - 1) & 1)) a = mask_bits(~a, t.bits);  // the most significant non-sign bit
+        uint32_t r = 0xFFFFFFFFu;
+        if (a) {
+          r = static_cast<uint32_t>(63 - std::countl_zero(a));
+          if (in.flags & kShiftAmt) r = t.bits - 1 - r;
+        }
+        write(w, o[0], l, r, Ty{'u', 32});
+      });
+      return;
+    case Opc::Shf:
+      lanes([&](int l) {
+        const uint64_t a = mask_bits(value(w, o[1], l), 32), b = mask_bits(value(w, o[2], l), 32);
+        uint64_t n = mask_bits(value(w, o[3], l), 32);
+        n = (in.flags & kClamp) ? std::min<uint64_t>(n, 32) : n & 31;
+        const uint64_t both = (b << 32) | a;
+        const uint64_t r = (in.flags & kLeft) ? (n == 0 ? b : (both << n) >> 32) : (both >> n);
+        write(w, o[0], l, r, Ty{'b', 32});
+      });
+      return;
+    case Opc::Activemask: lanes([&](int l) { write(w, o[0], l, active, Ty{'b', 32}); }); return;
+    case Opc::Redux: {
+      const AtomOp rop = static_cast<AtomOp>(in.sub);
+      uint64_t acc = 0;
+      bool first = true;
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const uint64_t v = mask_bits(value(w, o[1], std::countr_zero(m)), 32);
+        if (first) acc = v, first = false;
+        else if (rop == AtomOp::Add) acc = mask_bits(acc + v, 32);
+        else if (rop == AtomOp::And) acc &= v;
+        else if (rop == AtomOp::Or) acc |= v;
+        else if (rop == AtomOp::Xor) acc ^= v;
+        else {
+          const bool less = sgn ? sext(v, 32) < sext(acc, 32) : v < acc;
+          if (less == (rop == AtomOp::Min)) acc = v;
+        }
+      }
+      lanes([&](int l) { write(w, o[0], l, acc, t); });
+      return;
+    }
+    case Opc::Trap: fail(w, std::countr_zero(exec ? exec : active), "trap");
+    case Opc::Set: {
+      const Cmp c = static_cast<Cmp>(in.sub);
+      lanes([&](int l) {
+        const bool r = compare(c, in.type2, value(w, o[1], l), value(w, o[2], l));
+        const uint64_t v = t.k == 'f' ? (r ? bits_of(1.0f) : 0) : (r ? ~uint64_t{0} : 0);
+        write(w, o[0], l, v, t);
+      });
+      return;
+    }
+    case Opc::Elect: {
+      const uint32_t members = exec & static_cast<uint32_t>(value(w, o[1], std::countr_zero(exec ? exec : active)));
+      const int leader = members ? std::countr_zero(members) : -1;
+      lanes([&](int l) {
+        if (o[0].kind == Opnd::Pair) {
+          if (o[0].slot != kNoSlot) reg(w, o[0].slot, l) = leader < 0 ? 0 : static_cast<uint64_t>(leader);
+          if (o[0].slot2 != kNoSlot) reg(w, o[0].slot2, l) = l == leader;
+        } else {
+          write(w, o[0], l, leader < 0 ? 0 : static_cast<uint64_t>(leader), Ty{'u', 32});
+        }
+      });
+      return;
+    }
+    case Opc::Createpolicy: lanes([&](int l) { write(w, o[0], l, 0, Ty{'b', 64}); }); return;
+    case Opc::Mbarrier: return mbarrier(w, in, exec, active);
     case Opc::Lop3:
       lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l), lut = value(w, o[4], l);
@@ -939,6 +1083,74 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
   }
+}
+
+void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {
+  const MbarOp op = static_cast<MbarOp>(in.sub);
+  const Opnd* o = in.ops;
+  // the mbarrier's address operand: [a] is the first operand for init/expect_tx/complete_tx/inval,
+  // the second after a destination for arrive/test_wait/try_wait
+  const bool has_dest = op == MbarOp::Arrive || op == MbarOp::ArriveDrop || op == MbarOp::TestWait || op == MbarOp::TryWait;
+  if (op == MbarOp::PendingCount) {
+    for (uint32_t m = exec; m; m &= m - 1) reg(w, o[0].slot, std::countr_zero(m)) = 0;
+    return;
+  }
+  auto complete = [](Mbarrier& b) {
+    if (b.pending == 0 && b.tx == 0) {
+      ++b.phase;
+      b.pending = b.expected;
+    }
+  };
+  bool all_done = true;
+  if (op != MbarOp::TestWait && op != MbarOp::TryWait) ++mbar_epoch_;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    uint8_t* p = access(w, l, in, has_dest ? o[1] : o[0], 8, true);  // every mbarrier operation updates the word
+    const uint64_t key = static_cast<uint64_t>(p - smem_.data());
+    if (op == MbarOp::Init) {
+      const uint32_t count = static_cast<uint32_t>(value(w, o[1], l));
+      if (count == 0 || count > (1u << 20) - 1) fail(w, l, fmt::format("mbarrier.init with count {}", count));
+      mbars_[key] = Mbarrier{count, count, 0, 0};
+      continue;
+    }
+    auto it = mbars_.find(key);
+    if (it == mbars_.end()) fail(w, l, fmt::format("mbarrier at shared+{} is not initialized", key));
+    Mbarrier& b = it->second;
+    switch (op) {
+      case MbarOp::Inval: mbars_.erase(it); break;
+      case MbarOp::ExpectTx: b.tx += static_cast<int64_t>(value(w, o[1], l)); break;
+      case MbarOp::CompleteTx:
+        b.tx -= static_cast<int64_t>(value(w, o[1], l));
+        complete(b);
+        break;
+      case MbarOp::Arrive:
+      case MbarOp::ArriveDrop: {
+        uint32_t count = 1;
+        if (in.flags & kExpectTx) b.tx += static_cast<int64_t>(value(w, o[2], l));
+        else if (in.nops >= 3) count = static_cast<uint32_t>(value(w, o[2], l));
+        if (count > b.pending)
+          fail(w, l, fmt::format("mbarrier arrival count overflow: {} arrivals with {} pending in phase {}", count, b.pending, b.phase));
+        const uint64_t state = static_cast<uint64_t>(b.phase);  // the phase this arrival belongs to
+        b.pending -= count;
+        if (op == MbarOp::ArriveDrop) b.expected -= std::min(b.expected, count);
+        complete(b);
+        if (o[0].kind == Opnd::Reg) reg(w, o[0].slot, l) = state;
+        break;
+      }
+      case MbarOp::TestWait:
+      case MbarOp::TryWait: {
+        const uint64_t arg = value(w, o[2], l);
+        // .parity: the phase with that parity has completed; a state: the phase it names has completed
+        const bool done = (in.flags & kParity) ? ((b.phase & 1) != (arg & 1)) : (b.phase > arg);
+        if (o[0].kind == Opnd::Reg) reg(w, o[0].slot, l) = done;
+        all_done = all_done && done;
+        break;
+      }
+      default: break;
+    }
+  }
+  if ((op == MbarOp::TestWait || op == MbarOp::TryWait) && !all_done) w.yield = true;  // let the arrivals happen
+  (void)active;
 }
 
 }  // namespace

@@ -31,7 +31,11 @@ enum class Opc : uint8_t {
   Mov, Add, Sub, Mul, Mad, Fma, Div, Rem, Neg, Abs, Min, Max, And, Or, Xor, Not, Cnot, Shl, Shr,
   Popc, Clz, Brev, Setp, Selp, Cvt, Cvta, Ld, St, Bra, Ret, Exit, Bar, Shfl, Vote, Match,
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
+  Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy,
 };
+
+// mbarrier operations (DInst::sub)
+enum class MbarOp : uint8_t { Init, Arrive, ArriveDrop, ExpectTx, CompleteTx, TestWait, TryWait, PendingCount, Inval };
 
 enum Flag : uint32_t {
   kLo = 1, kHi = 2, kWide = 4, kRn = 8, kRz = 16, kRm = 32, kRp = 64, kFtz = 128, kSat = 256,
@@ -39,6 +43,8 @@ enum Flag : uint32_t {
   kToGlobal = 4096, kToShared = 8192, kToLocal = 16384,  // cvta.to.*: generic -> window
   kFromShared = 32768, kFromLocal = 65536,                 // cvta.shared: window -> generic
   kRelu = 1u << 17, kSatfinite = 1u << 18, kRna = 1u << 19,
+  kCarryOut = 1u << 20, kCarryIn = 1u << 21, kNaN = 1u << 22, kShiftAmt = 1u << 23, kClamp = 1u << 24,
+  kParity = 1u << 25, kLeft = 1u << 26, kExpectTx = 1u << 27,
 };
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
@@ -51,6 +57,7 @@ enum class Sreg : uint8_t {
   Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, Clock, Clock64, Globaltimer,
   LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt, DynamicSmemSize, TotalSmemSize,
   Clusterid, Nclusterid, ClusterCtaid, ClusterNctaid, ClusterCtarank, ClusterNctarank, IsExplicitCluster,
+  ClockHi, GlobaltimerLo, GlobaltimerHi, Zero,  // Zero: %envreg<n>, %pm<n>, reserved offsets: 0 here
 };
 
 struct Opnd {

@@ -159,14 +159,81 @@ TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
   const std::string text = std::string(kHeader) + R"(.visible .entry t()
 {
 	.reg .b32 %r<3>;
-	bfind.u32 %r1, %r2;
+	vadd.u32.u32.u32 %r1, %r2, %r2, %r2;
 	ret;
 }
 )";
   EmuRun r;
   const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
-  EXPECT_NE(rep.find("does not support the instruction bfind"), std::string::npos) << rep;
-  EXPECT_NE(rep.find("bfind.u32"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("does not support the instruction vadd"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("vadd.u32.u32.u32"), std::string::npos) << rep;
+}
+
+
+TEST(EmuChecks, MbarrierMisuse) {
+  // two arrivals on a barrier that expects one in this phase
+  const std::string overflow = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b64 %rd<3>;
+	.shared .align 8 .b64 bar;
+	mbarrier.init.shared::cta.b64 [bar], 1;
+	mbarrier.arrive.shared::cta.b64 %rd1, [bar], 2;
+	ret;
+}
+)";
+  EmuRun r;
+  std::string rep = report_of(r, overflow, {1, 1, 1}, {1, 1, 1});
+  EXPECT_NE(rep.find("mbarrier arrival count overflow"), std::string::npos) << rep;
+  // waiting for a phase nobody will complete: expects 2 arrivals, only one comes
+  const std::string never = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b64 %rd<3>;
+	.reg .pred %p<2>;
+	.shared .align 8 .b64 bar;
+	mbarrier.init.shared::cta.b64 [bar], 64;
+	mbarrier.arrive.shared::cta.b64 %rd1, [bar];
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;
+	@!%p1 bra $wait;
+	ret;
+}
+)";
+  rep = report_of(r, never, {1, 1, 1}, {32, 1, 1});
+  EXPECT_NE(rep.find("can never complete"), std::string::npos) << rep;
+  const std::string uninit = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b64 %rd<3>;
+	.shared .align 8 .b64 bar;
+	mbarrier.arrive.shared::cta.b64 %rd1, [bar];
+	ret;
+}
+)";
+  rep = report_of(r, uninit, {1, 1, 1}, {1, 1, 1});
+  EXPECT_NE(rep.find("is not initialized"), std::string::npos) << rep;
+}
+
+TEST(EmuChecks, ReportsNameTheDslLine) {
+  int line = 0;
+  auto k = kernel("oob").in(tensor(u32, {"N"})).arch("sm_90a").block(64).debug().body([&](Tensor t) {
+    Reg p = t.global_ptr();
+    Reg i = read(special::tid.x(), u32);
+    Reg off = i * 4;
+    Reg a = p + off;
+    line = __LINE__ + 1;
+    inst::st.global.u32(addr(a), i);
+    ret();
+  });
+  auto traced = k.trace({{"N", 40}});
+  EmuRun r;
+  r.buffer(std::vector<uint32_t>(40), "t");
+  std::string rep;
+  try {
+    r.launch(*traced);
+  } catch (const emu::Error& e) {
+    rep = e.what();
+  }
+  EXPECT_NE(rep.find("thread (40,0,0)"), std::string::npos) << rep;
+  EXPECT_NE(rep.find(std::string("checks_emu_test.cpp:") + std::to_string(line)), std::string::npos) << rep;
 }
 
 }  // namespace

@@ -503,5 +503,155 @@ TEST(EmuNarrow, HalfArithmeticRoundsOnce) {
     }
 }
 
+
+TEST(EmuInteger, CarryChains) {
+  auto a = randoms<uint64_t>(30), b = randoms<uint64_t>(31);
+  std::vector<uint64_t> c(kN);
+  const std::string add64 =
+      ".reg .b32 %x<7>;\n\tmov.b64 {%x1, %x2}, %a;\n\tmov.b64 {%x3, %x4}, %b;\n\tadd.cc.u32 %x5, %x1, %x3;\n\t"
+      "addc.u32 %x6, %x2, %x4;\n\tmov.b64 %d, {%x5, %x6};";
+  const std::string sub64 =
+      ".reg .b32 %x<7>;\n\tmov.b64 {%x1, %x2}, %a;\n\tmov.b64 {%x3, %x4}, %b;\n\tsub.cc.u32 %x5, %x1, %x3;\n\t"
+      "subc.u32 %x6, %x2, %x4;\n\tmov.b64 %d, {%x5, %x6};";
+  auto s = run<uint64_t, uint64_t, uint64_t, uint64_t>({".b64", ".b64", ".b64", ".b64", add64}, a, b, c);
+  auto d = run<uint64_t, uint64_t, uint64_t, uint64_t>({".b64", ".b64", ".b64", ".b64", sub64}, a, b, c);
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(s[i], a[i] + b[i]) << a[i] << " + " << b[i];
+    ASSERT_EQ(d[i], a[i] - b[i]) << a[i] << " - " << b[i];
+  }
+}
+
+TEST(EmuInteger, BitFields) {
+  auto a = randoms<uint32_t>(32), b = randoms<uint32_t>(33);
+  std::vector<uint32_t> pl(kN);
+  for (int i = 0; i < kN; ++i) pl[i] = (static_cast<uint32_t>(i * 7 % 40)) | (static_cast<uint32_t>(i * 5 % 36) << 8);  // pos | len << 8
+  const std::string bfe_u = ".reg .b32 %x<3>;\n\tand.b32 %x1, %b, 255;\n\tshr.u32 %x2, %b, 8;\n\tbfe.u32 %d, %a, %x1, %x2;";
+  const std::string bfe_s = ".reg .b32 %x<3>;\n\tand.b32 %x1, %b, 255;\n\tshr.u32 %x2, %b, 8;\n\tbfe.s32 %d, %a, %x1, %x2;";
+  const std::string bfi = ".reg .b32 %x<3>;\n\tand.b32 %x1, %c, 255;\n\tshr.u32 %x2, %c, 8;\n\tbfi.b32 %d, %a, %b, %x1, %x2;";
+  auto ru = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", bfe_u}, a, pl, pl);
+  auto rs = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", bfe_s}, a, pl, pl);
+  auto ri = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", bfi}, a, b, pl);
+  for (int i = 0; i < kN; ++i) {
+    const uint32_t pos = pl[i] & 255, len = pl[i] >> 8;
+    uint32_t wu = 0, ws = 0, wi = b[i];
+    if (len) {
+      const uint32_t msb = std::min(pos + len - 1, 31u);
+      const uint32_t sbit = (a[i] >> msb) & 1;
+      for (uint32_t k = 0; k < 32; ++k) {
+        const bool in = k < len && pos + k <= msb;
+        wu |= (in ? (a[i] >> (pos + k)) & 1 : 0) << k;
+        ws |= (in ? (a[i] >> (pos + k)) & 1 : sbit) << k;
+      }
+    }
+    for (uint32_t k = 0; k < len && pos + k < 32; ++k) wi = (wi & ~(1u << (pos + k))) | (((a[i] >> k) & 1) << (pos + k));
+    ASSERT_EQ(ru[i], wu) << a[i] << " pos " << pos << " len " << len;
+    ASSERT_EQ(rs[i], ws) << a[i] << " pos " << pos << " len " << len;
+    ASSERT_EQ(ri[i], wi) << a[i] << " pos " << pos << " len " << len;
+  }
+  auto fu = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "bfind.u32 %d, %a;"}, a, b, b);
+  auto fs = run<int32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "bfind.s32 %d, %a;"},
+                                                       std::vector<int32_t>(a.begin(), a.end()), b, b);
+  auto fa = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "bfind.shiftamt.u32 %d, %a;"}, a, b, b);
+  for (int i = 0; i < kN; ++i) {
+    const uint32_t x = a[i];
+    ASSERT_EQ(fu[i], x ? 31u - static_cast<uint32_t>(std::countl_zero(x)) : 0xFFFFFFFFu);
+    ASSERT_EQ(fa[i], x ? static_cast<uint32_t>(std::countl_zero(x)) : 0xFFFFFFFFu);
+    const uint32_t y = static_cast<int32_t>(x) < 0 ? ~x : x;
+    ASSERT_EQ(fs[i], y ? 31u - static_cast<uint32_t>(std::countl_zero(y)) : 0xFFFFFFFFu);
+  }
+  std::vector<uint32_t> n(kN);
+  for (int i = 0; i < kN; ++i) n[i] = static_cast<uint32_t>(i % 40);
+  auto sl = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "shf.l.wrap.b32 %d, %a, %b, %c;"}, a, b, n);
+  auto sr = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "shf.r.clamp.b32 %d, %a, %b, %c;"}, a, b, n);
+  for (int i = 0; i < kN; ++i) {
+    const uint64_t both = (static_cast<uint64_t>(b[i]) << 32) | a[i];
+    const uint32_t wl = n[i] % 32, cr = std::min(n[i], 32u);
+    ASSERT_EQ(sl[i], static_cast<uint32_t>((both << wl) >> 32));
+    ASSERT_EQ(sr[i], static_cast<uint32_t>(both >> cr));
+  }
+}
+
+TEST(EmuWarp, ReduxElectAndSet) {
+  auto a = randoms<int32_t>(34);
+  std::vector<int32_t> z(kN);
+  auto sum = run<int32_t, int32_t, int32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "redux.sync.add.u32 %d, %a, 0xffffffff;"}, a, z, z);
+  auto mn = run<int32_t, int32_t, int32_t, int32_t>({".b32", ".b32", ".b32", ".b32", "redux.sync.min.s32 %d, %a, 0xffffffff;"}, a, z, z);
+  for (int i = 0; i < kN; ++i) {
+    uint32_t s = 0;
+    int32_t m = INT32_MAX;
+    for (int l = 0; l < 32; ++l) s += static_cast<uint32_t>(a[i / 32 * 32 + l]), m = std::min(m, a[i / 32 * 32 + l]);
+    ASSERT_EQ(sum[i], s);
+    ASSERT_EQ(mn[i], m);
+  }
+  auto el = run<int32_t, int32_t, int32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", ".reg .pred %q;\n\telect.sync %d|%q, 0xffffffff;"}, a, z, z);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(el[i], 0u);
+  auto st = run<int32_t, int32_t, int32_t, uint32_t>({".s32", ".s32", ".s32", ".u32", "set.lt.u32.s32 %d, %a, %b;"}, a, z, z);
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(st[i], a[i] < 0 ? 0xFFFFFFFFu : 0u);
+  auto f = randoms<float>(35), g = randoms<float>(36);
+  f[3] = NAN;
+  std::vector<float> zf(kN);
+  auto mnan = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", "min.NaN.f32 %d, %a, %b;"}, f, g, zf);
+  auto mn2 = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", "min.f32 %d, %a, %b;"}, f, g, zf);
+  EXPECT_EQ(std::bit_cast<uint32_t>(mnan[3]), 0x7fffffffu);
+  EXPECT_EQ(mn2[3], g[3]);
+  for (int i = 4; i < kN; ++i) ASSERT_EQ(mnan[i], std::min(f[i], g[i]));
+}
+
+TEST(EmuAsync, MbarrierProducerConsumerAcrossWarps) {
+  // warp 0 writes shared memory and arrives (32 arrivals expected); warp 1 spins on
+  // try_wait.parity, then reads what warp 0 wrote
+  const std::string text = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry t(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<6>;
+	.reg .pred %p<4>;
+	.shared .align 8 .b64 bar;
+	.shared .align 4 .b32 data[32];
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	shr.u32 %r2, %r1, 5;
+	and.b32 %r3, %r1, 31;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra $init_done;
+	mbarrier.init.shared::cta.b64 [bar], 32;
+$init_done:
+	bar.sync 0;
+	setp.ne.u32 %p2, %r2, 0;
+	@%p2 bra $consumer;
+	mul.lo.u32 %r4, %r3, 10;
+	shl.b32 %r5, %r3, 2;
+	mov.u32 %r6, data;
+	add.u32 %r7, %r6, %r5;
+	st.shared.u32 [%r7], %r4;
+	mbarrier.arrive.shared::cta.b64 %rd2, [bar];
+	bra.uni $done;
+$consumer:
+	mbarrier.try_wait.parity.shared::cta.b64 %p3, [bar], 0;
+	@!%p3 bra $consumer;
+	shl.b32 %r5, %r3, 2;
+	mov.u32 %r6, data;
+	add.u32 %r7, %r6, %r5;
+	ld.shared.u32 %r8, [%r7];
+	mul.wide.u32 %rd3, %r3, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	st.global.u32 [%rd4], %r8;
+$done:
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(32), "out");
+  r.launch(text, "t", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(out, 32);
+  for (uint32_t i = 0; i < 32; ++i) ASSERT_EQ(got[i], i * 10);
+  if (have_ptxas()) {
+    EXPECT_TRUE(run_ptxas(text, "sm_90a").ok);
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
