@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 #include <functional>
+#include <span>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -57,47 +58,123 @@ class Decoder {
         if (items.size() >= 2 && m_.expr(ExprId{items[1].node}).kind == ExprKind::String)
           files_[eval_int(m_, ExprId{items[0].node}).value_or(0)] = std::string(m_.text(Symbol{m_.expr(ExprId{items[1].node}).a}));
       }
-      if (s.kind == StmtKind::Decl) module_variable(m_.decls[s.index]);
       if (s.kind == StmtKind::Function) {
         const Function& f = m_.functions[s.index];
-        if (m_.text(f.name) == entry_ && f.has_body()) fn = &f;
+        if (f.has_body()) functions_[std::string(m_.text(f.name))] = &f;
+        if (m_.text(f.name) == entry_ && f.has_body() && is_entry(f)) fn = &f;
       }
     }
     if (!fn) throw Error(fmt::format("no kernel named '{}' with a body in the module", entry_));
     p_.name = std::string(entry_);
-    // parameters, in order, naturally aligned
-    for (const ListItem& it : m_.slice(fn->params.params)) {
+    func_index_[std::string(entry_)] = 0;
+    p_.funcs.emplace_back();
+    pending_.push_back(fn);
+    // module variables (their initializers may name functions: tables of function pointers)
+    for (const Stmt& s : m_.root().stmts)
+      if (s.kind == StmtKind::Decl) module_variable(m_.decls[s.index]);
+    // the kernel, then every function it calls (found while decoding), each once
+    for (size_t i = 0; i < pending_.size(); ++i) decode_function(*pending_[i], static_cast<uint32_t>(i));
+    for (DInst& d : p_.code)
+      if (d.op == Opc::Call && d.callee != kNoSlot) d.ops[1].imm = d.callee;
+    p_.slots = static_cast<uint32_t>(p_.slot_types.size());
+    p_.static_smem = static_cast<uint32_t>(smem_);
+    return std::move(p_);
+  }
+
+  static bool is_entry_word(std::string_view w) { return w == ".entry"; }
+  bool is_entry(const Function& f) const {
+    for (const Spec& sp : m_.specs_of(f.specs))
+      if (is_entry_word(m_.text(sp.word))) return true;
+    return false;
+  }
+
+  // The index of a function the program calls or takes the address of (decoded later).
+  uint32_t function_index(const std::string& name) {
+    if (auto it = func_index_.find(name); it != func_index_.end()) return it->second;
+    auto f = functions_.find(name);
+    if (f == functions_.end()) throw unsupported(fmt::format("calls to '{}', which has no body in the module", name));
+    const uint32_t index = static_cast<uint32_t>(p_.funcs.size());
+    func_index_[name] = index;
+    p_.funcs.emplace_back();
+    pending_.push_back(f->second);
+    return index;
+  }
+
+  void decode_function(const Function& f, uint32_t index) {
+    regs_.clear();
+    labels_.clear();
+    local_syms_.clear();
+    frame_ = 0;
+    FuncInfo info;
+    info.name = std::string(m_.text(f.name));
+    info.entry = static_cast<uint32_t>(p_.code.size());
+    info.slot_first = static_cast<uint32_t>(p_.slot_types.size());
+    const bool kernel = index == 0;
+    // kernel parameters: the launch's argument buffer; .func parameters: the frame
+    for (const ListItem& it : m_.slice(f.params.params)) {
       const Decl& d = m_.decls[it.node];
-      const DeclInfo info = decl_info(m_, d);
-      const auto ty = parse_type(info.type);
-      uint32_t size = ty ? ty->bits / 8 : 8;
-      uint32_t align = static_cast<uint32_t>(info.align.value_or(size));
+      const auto [size, align] = param_size(d);
       for (const Declarator& dc : m_.declarators_of(d)) {
-        uint32_t bytes = size * info.vector;
-        for (const ListItem& dim : m_.slice(dc.dims)) {
-          const Expr& l = m_.expr(ExprId{dim.node});
-          if (l.b == 1) bytes *= static_cast<uint32_t>(eval_int(m_, ExprId{m_.items[l.a].node}).value_or(1));
+        const uint32_t bytes = size * static_cast<uint32_t>(std::max<uint64_t>(element_count(dc), 1));
+        if (kernel) {
+          p_.param_bytes = (p_.param_bytes + align - 1) / align * align;
+          local_syms_[std::string(m_.text(dc.name))] = {Space::Param, p_.param_bytes};
+          p_.param_offsets.push_back(p_.param_bytes);
+          p_.param_sizes.push_back(bytes);
+          p_.param_bytes += bytes;
+        } else {
+          const uint32_t off = frame_slot(bytes, align);
+          local_syms_[std::string(m_.text(dc.name))] = {Space::Local, off};
+          info.formal_offsets.push_back(off);
+          info.formal_sizes.push_back(bytes);
         }
-        p_.param_bytes = (p_.param_bytes + align - 1) / align * align;
-        symbols_[std::string(m_.text(dc.name))] = {Space::Param, p_.param_bytes};
-        p_.param_offsets.push_back(p_.param_bytes);
-        p_.param_sizes.push_back(bytes);
-        p_.param_bytes += bytes;
       }
     }
-    const Block& body = m_.blocks[fn->body];
+    if (f.ret.present)
+      for (const ListItem& it : m_.slice(f.ret.params)) {
+        const Decl& d = m_.decls[it.node];
+        const auto [size, align] = param_size(d);
+        for (const Declarator& dc : m_.declarators_of(d)) {
+          info.ret_size = size * static_cast<uint32_t>(std::max<uint64_t>(element_count(dc), 1));
+          info.ret_offset = frame_slot(info.ret_size, align);
+          local_syms_[std::string(m_.text(dc.name))] = {Space::Local, info.ret_offset};
+        }
+      }
+    const Block& body = m_.blocks[f.body];
+    count_ = static_cast<uint32_t>(p_.code.size());
     collect(body);
-    p_.slots = static_cast<uint32_t>(p_.slot_types.size());
     decode_block(body);
-    p_.static_smem = static_cast<uint32_t>(smem_);
-    if (p_.code.empty() || (p_.code.back().op != Opc::Ret && p_.code.back().op != Opc::Exit)) {
+    if (p_.code.size() == info.entry || (p_.code.back().op != Opc::Ret && p_.code.back().op != Opc::Exit)) {
       DInst ret;
-      ret.op = Opc::Exit;
+      ret.op = kernel ? Opc::Exit : Opc::Ret;
       ret.stmt = static_cast<uint32_t>(p_.texts.size());
-      p_.texts.push_back("(end of kernel)");
+      p_.texts.push_back(fmt::format("(end of {})", info.name));
       p_.code.push_back(ret);
     }
-    return std::move(p_);
+    info.slot_count = static_cast<uint32_t>(p_.slot_types.size()) - info.slot_first;
+    info.frame = (frame_ + 15) / 16 * 16;
+    p_.funcs[index] = std::move(info);
+  }
+
+  std::pair<uint32_t, uint32_t> param_size(const Decl& d) {
+    const DeclInfo info = decl_info(m_, d);
+    const auto ty = parse_type(info.type);
+    const uint32_t size = (ty ? std::max(1, ty->bits / 8) : 8) * info.vector;
+    return {size, static_cast<uint32_t>(info.align.value_or(size))};
+  }
+
+  uint32_t frame_slot(uint64_t bytes, uint64_t align) {
+    align = std::max<uint64_t>(align, 1);
+    frame_ = (frame_ + align - 1) / align * align;
+    const uint32_t off = static_cast<uint32_t>(frame_);
+    frame_ += bytes;
+    return off;
+  }
+
+  const SymbolInfo* symbol(const std::string& name) const {
+    if (auto it = local_syms_.find(name); it != local_syms_.end()) return &it->second;
+    if (auto it = symbols_.find(name); it != symbols_.end()) return &it->second;
+    return nullptr;
   }
 
  private:
@@ -152,6 +229,11 @@ class Decoder {
   // A literal as the bits of type ty (floats converted to its width).
   uint64_t literal_bits(ExprId id, Ty ty) {
     const Expr& e = m_.expr(id);
+    if (e.kind == ExprKind::Name) {
+      const std::string name(m_.text(Symbol{e.a}));
+      if (functions_.count(name)) return kFunctionBase + function_index(name);
+      if (auto it = symbols_.find(name); it != symbols_.end() && it->second.space != Space::Shared) return it->second.address;
+    }
     if (e.kind == ExprKind::Float) {
       double v;
       if (e.sub == static_cast<uint8_t>(Notation::F32Hex)) {
@@ -207,12 +289,12 @@ class Decoder {
         const uint64_t esize = (ty ? ty->bits / 8 : 1) * info.vector;
         const uint64_t align = info.align.value_or(esize);
         smem_ = (smem_ + align - 1) / align * align;
-        symbols_[name] = {Space::Shared, smem_};
+        local_syms_[name] = {Space::Shared, smem_};
         smem_ += esize * element_count(dc);
-      } else if (info.space == StateSpace::Param) {
-        call_params_ = true;  // .param declarations of a call sequence
-      } else if (info.space == StateSpace::Local) {
-        throw unsupported(".local variables");
+      } else if (info.space == StateSpace::Param || info.space == StateSpace::Local) {
+        // .local variables and the .param variables of call sequences: in the thread's frame
+        const uint64_t esize = (ty ? std::max(1, ty->bits / 8) : 1) * info.vector;
+        local_syms_[name] = {Space::Local, frame_slot(esize * std::max<uint64_t>(element_count(dc), 1), info.align.value_or(esize))};
       }
     }
   }
@@ -283,6 +365,7 @@ class Decoder {
       d.guard = reg_slot(name);
     }
     const auto operands = m_.operands_of(in);
+    if (d.op == Opc::Call) return call(d, operands);
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
@@ -292,7 +375,7 @@ class Decoder {
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
     // no effect in a sequentially consistent, single-device emulator
     if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
-        op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask")
+        op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
       return;
     if (op == "mbarrier") return mbarrier_modifier(d, mo);
     if (op == "barrier" && mo == ".cluster") return void(cluster_barrier_ = true);
@@ -309,6 +392,21 @@ class Decoder {
       if (mo == ".and") return void(d.sub = static_cast<uint8_t>(AtomOp::And));
       if (mo == ".or") return void(d.sub = static_cast<uint8_t>(AtomOp::Or));
       if (mo == ".xor") return void(d.sub = static_cast<uint8_t>(AtomOp::Xor));
+    }
+    if (mo.rfind(".L1::", 0) == 0 || mo.rfind(".L2::", 0) == 0 || mo == ".mmio" || mo == ".unified") return;  // cache hints
+    if (op == "bar" && mo == ".warp") return;
+    if (mo == ".shared::cluster") return void(d.space = Space::Shared);  // a cluster is one CTA here
+    if (op == "testp") {
+      static const std::unordered_map<std::string_view, uint8_t> kTests = {
+          {".finite", 0}, {".infinite", 1}, {".number", 2}, {".notanumber", 3}, {".normal", 4}, {".subnormal", 5}};
+      if (auto it = kTests.find(mo); it != kTests.end()) return void(d.sub = it->second);
+    }
+    if (op == "match" && mo == ".all") return void(d.sub = 1);
+    if (op == "isspacep") {
+      static const std::unordered_map<std::string_view, Space> kSp = {
+          {".global", Space::Global}, {".shared", Space::Shared}, {".shared::cta", Space::Shared},
+          {".local", Space::Local}, {".const", Space::Const}, {".param", Space::Param}};
+      if (auto it = kSp.find(mo); it != kSp.end()) return void(d.space = it->second);
     }
     if (mo == ".cc") return void(d.flags |= kCarryOut);
     if (mo == ".NaN") return void(d.flags |= kNaN);
@@ -401,7 +499,9 @@ class Decoder {
         {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
         {"shf", Opc::Shf}, {"activemask", Opc::Activemask}, {"redux", Opc::Redux}, {"trap", Opc::Trap},
         {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
-        {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy}};
+        {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},
+        {"call", Opc::Call}, {"mapa", Opc::Mapa}, {"isspacep", Opc::Isspacep}, {"testp", Opc::Testp},
+        {"pmevent", Opc::Nop}, {"sad", Opc::Sad}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
@@ -460,11 +560,16 @@ class Decoder {
           o.imm = l->second;
           return o;
         }
-        if (auto s = symbols_.find(name); s != symbols_.end()) {
+        if (const SymbolInfo* s = symbol(name)) {
           o.kind = Opnd::Imm;  // the symbol's address (mov r, sym)
           o.symbol = true;
-          o.space = s->second.space;
-          o.imm = s->second.address;
+          o.space = s->space;
+          o.imm = s->address;
+          return o;
+        }
+        if (functions_.count(name)) {  // a function's address (function pointers)
+          o.kind = Opnd::Imm;
+          o.imm = kFunctionBase + function_index(name);
           return o;
         }
         if (!name.empty() && name[0] == '%') return special(name, e.b ? m_.text(Symbol{e.b}) : std::string_view{});
@@ -550,11 +655,11 @@ class Decoder {
           o.slot = r->second;
           return;
         }
-        if (auto s = symbols_.find(name); s != symbols_.end()) {
+        if (const SymbolInfo* s = symbol(name)) {
           if (negate || o.symbol) throw unsupported("this address form");
           o.symbol = true;
-          o.space = s->second.space;
-          offset += static_cast<int64_t>(s->second.address);
+          o.space = s->space;
+          offset += static_cast<int64_t>(s->address);
           return;
         }
         throw Error(fmt::format("kernel {}: '{}' is not declared (at {})", entry_, name, where_));
@@ -573,6 +678,43 @@ class Decoder {
     walk(id, false);
     o.imm = static_cast<uint64_t>(offset);
     return o;
+  }
+
+  // call{.uni} (ret), f, (a, b);  call f, (a);  call (ret), %rd, (a), prototype;
+  DInst call(DInst d, std::span<const ListItem> operands) {
+    size_t i = 0;
+    auto args = [&](ExprId id) {
+      const Expr& l = m_.expr(id);
+      Opnd o;
+      o.kind = Opnd::Vec;
+      o.slot = static_cast<uint32_t>(p_.vec_slots.size());
+      o.count = l.b;
+      for (uint32_t k = 0; k < l.b; ++k) {
+        const ExprId el{m_.items[l.a + k].node};
+        const SymbolInfo* s = symbol(std::string(m_.name_of(el)));
+        if (!s || s->space != Space::Local) throw unsupported(fmt::format("the call argument '{}'", text::print_expr(m_, el)));
+        p_.vec_slots.push_back(static_cast<uint32_t>(s->address));  // the argument's frame offset
+      }
+      return o;
+    };
+    auto is_list = [&](size_t k) {
+      return k < operands.size() && m_.expr(ExprId{operands[k].node}).kind == ExprKind::List &&
+             m_.expr(ExprId{operands[k].node}).sub == static_cast<uint8_t>(Delim::Paren);
+    };
+    if (is_list(0)) d.ops[0] = args(ExprId{operands[i++].node});
+    if (i >= operands.size()) throw unsupported("this call");
+    const ExprId target{operands[i++].node};
+    const std::string tname(m_.name_of(target));
+    if (auto r = regs_.find(tname); r != regs_.end()) {
+      d.ops[1].kind = Opnd::Reg;  // indirect: the register holds a function address
+      d.ops[1].slot = r->second;
+    } else {
+      d.callee = function_index(tname);
+      d.ops[1].kind = Opnd::Imm;
+    }
+    if (is_list(i)) d.ops[2] = args(ExprId{operands[i++].node});
+    d.nops = 3;
+    return d;
   }
 
   void mbarrier_modifier(DInst& d, std::string_view mo) {
@@ -630,10 +772,14 @@ class Decoder {
   Memory& mem_;
   Program p_;
   std::unordered_map<std::string, uint32_t> regs_, labels_;
-  std::unordered_map<std::string, SymbolInfo> symbols_;
+  std::unordered_map<std::string, SymbolInfo> symbols_;     // module scope
+  std::unordered_map<std::string, SymbolInfo> local_syms_;  // the function being decoded
+  std::unordered_map<std::string, const Function*> functions_;
+  std::unordered_map<std::string, uint32_t> func_index_;
+  std::vector<const Function*> pending_;
+  uint64_t frame_ = 0;
   uint64_t smem_ = 0;
   uint32_t count_ = 0;
-  bool call_params_ = false;
   bool to_ = false;
   bool cluster_barrier_ = false;
   bool seen_mbar_op_ = false;

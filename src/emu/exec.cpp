@@ -57,6 +57,17 @@ struct Warp {
   uint32_t carry = 0;            // per-lane carry flag (add.cc / addc)
   uint32_t barrier = 0;
   std::vector<uint64_t> regs;    // slot * 32 + lane
+  // Per-lane thread state for calls: the frame stack (.local and call .param
+  // variables), the current frame's base and function, and the return frames.
+  struct CallFrame {
+    uint32_t return_pc, caller_sp, caller_fn;
+    uint32_t ret_dst;  // the caller's frame offset for the result (kNoSlot: none)
+    std::vector<uint64_t> saved;  // the callee's registers, restored on return (recursion)
+  };
+  std::vector<uint8_t> local[kLanes];
+  uint32_t sp[kLanes] = {};
+  uint32_t fn[kLanes] = {};
+  std::vector<CallFrame> calls[kLanes];
 };
 
 class Runner {
@@ -95,6 +106,12 @@ class Runner {
       wp.waiting = false;
       wp.yield = false;
       wp.carry = 0;
+      for (int l = 0; l < kLanes; ++l) {
+        wp.local[l].assign(p_.funcs[0].frame, 0);
+        wp.sp[l] = 0;
+        wp.fn[l] = 0;
+        wp.calls[l].clear();
+      }
       wp.regs.assign(static_cast<size_t>(p_.slots) * kLanes, 0);
     }
     uint64_t steps = 0;
@@ -171,7 +188,7 @@ class Runner {
         const uint64_t v = reg(w, o.slot, lane);
         return o.neg ? !v : v;
       }
-      case Opnd::Imm: return o.imm;
+      case Opnd::Imm: return o.symbol && o.space == Space::Local ? o.imm + w.sp[lane] : o.imm;  // frame variables move with the frame
       case Opnd::Sreg: return special(w, o, lane);
       case Opnd::Sink: return 0;
       default: fail(w, lane, "this operand is not a value");
@@ -223,10 +240,14 @@ class Runner {
   uint8_t* access(Warp& w, int lane, const DInst& in, const Opnd& a, unsigned size, bool store) {
     uint64_t addr = (a.slot != kNoSlot ? reg(w, a.slot, lane) : 0) + a.imm;
     Space sp = in.space;
+    if (a.symbol && a.space == Space::Local) {  // a frame variable (.local, or a call's .param): relative to the frame
+      sp = Space::Local;
+      addr += w.sp[lane];
+    }
     if (sp == Space::Generic) {
       if (a.symbol && a.slot == kNoSlot) sp = a.space;
       else if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::Shared, addr -= kSharedWindow;
-      else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) fail(w, lane, "local memory is not supported yet");
+      else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) sp = Space::Local, addr -= kLocalWindow;
       else sp = Space::Global;
     }
     if (opt_.check_memory && size > 1 && addr % std::min<unsigned>(size, 16) != 0)
@@ -250,7 +271,12 @@ class Runner {
         if (store) fail(w, lane, "store to a kernel parameter");
         if (addr + size > params_.size()) fail(w, lane, fmt::format("{}-byte load at param+{}: out of bounds", size, addr));
         return params_.data() + addr;
-      default: fail(w, lane, "local memory is not supported yet");
+      case Space::Local:
+        if (addr + size > w.local[lane].size())
+          fail(w, lane, fmt::format("{}-byte {} at local+{}: outside the thread's frames ({} bytes)", size, store ? "store" : "load", addr,
+                                    w.local[lane].size()));
+        return w.local[lane].data() + addr;
+      default: fail(w, lane, "this state space is not supported yet");
     }
   }
 
@@ -261,7 +287,9 @@ class Runner {
   }
 
   // ---- one instruction for the lanes at the lowest pc ------------------------------------------
-  static bool is_control(Opc op) { return op == Opc::Bra || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar; }
+  static bool is_control(Opc op) { return op == Opc::Bra || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar || op == Opc::Call; }
+  void call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc);
+  void ret(Warp& w, uint32_t exec);
 
   void step(Warp& w) {
     if (w.uniform) {
@@ -852,8 +880,15 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     }
     case Opc::Ret:
+      ret(w, exec);
+      advance = active & ~exec;
+      return;
     case Opc::Exit:
       w.live &= ~exec;
+      advance = active & ~exec;
+      return;
+    case Opc::Call:
+      call(w, in, exec, static_cast<uint32_t>(&in - p_.code.data()));
       advance = active & ~exec;
       return;
     case Opc::Bar:
@@ -905,7 +940,68 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
     }
+    case Opc::Mapa:  // a cluster is one CTA: rank 0 maps to the same address
+      lanes([&](int l) {
+        const uint64_t rank = value(w, o[2], l);
+        if (rank != 0) fail(w, l, fmt::format("mapa to CTA rank {}: clusters are one CTA in the emulator", rank));
+        write(w, o[0], l, value(w, o[1], l), t);
+      });
+      return;
+    case Opc::Isspacep:
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l);
+        const bool shared = a >= kSharedWindow && a < kSharedWindow + kWindowSize, local = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
+        bool r = false;
+        switch (in.space) {
+          case Space::Shared: r = shared; break;
+          case Space::Local: r = local; break;
+          case Space::Global: r = !shared && !local && a >= 0x0000700000000000ull; break;
+          default: r = false;
+        }
+        reg(w, o[0].slot, l) = r;
+      });
+      return;
+    case Opc::Testp:
+      lanes([&](int l) {
+        const double x = t.bits == 32 ? static_cast<double>(f32(value(w, o[1], l))) : f64(value(w, o[1], l));
+        const int c = std::fpclassify(x);
+        bool r = false;
+        switch (in.sub) {
+          case 0: r = std::isfinite(x); break;
+          case 1: r = std::isinf(x); break;
+          case 2: r = !std::isnan(x); break;
+          case 3: r = std::isnan(x); break;
+          case 4: r = c == FP_NORMAL; break;
+          case 5: r = c == FP_SUBNORMAL; break;
+        }
+        reg(w, o[0].slot, l) = r;
+      });
+      return;
+    case Opc::Sad:  // |a - b| + c
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
+        uint64_t d;
+        if (sgn) d = sext(a, t.bits) > sext(b, t.bits) ? a - b : b - a;
+        else d = mask_bits(a, t.bits) > mask_bits(b, t.bits) ? a - b : b - a;
+        write(w, o[0], l, d + c, t);
+      });
+      return;
     case Opc::Match:
+      if (in.sub == 1) {  // match.all: the mask if every lane holds the same value, else 0 (and p)
+        bool same = true;
+        uint64_t first = 0;
+        bool have = false;
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const uint64_t v = mask_bits(value(w, o[1], std::countr_zero(m)), t.bits);
+          if (have && v != first) same = false;
+          first = v, have = true;
+        }
+        lanes([&](int l) {
+          if (o[0].slot != kNoSlot) reg(w, o[0].slot, l) = same ? exec : 0;
+          if (o[0].kind == Opnd::Pair && o[0].slot2 != kNoSlot) reg(w, o[0].slot2, l) = same;
+        });
+        return;
+      }
       lanes([&](int l) {
         const uint64_t v = value(w, o[1], l);
         uint32_t same = 0;
@@ -1082,6 +1178,53 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         write(w, o[0], l, r, t);
       });
       return;
+  }
+}
+
+void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    uint64_t index = in.callee != kNoSlot ? in.callee : value(w, in.ops[1], l) - kFunctionBase;
+    if (index >= p_.funcs.size() || index == 0) fail(w, l, fmt::format("indirect call to {:#x}, which is not a function", value(w, in.ops[1], l)));
+    const FuncInfo& f = p_.funcs[index];
+    const FuncInfo& caller = p_.funcs[w.fn[l]];
+    if (w.calls[l].size() >= 1024) fail(w, l, "call depth over 1024 (unbounded recursion?)");
+    const Opnd& params = in.ops[2];
+    const uint32_t nparams = params.kind == Opnd::Vec ? params.count : 0;
+    if (nparams != f.formal_offsets.size())
+      fail(w, l, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.formal_offsets.size()));
+    const uint32_t new_sp = w.sp[l] + caller.frame;
+    std::vector<uint8_t>& stack = w.local[l];
+    if (stack.size() < new_sp + f.frame) stack.resize(new_sp + f.frame, 0);
+    for (uint32_t k = 0; k < nparams; ++k)
+      std::memcpy(stack.data() + new_sp + f.formal_offsets[k], stack.data() + w.sp[l] + p_.vec_slots[params.slot + k], f.formal_sizes[k]);
+    Warp::CallFrame frame{pc + 1, w.sp[l], w.fn[l], in.ops[0].kind == Opnd::Vec && in.ops[0].count ? p_.vec_slots[in.ops[0].slot] : kNoSlot, {}};
+    frame.saved.resize(f.slot_count);
+    for (uint32_t k = 0; k < f.slot_count; ++k) frame.saved[k] = reg(w, f.slot_first + k, l);
+    w.calls[l].push_back(std::move(frame));
+    w.sp[l] = new_sp;
+    w.fn[l] = static_cast<uint32_t>(index);
+    w.pc[l] = f.entry;
+  }
+}
+
+void Runner::ret(Warp& w, uint32_t exec) {
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    if (w.calls[l].empty()) {  // ret in the kernel: the thread is done
+      w.live &= ~(1u << l);
+      continue;
+    }
+    Warp::CallFrame& frame = w.calls[l].back();
+    const FuncInfo& f = p_.funcs[w.fn[l]];
+    std::vector<uint8_t>& stack = w.local[l];
+    if (frame.ret_dst != kNoSlot && f.ret_size)
+      std::memcpy(stack.data() + frame.caller_sp + frame.ret_dst, stack.data() + w.sp[l] + f.ret_offset, f.ret_size);
+    for (uint32_t k = 0; k < f.slot_count; ++k) reg(w, f.slot_first + k, l) = frame.saved[k];
+    w.sp[l] = frame.caller_sp;
+    w.fn[l] = frame.caller_fn;
+    w.pc[l] = frame.return_pc;
+    w.calls[l].pop_back();
   }
 }
 

@@ -31,8 +31,12 @@ enum class Opc : uint8_t {
   Mov, Add, Sub, Mul, Mad, Fma, Div, Rem, Neg, Abs, Min, Max, And, Or, Xor, Not, Cnot, Shl, Shr,
   Popc, Clz, Brev, Setp, Selp, Cvt, Cvta, Ld, St, Bra, Ret, Exit, Bar, Shfl, Vote, Match,
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
-  Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy,
+  Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
+  Mapa, Isspacep, Testp, Sad,
 };
+
+// Device functions are called through "addresses" in this range (function pointers).
+constexpr uint64_t kFunctionBase = 0x0000300000000000ull;
 
 // mbarrier operations (DInst::sub)
 enum class MbarOp : uint8_t { Init, Arrive, ArriveDrop, ExpectTx, CompleteTx, TestWait, TryWait, PendingCount, Inval };
@@ -86,10 +90,23 @@ struct DInst {
   uint32_t guard = kNoSlot;
   bool guard_neg = false;
   uint32_t stmt = 0;            // index into Program::texts (for reports)
+  uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
+};
+
+// A function of the program; [0] is the kernel. Registers of each function are a
+// range of slots; its .local and call .param variables live in a per-thread frame.
+struct FuncInfo {
+  std::string name;
+  uint32_t entry = 0;                       // first instruction
+  uint32_t slot_first = 0, slot_count = 0;
+  uint32_t frame = 0;                       // frame bytes
+  std::vector<uint32_t> formal_offsets, formal_sizes;  // .func parameters, in the frame
+  uint32_t ret_offset = 0, ret_size = 0;    // the return parameter (ret_size 0: none)
 };
 
 struct Program {
   std::string name;
+  std::vector<FuncInfo> funcs;
   std::vector<DInst> code;
   std::vector<uint32_t> vec_slots;   // Vec operands' registers (kNoSlot: the sink `_`)
   std::vector<Ty> slot_types;
