@@ -653,5 +653,136 @@ $done:
   }
 }
 
+
+TEST(EmuCalls, DslModuleWithDeviceFunctions) {
+  auto add1 = func("add1").ret(u32).param(u32).param(u32).body([](const FuncArgs& a) {
+    Reg x = a.param(0), y = a.param(1);
+    a.ret(x + y);
+  });
+  auto twice = func("twice").ret(u32).param(u32).body([&](const FuncArgs& a) {
+    Reg x = a.param(0);
+    Reg y = call(add1, {x, x});
+    a.ret(call(add1, {y, 1u}));
+  });
+  auto k = kernel("k").in(tensor(u32, {64})).arch("sm_90a").body([&](Tensor t) {
+    Reg p = t.global_ptr();
+    Reg i = read(special::tid.x(), u32);
+    Reg r = call(twice, {i});
+    Reg off = i * 4;
+    Reg a = p + off;
+    inst::st.global.u32(addr(a), r);
+    ret();
+  });
+  Module mod;
+  mod.arch("sm_90a").add(add1).add(twice).add(k);
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(kN), "out");
+  r.launch(mod.ptx(), "k", {1, 1, 1}, {kN, 1, 1});
+  const auto got = r.read<uint32_t>(out, kN);
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(got[i], 2 * i + 1);
+}
+
+TEST(EmuCalls, RecursionIndirectCallsAndLocalArrays) {
+  // fact(n) recursively; a function-pointer table; a per-thread .local array indexed at run time
+  const std::string text = R"(.version 8.0
+.target sm_80
+.address_size 64
+
+.func (.param .b32 ret) fact(.param .b32 n)
+{
+	.reg .b32 %r<5>;
+	.reg .pred %p<2>;
+	ld.param.b32 %r1, [n];
+	setp.le.u32 %p1, %r1, 1;
+	@%p1 bra $base;
+	sub.u32 %r2, %r1, 1;
+	{
+		.param .b32 a0;
+		st.param.b32 [a0], %r2;
+		.param .b32 r0;
+		call.uni (r0), fact, (a0);
+		ld.param.b32 %r3, [r0];
+	}
+	mul.lo.u32 %r4, %r3, %r1;
+	st.param.b32 [ret], %r4;
+	ret;
+$base:
+	st.param.b32 [ret], 1;
+	ret;
+}
+
+.func (.param .b32 ret) sq(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [x];
+	mul.lo.u32 %r2, %r1, %r1;
+	st.param.b32 [ret], %r2;
+	ret;
+}
+
+.func (.param .b32 ret) neg(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [x];
+	neg.s32 %r2, %r1;
+	st.param.b32 [ret], %r2;
+	ret;
+}
+
+.global .align 8 .u64 table[2] = {sq, neg};
+
+.visible .entry t(.param .u64 out)
+{
+	.local .align 4 .b8 scratch[64];
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 7;
+	{
+		.param .b32 a0;
+		st.param.b32 [a0], %r2;
+		.param .b32 r0;
+		call.uni (r0), fact, (a0);
+		ld.param.b32 %r3, [r0];
+	}
+	and.b32 %r4, %r1, 1;
+	mul.wide.u32 %rd2, %r4, 8;
+	mov.u64 %rd3, table;
+	add.s64 %rd4, %rd3, %rd2;
+	ld.global.u64 %rd5, [%rd4];
+	{
+		.param .b32 a1;
+		st.param.b32 [a1], %r1;
+		.param .b32 r1;
+		prototype: .callprototype (.param .b32 _) _ (.param .b32 _);
+		call (r1), %rd5, (a1), prototype;
+		ld.param.b32 %r5, [r1];
+	}
+	mov.u64 %rd6, scratch;
+	and.b32 %r6, %r1, 15;
+	mul.wide.u32 %rd7, %r6, 4;
+	add.s64 %rd8, %rd6, %rd7;
+	st.local.u32 [%rd8], %r5;
+	ld.local.u32 %r7, [%rd8];
+	add.u32 %r8, %r3, %r7;
+	mul.wide.u32 %rd9, %r1, 4;
+	add.s64 %rd9, %rd1, %rd9;
+	st.global.u32 [%rd9], %r8;
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(kN), "out");
+  r.launch(text, "t", {1, 1, 1}, {kN, 1, 1});
+  const auto got = r.read<uint32_t>(out, kN);
+  const uint32_t fact[8] = {1, 1, 2, 6, 24, 120, 720, 5040};
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(got[i], fact[i & 7] + ((i & 1) ? 0u - i : i * i)) << i;
+  if (have_ptxas()) {
+    const auto res = run_ptxas(text, "sm_80");
+    EXPECT_TRUE(res.ok) << res.log;
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
