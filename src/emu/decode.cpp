@@ -61,6 +61,7 @@ class Decoder {
       if (s.kind == StmtKind::Function) {
         const Function& f = m_.functions[s.index];
         if (f.has_body()) functions_[std::string(m_.text(f.name))] = &f;
+        else declared_[std::string(m_.text(f.name))] = &f;
         if (m_.text(f.name) == entry_ && f.has_body() && is_entry(f)) fn = &f;
       }
     }
@@ -92,7 +93,26 @@ class Decoder {
   uint32_t function_index(const std::string& name) {
     if (auto it = func_index_.find(name); it != func_index_.end()) return it->second;
     auto f = functions_.find(name);
-    if (f == functions_.end()) throw unsupported(fmt::format("calls to '{}', which has no body in the module", name));
+    if (f == functions_.end()) {
+      static const std::unordered_map<std::string_view, FuncInfo::Builtin> kBuiltins = {
+          {"vprintf", FuncInfo::Builtin::Vprintf}, {"malloc", FuncInfo::Builtin::Malloc},
+          {"free", FuncInfo::Builtin::Free}, {"__assertfail", FuncInfo::Builtin::AssertFail}};
+      auto b = kBuiltins.find(name);
+      auto decl = declared_.find(name);
+      if (b == kBuiltins.end() || decl == declared_.end())
+        throw unsupported(fmt::format("calls to '{}', which has no body in the module", name));
+      FuncInfo info;  // the declaration gives the sizes of the arguments and the result
+      info.name = name;
+      info.builtin = b->second;
+      for (const ListItem& it : m_.slice(decl->second->params.params)) info.formal_sizes.push_back(param_size(m_.decls[it.node]).first);
+      if (decl->second->ret.present)
+        for (const ListItem& it : m_.slice(decl->second->ret.params)) info.ret_size = param_size(m_.decls[it.node]).first;
+      info.formal_offsets.assign(info.formal_sizes.size(), 0);
+      const uint32_t index = static_cast<uint32_t>(p_.funcs.size());
+      func_index_[name] = index;
+      p_.funcs.push_back(std::move(info));
+      return index;
+    }
     const uint32_t index = static_cast<uint32_t>(p_.funcs.size());
     func_index_[name] = index;
     p_.funcs.emplace_back();
@@ -774,7 +794,7 @@ class Decoder {
   std::unordered_map<std::string, uint32_t> regs_, labels_;
   std::unordered_map<std::string, SymbolInfo> symbols_;     // module scope
   std::unordered_map<std::string, SymbolInfo> local_syms_;  // the function being decoded
-  std::unordered_map<std::string, const Function*> functions_;
+  std::unordered_map<std::string, const Function*> functions_, declared_;
   std::unordered_map<std::string, uint32_t> func_index_;
   std::vector<const Function*> pending_;
   uint64_t frame_ = 0;

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <iostream>
+#include <cstdio>
 #include <unordered_map>
 #include <mutex>
 #include <thread>
@@ -244,9 +246,14 @@ class Runner {
       sp = Space::Local;
       addr += w.sp[lane];
     }
+    if (sp == Space::Generic && a.symbol && a.slot == kNoSlot) sp = a.space;
+    return resolve(w, lane, sp, addr, size, store);
+  }
+
+  // The bytes at `addr` in space `sp` (Generic: by the address's window), checked.
+  uint8_t* resolve(Warp& w, int lane, Space sp, uint64_t addr, unsigned size, bool store) {
     if (sp == Space::Generic) {
-      if (a.symbol && a.slot == kNoSlot) sp = a.space;
-      else if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::Shared, addr -= kSharedWindow;
+      if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::Shared, addr -= kSharedWindow;
       else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) sp = Space::Local, addr -= kLocalWindow;
       else sp = Space::Global;
     }
@@ -279,6 +286,9 @@ class Runner {
       default: fail(w, lane, "this state space is not supported yet");
     }
   }
+
+  void builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in);
+  std::string c_string(Warp& w, int lane, uint64_t addr);
 
   std::string describe(Space sp, uint64_t addr) const {
     if (sp == Space::Shared) return fmt::format("shared+{}", addr);
@@ -1187,6 +1197,11 @@ void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
     uint64_t index = in.callee != kNoSlot ? in.callee : value(w, in.ops[1], l) - kFunctionBase;
     if (index >= p_.funcs.size() || index == 0) fail(w, l, fmt::format("indirect call to {:#x}, which is not a function", value(w, in.ops[1], l)));
     const FuncInfo& f = p_.funcs[index];
+    if (f.builtin != FuncInfo::Builtin::None) {  // run by the emulator: the lane continues after the call
+      builtin(w, l, f, in);
+      w.pc[l] = pc + 1;
+      continue;
+    }
     const FuncInfo& caller = p_.funcs[w.fn[l]];
     if (w.calls[l].size() >= 1024) fail(w, l, "call depth over 1024 (unbounded recursion?)");
     const Opnd& params = in.ops[2];
@@ -1206,6 +1221,110 @@ void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
     w.fn[l] = static_cast<uint32_t>(index);
     w.pc[l] = f.entry;
   }
+}
+
+std::string Runner::c_string(Warp& w, int lane, uint64_t addr) {
+  std::string out;
+  for (size_t i = 0; i < 65536; ++i) {
+    const char c = static_cast<char>(*resolve(w, lane, Space::Generic, addr + i, 1, false));
+    if (c == 0) return out;
+    out += c;
+  }
+  fail(w, lane, "a string of more than 64 KB (no terminating NUL?)");
+}
+
+void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
+  const Opnd& params = in.ops[2];
+  const uint32_t nparams = params.kind == Opnd::Vec ? params.count : 0;
+  if (nparams != f.formal_sizes.size())
+    fail(w, lane, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.formal_sizes.size()));
+  std::vector<uint8_t>& stack = w.local[lane];
+  auto arg = [&](uint32_t k) {
+    uint64_t v = 0;
+    std::memcpy(&v, stack.data() + w.sp[lane] + p_.vec_slots[params.slot + k], std::min<uint32_t>(f.formal_sizes[k], 8));
+    return v;
+  };
+  uint64_t result = 0;
+  switch (f.builtin) {
+    case FuncInfo::Builtin::Vprintf: {  // vprintf(format, args): the arguments packed, each aligned to its size
+      const std::string fmt_text = c_string(w, lane, arg(0));
+      uint64_t ap = arg(1);
+      auto next = [&](unsigned size) {
+        ap = (ap + size - 1) / size * size;
+        uint64_t v = 0;
+        std::memcpy(&v, resolve(w, lane, Space::Generic, ap, size, false), size);
+        ap += size;
+        return v;
+      };
+      std::string out;
+      for (size_t i = 0; i < fmt_text.size(); ++i) {
+        if (fmt_text[i] != '%') {
+          out += fmt_text[i];
+          continue;
+        }
+        size_t j = i + 1;
+        while (j < fmt_text.size() && std::strchr("-+ #0123456789.", fmt_text[j])) ++j;
+        std::string length;
+        while (j < fmt_text.size() && std::strchr("hlLzjt", fmt_text[j])) length += fmt_text[j++];
+        if (j >= fmt_text.size()) break;
+        const char conv = fmt_text[j];
+        const std::string spec = fmt_text.substr(i, j - i - length.size());
+        char buf[512];
+        const bool wide = length == "l" || length == "ll" || length == "z" || length == "j" || length == "t";
+        switch (conv) {
+          case '%': out += '%'; break;
+          case 'd': case 'i': {
+            const int64_t v = wide ? static_cast<int64_t>(next(8)) : static_cast<int32_t>(next(4));
+            std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), static_cast<long long>(v));
+            out += buf;
+            break;
+          }
+          case 'u': case 'x': case 'X': case 'o': case 'c': {
+            const uint64_t v = wide ? next(8) : next(4);
+            std::snprintf(buf, sizeof buf, (spec + (conv == 'c' ? "c" : std::string("ll") + conv)).c_str(),
+                          conv == 'c' ? static_cast<int>(v) : static_cast<unsigned long long>(v));
+            out += buf;
+            break;
+          }
+          case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), std::bit_cast<double>(next(8)));
+            out += buf;
+            break;
+          }
+          case 's': out += c_string(w, lane, next(8)); break;
+          case 'p':
+            std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(next(8)));
+            out += buf;
+            break;
+          default: out += fmt_text.substr(i, j - i + 1);
+        }
+        i = j;
+      }
+      static std::mutex print_mu;
+      std::lock_guard lock(print_mu);
+      std::ostream& os = opt_.printf_output ? *opt_.printf_output : std::cout;
+      os << out;
+      os.flush();
+      result = static_cast<uint64_t>(out.size());
+      break;
+    }
+    case FuncInfo::Builtin::Malloc: result = mem_.alloc(arg(0), "malloc"); break;
+    case FuncInfo::Builtin::Free:
+      if (arg(0)) {
+        try {
+          mem_.free(arg(0));
+        } catch (const Error&) {
+          fail(w, lane, fmt::format("free({:#x}): not a live allocation", arg(0)));
+        }
+      }
+      break;
+    case FuncInfo::Builtin::AssertFail:
+      fail(w, lane, fmt::format("assertion failed: {} ({}:{} in {})", c_string(w, lane, arg(0)), c_string(w, lane, arg(1)),
+                                static_cast<uint32_t>(arg(2)), c_string(w, lane, arg(3))));
+    case FuncInfo::Builtin::None: break;
+  }
+  if (f.ret_size && in.ops[0].kind == Opnd::Vec && in.ops[0].count)
+    std::memcpy(stack.data() + w.sp[lane] + p_.vec_slots[in.ops[0].slot], &result, std::min<uint32_t>(f.ret_size, 8));
 }
 
 void Runner::ret(Warp& w, uint32_t exec) {

@@ -1,4 +1,5 @@
 #include <atomic>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@ Memory::Memory() : generation_(g_generation.fetch_add(1)) {}
 Memory::~Memory() = default;
 
 uint64_t Memory::alloc(size_t bytes, std::string name) {
+  std::unique_lock lock(mu_);
   // 256-byte aligned, with an unmapped gap after each allocation so that an overrun
   // never lands in the next one.
   const uint64_t base = next_;
@@ -30,6 +32,7 @@ uint64_t Memory::alloc(size_t bytes, std::string name) {
 }
 
 void Memory::free(uint64_t address) {
+  std::unique_lock lock(mu_);
   auto it = allocs_.find(address);
   if (it == allocs_.end() || it->second.freed) throw Error(fmt::format("free of {:#x}: not an allocation", address));
   it->second.freed = true;
@@ -39,6 +42,7 @@ void Memory::free(uint64_t address) {
 }
 
 const Memory::Allocation* Memory::owner(uint64_t address) const {
+  std::shared_lock lock(mu_);
   auto it = allocs_.upper_bound(address);
   if (it == allocs_.begin()) return nullptr;
   --it;
@@ -84,7 +88,7 @@ void Memory::fill(uint64_t address, uint8_t value, size_t bytes) {
 }
 
 std::string Memory::describe(uint64_t address) const {
-  const Allocation* a = owner(address);
+  const Allocation* a = owner(address);  // (the Allocation node stays where it is)
   if (!a) return fmt::format("{:#x}", address);
   const uint64_t off = address - a->base;
   if (a->freed) return fmt::format("{}+{} (freed)", a->name, off);

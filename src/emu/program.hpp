@@ -102,6 +102,8 @@ struct FuncInfo {
   uint32_t frame = 0;                       // frame bytes
   std::vector<uint32_t> formal_offsets, formal_sizes;  // .func parameters, in the frame
   uint32_t ret_offset = 0, ret_size = 0;    // the return parameter (ret_size 0: none)
+  // The device runtime's functions, run by the emulator itself.
+  enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail } builtin = Builtin::None;
 };
 
 struct Program {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
 
 #include "../unit/ptxas_util.hpp"
 #include "emu_test_util.hpp"
@@ -778,6 +779,86 @@ $base:
   const auto got = r.read<uint32_t>(out, kN);
   const uint32_t fact[8] = {1, 1, 2, 6, 24, 120, 720, 5040};
   for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(got[i], fact[i & 7] + ((i & 1) ? 0u - i : i * i)) << i;
+  if (have_ptxas()) {
+    const auto res = run_ptxas(text, "sm_80");
+    EXPECT_TRUE(res.ok) << res.log;
+  }
+}
+
+
+TEST(EmuCalls, DeviceRuntimePrintfMallocFree) {
+  const std::string text = R"(.version 8.0
+.target sm_80
+.address_size 64
+
+.extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);
+.extern .func free(.param .b64 free_param_0);
+.global .align 1 .b8 $str[20] = {116, 105, 100, 32, 37, 100, 32, 37, 46, 50, 102, 32, 37, 115, 10, 0};
+.global .align 1 .b8 $name[3] = {104, 105, 0};
+
+.visible .entry t(.param .u64 out)
+{
+	.local .align 8 .b8 __local_depot0[24];
+	.reg .b64 %SP;
+	.reg .b64 %SPL;
+	.reg .b32 %r<4>;
+	.reg .f64 %fd<2>;
+	.reg .b64 %rd<12>;
+	mov.u64 %SPL, __local_depot0;
+	cvta.local.u64 %SP, %SPL;
+	mov.u32 %r1, %tid.x;
+	cvt.rn.f64.u32 %fd1, %r1;
+	add.u64 %rd1, %SP, 0;
+	add.u64 %rd2, %SPL, 0;
+	st.local.u32 [%rd2], %r1;
+	st.local.f64 [%rd2+8], %fd1;
+	mov.u64 %rd5, $name;
+	cvta.global.u64 %rd6, %rd5;
+	st.local.u64 [%rd2+16], %rd6;
+	mov.u64 %rd3, $str;
+	cvta.global.u64 %rd4, %rd3;
+	{
+		.param .b64 param0;
+		st.param.b64 [param0], %rd4;
+		.param .b64 param1;
+		st.param.b64 [param1], %rd1;
+		.param .b32 retval0;
+		call.uni (retval0), vprintf, (param0, param1);
+		ld.param.b32 %r2, [retval0];
+	}
+	{
+		.param .b64 param0;
+		st.param.b64 [param0], 64;
+		.param .b64 retval0;
+		call.uni (retval0), malloc, (param0);
+		ld.param.b64 %rd7, [retval0];
+	}
+	st.u32 [%rd7+60], %r2;
+	ld.u32 %r3, [%rd7+60];
+	ld.param.u64 %rd8, [out];
+	mul.wide.u32 %rd9, %r1, 4;
+	add.s64 %rd10, %rd8, %rd9;
+	st.global.u32 [%rd10], %r3;
+	{
+		.param .b64 param0;
+		st.param.b64 [param0], %rd7;
+		call.uni free, (param0);
+	}
+	ret;
+}
+)";
+  std::ostringstream printed;
+  emu::Options o;
+  o.printf_output = &printed;
+  o.threads = 1;
+  EmuRun r{emu::Emulator(o), {}};
+  const uint64_t out = r.buffer(std::vector<uint32_t>(2), "out");
+  r.launch(text, "t", {1, 1, 1}, {2, 1, 1});
+  EXPECT_EQ(printed.str(), "tid 0 0.00 hi\ntid 1 1.00 hi\n");
+  const auto got = r.read<uint32_t>(out, 2);
+  EXPECT_EQ(got[0], 14u);  // vprintf returns the number of characters
+  EXPECT_EQ(got[1], 14u);
   if (have_ptxas()) {
     const auto res = run_ptxas(text, "sm_80");
     EXPECT_TRUE(res.ok) << res.log;

@@ -10,7 +10,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <atomic>
 #include <map>
+#include <ostream>
+#include <shared_mutex>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -60,7 +63,10 @@ class Memory {
  private:
   std::map<uint64_t, Allocation> allocs_;  // by base
   uint64_t next_ = 0x0000700000000000ull;
-  uint64_t generation_ = 1;  // changes with every alloc/free: invalidates the per-thread lookup caches
+  // Changes with every alloc/free: invalidates the per-thread lookup caches. Kernels
+  // may allocate (device malloc) while other threads look up: the map has a lock.
+  std::atomic<uint64_t> generation_;
+  mutable std::shared_mutex mu_;
 };
 
 struct Dim3 {
@@ -95,6 +101,7 @@ struct Options {
   bool check_memory = true;       // out-of-bounds, misaligned, freed accesses
   bool check_shared_init = true;  // reads of shared memory never written in this CTA
   uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
+  std::ostream* printf_output = nullptr;  // where device printf writes (nullptr: standard output)
 };
 
 struct Stats {
