@@ -1,6 +1,7 @@
 // Decoding a kernel for the emulator (see program.hpp).
 #include <bit>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <span>
@@ -398,6 +399,25 @@ class Decoder {
         op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
       return;
     if (op == "mbarrier") return mbarrier_modifier(d, mo);
+    if (op == "cp") return cp_modifier(d, mo);
+    if (op == "ldmatrix" || op == "stmatrix" || op == "mma") {
+      if (mo == ".sync" || mo == ".aligned" || mo == ".row" || mo == ".col") {
+        if (op == "mma" && mo == ".row") row_seen_ ? void(b_row_ = true) : void(row_seen_ = true);
+        if (op == "mma" && mo == ".col" && !row_seen_) a_col_ = true;
+        return;
+      }
+      if (mo == ".trans") return void(d.flags |= kTrans);
+      if (mo == ".x1" || mo == ".x2" || mo == ".x4") return void(d.vec = static_cast<uint8_t>(mo[2] - '0'));
+      if (mo == ".shared" || mo == ".shared::cta") return void(d.space = Space::Shared);
+      if (mo == ".satfinite") return void(d.flags |= kSatfinite);
+      unsigned m = 0, n = 0, k = 0;
+      if (std::sscanf(std::string(mo).c_str(), ".m%un%uk%u", &m, &n, &k) == 3) {
+        d.mma_m = static_cast<uint8_t>(m), d.mma_n = static_cast<uint8_t>(n), d.mma_k = static_cast<uint8_t>(k);
+        return;
+      }
+      if (mo == ".m8n8") return void(d.mma_m = 8);
+      throw unsupported(fmt::format("the modifier {} of {}", mo, op));
+    }
     if (op == "barrier" && mo == ".cluster") return void(cluster_barrier_ = true);
     if (op == "shf") {
       if (mo == ".l") return void(d.flags |= kLeft);
@@ -521,11 +541,24 @@ class Decoder {
         {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
         {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},
         {"call", Opc::Call}, {"mapa", Opc::Mapa}, {"isspacep", Opc::Isspacep}, {"testp", Opc::Testp},
-        {"pmevent", Opc::Nop}, {"sad", Opc::Sad}};
+        {"pmevent", Opc::Nop}, {"sad", Opc::Sad}, {"cp", Opc::CpAsync}, {"ldmatrix", Opc::Ldmatrix},
+        {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
     if (op == "addc" || op == "subc" || op == "madc") d.flags |= kCarryIn;
+    if (op == "cp") {
+      if (cp_nop_) d.op = Opc::Nop;  // commit/wait groups: copies complete when issued here
+      cp_nop_ = false;
+      spaces_seen_ = 0;
+    }
+    if (op == "mma") {
+      if (types.size() != 4) throw unsupported("this mma form");
+      if (a_col_ || b_row_) throw unsupported("mma with A column-major or B row-major layouts");
+      d.type = types[0], d.type2 = types[1], d.type3 = types[2], d.type4 = types[3];
+      a_col_ = b_row_ = row_seen_ = false;
+    }
+    if ((op == "ldmatrix" || op == "stmatrix") && d.mma_m != 8) throw unsupported(fmt::format("this {} shape", op));
     if (op == "set" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
     if (op == "barrier" && cluster_barrier_) {  // barrier.cluster: a cluster is one CTA here
       cluster_barrier_ = false;
@@ -737,6 +770,26 @@ class Decoder {
     return d;
   }
 
+  // cp.async{.ca,.cg}, cp.async.bulk, cp.async.mbarrier.arrive, commit/wait groups
+  void cp_modifier(DInst& d, std::string_view mo) {
+    if (mo == ".async" || mo == ".ca" || mo == ".cg" || mo == ".bulk_group" || mo == ".b64" || mo == ".arrive" ||
+        mo.rfind(".L2::", 0) == 0)
+      return;
+    if (mo == ".bulk") return void(d.sub = 1);
+    if (mo == ".commit_group" || mo == ".wait_group" || mo == ".wait_all" || mo == ".read" || mo == ".prefetch") return void(cp_nop_ = true);
+    if (mo == ".mbarrier") return void(d.sub = 2);  // cp.async.mbarrier.arrive
+    if (mo == ".noinc") return void(d.flags |= kNoinc);
+    if (mo == ".mbarrier::complete_tx::bytes") return void(d.flags |= kCompleteTx);
+    Space sp = Space::Generic;
+    if (mo == ".shared" || mo == ".shared::cta" || mo == ".shared::cluster") sp = Space::Shared;
+    else if (mo == ".global") sp = Space::Global;
+    if (sp != Space::Generic) {
+      (spaces_seen_++ == 0 ? d.space : d.space2) = sp;  // the destination's space, then the source's
+      return;
+    }
+    throw unsupported(fmt::format("the modifier {} of cp", mo));
+  }
+
   void mbarrier_modifier(DInst& d, std::string_view mo) {
     static const std::unordered_map<std::string_view, MbarOp> kOps = {
         {".init", MbarOp::Init}, {".arrive", MbarOp::Arrive}, {".arrive_drop", MbarOp::ArriveDrop},
@@ -801,6 +854,8 @@ class Decoder {
   uint64_t smem_ = 0;
   uint32_t count_ = 0;
   bool to_ = false;
+  bool cp_nop_ = false, row_seen_ = false, a_col_ = false, b_row_ = false;
+  int spaces_seen_ = 0;
   bool cluster_barrier_ = false;
   bool seen_mbar_op_ = false;
   std::string where_, loc_;

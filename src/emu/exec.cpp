@@ -384,6 +384,23 @@ class Runner {
   std::unordered_map<uint64_t, Mbarrier> mbars_;  // by shared offset
   uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction
   void mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active);
+  void cp_async(Warp& w, const DInst& in, uint32_t exec);
+  void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
+  void mma(Warp& w, const DInst& in, uint32_t exec);
+  // The mbarrier at shared offset `key`: `tx` bytes of transactions done, `arrivals` arrivals.
+  void mbar_signal(Warp& w, int lane, uint64_t key, int64_t tx, uint32_t arrivals) {
+    auto it = mbars_.find(key);
+    if (it == mbars_.end()) fail(w, lane, fmt::format("mbarrier at shared+{} is not initialized", key));
+    Mbarrier& b = it->second;
+    ++mbar_epoch_;
+    b.tx -= tx;
+    if (arrivals > b.pending) fail(w, lane, fmt::format("mbarrier arrival count overflow: {} arrivals with {} pending", arrivals, b.pending));
+    b.pending -= arrivals;
+    if (b.pending == 0 && b.tx == 0) {
+      ++b.phase;
+      b.pending = b.expected;
+    }
+  }
   std::vector<Warp> warps_;
 };
 
@@ -1162,6 +1179,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     }
     case Opc::Createpolicy: lanes([&](int l) { write(w, o[0], l, 0, Ty{'b', 64}); }); return;
     case Opc::Mbarrier: return mbarrier(w, in, exec, active);
+    case Opc::CpAsync: return cp_async(w, in, exec);
+    case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
+    case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
+    case Opc::Mma: return mma(w, in, exec);
     case Opc::Lop3:
       lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l), lut = value(w, o[4], l);
@@ -1345,6 +1366,161 @@ void Runner::ret(Warp& w, uint32_t exec) {
     w.pc[l] = frame.return_pc;
     w.calls[l].pop_back();
   }
+}
+
+void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
+  const Opnd* o = in.ops;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    if (in.sub == 2) {  // cp.async.mbarrier.arrive: the copies are done; .noinc makes it count as an arrival
+      if (in.flags & kNoinc) mbar_signal(w, l, static_cast<uint64_t>(access(w, l, in, o[0], 8, true) - smem_.data()), 0, 1);
+      continue;
+    }
+    const uint64_t n = value(w, o[2], l);
+    uint64_t src_n = n;
+    if (in.sub == 0 && in.nops >= 4 && o[3].kind != Opnd::Sink) {
+      if (o[3].kind == Opnd::Reg && p_.slot_types[o[3].slot].k == 'p') src_n = value(w, o[3], l) ? 0 : n;  // ignore-src
+      else if (o[3].kind == Opnd::Imm || (o[3].kind == Opnd::Reg && p_.slot_types[o[3].slot].bits == 32)) src_n = std::min(n, value(w, o[3], l));
+    }
+    if (in.sub == 0 && n != 4 && n != 8 && n != 16) fail(w, l, fmt::format("cp.async of {} bytes (4, 8 or 16)", n));
+    if (in.sub == 1 && (n % 16 != 0)) fail(w, l, fmt::format("cp.async.bulk of {} bytes (a multiple of 16)", n));
+    DInst src_in = in;
+    src_in.space = in.space2;
+    const uint32_t chunk = in.sub == 0 ? static_cast<uint32_t>(n) : 16;
+    for (uint64_t done = 0; done < n; done += chunk) {
+      Opnd d_at = o[0], s_at = o[1];
+      d_at.imm += done, s_at.imm += done;
+      uint8_t* dst = access(w, l, in, d_at, chunk, true);
+      if (done < src_n) {
+        const uint8_t* src = access(w, l, src_in, s_at, static_cast<unsigned>(std::min<uint64_t>(chunk, src_n - done)), false);
+        std::memmove(dst, src, std::min<uint64_t>(chunk, src_n - done));
+      }
+      if (src_n < done + chunk) std::memset(dst + (src_n > done ? src_n - done : 0), 0, done + chunk - std::max(src_n, done));
+    }
+    if (in.flags & kCompleteTx) mbar_signal(w, l, static_cast<uint64_t>(access(w, l, in, o[3], 8, true) - smem_.data()), static_cast<int64_t>(n), 0);
+  }
+}
+
+// ldmatrix/stmatrix .m8n8.x{1,2,4}{.trans}.b16: threads 8i..8i+7 give the row addresses of
+// matrix i; thread l holds, of each matrix, row l/4, columns 2(l%4) and 2(l%4)+1 (transposed: the
+// same of the transpose).
+void Runner::ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store) {
+  if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec), fmt::format("{} needs all 32 lanes of the warp", store ? "stmatrix" : "ldmatrix"));
+  const Opnd& a = store ? in.ops[0] : in.ops[1];
+  const Opnd& r = store ? in.ops[1] : in.ops[0];
+  const bool trans = in.flags & kTrans;
+  for (unsigned mat = 0; mat < in.vec; ++mat) {
+    uint16_t tile[8][8];
+    uint8_t* rows[8];
+    for (int row = 0; row < 8; ++row) rows[row] = access(w, static_cast<int>(mat * 8 + static_cast<unsigned>(row)), in, a, 16, store);
+    if (!store)
+      for (int row = 0; row < 8; ++row) std::memcpy(tile[row], rows[row], 16);
+    for (int l = 0; l < kLanes; ++l) {
+      const uint32_t slot = r.kind == Opnd::Vec ? p_.vec_slots[r.slot + mat] : r.slot;
+      const int row = l / 4, col = 2 * (l % 4);
+      if (!store) {
+        const uint16_t lo = trans ? tile[col][row] : tile[row][col], hi = trans ? tile[col + 1][row] : tile[row][col + 1];
+        reg(w, slot, l) = static_cast<uint64_t>(lo) | static_cast<uint64_t>(hi) << 16;
+      } else {
+        const uint64_t v = reg(w, slot, l);
+        (trans ? tile[col][row] : tile[row][col]) = static_cast<uint16_t>(v);
+        (trans ? tile[col + 1][row] : tile[row][col + 1]) = static_cast<uint16_t>(v >> 16);
+      }
+    }
+    if (store)
+      for (int row = 0; row < 8; ++row) std::memcpy(rows[row], tile[row], 16);
+  }
+}
+
+namespace {
+
+// The (row, col) of element e of a fragment register set, per the ISA manual's
+// mma.sync layouts (g = lane / 4, t = lane % 4). kind 0: A, 1: B, 2: C/D.
+std::pair<int, int> fragment(int kind, int m, int k, unsigned ebits, int lane, int e) {
+  const int g = lane / 4, t = lane % 4;
+  if (m == 8) {  // m8n8k4 .f64
+    if (kind == 0) return {g, t};
+    if (kind == 1) return {t, g};
+    return {g, 2 * t + e};
+  }
+  if (kind == 2) return {g + 8 * (e >= 2), 2 * t + (e & 1)};
+  if (ebits == 16) {
+    if (kind == 0) return k == 16 ? std::pair{g + 8 * ((e / 2) % 2), 2 * t + (e & 1) + 8 * (e >= 4)} : std::pair{g + 8 * (e >= 2), 2 * t + (e & 1)};
+    return k == 16 ? std::pair{2 * t + (e & 1) + 8 * (e >= 2), g} : std::pair{2 * t + (e & 1), g};
+  }
+  if (ebits == 32) {  // tf32
+    if (kind == 0) return k == 8 ? std::pair{g + 8 * (e % 2), t + 4 * (e >= 2)} : std::pair{g + 8 * e, t};
+    return k == 8 ? std::pair{t + 4 * e, g} : std::pair{t, g};
+  }
+  // 8-bit: s8, u8, e4m3, e5m2
+  if (kind == 0) return k == 32 ? std::pair{g + 8 * ((e / 4) % 2), 4 * t + (e % 4) + 16 * (e >= 8)} : std::pair{g + 8 * (e >= 4), 4 * t + (e % 4)};
+  return k == 32 ? std::pair{4 * t + (e % 4) + 16 * (e >= 4), g} : std::pair{4 * t + e, g};
+}
+
+unsigned element_width(Ty t) {
+  if (t.k == 'E' || t.k == 'M') return 8;
+  if (t.k == 't') return 32;
+  return t.bits;
+}
+
+double element_value(Ty t, uint64_t bits) {
+  switch (t.k) {
+    case 'h': case 'B': case 'E': case 'M': return decode(format_of(t), static_cast<uint32_t>(bits));
+    case 't': return decode(Format::TF32, static_cast<uint32_t>(bits));
+    case 'f': return t.bits == 64 ? f64(bits) : f32(bits);
+    case 's': return static_cast<double>(sext(bits, t.bits));
+    default: return static_cast<double>(mask_bits(bits, t.bits));
+  }
+}
+
+}  // namespace
+
+void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
+  if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec), "mma.sync needs all 32 lanes of the warp");
+  const int M = in.mma_m, N = in.mma_n, K = in.mma_k;
+  const Ty td = in.type, ta = in.type2, tb = in.type3, tc = in.type4;
+  const unsigned ea = element_width(ta), eb = element_width(tb), ec = element_width(tc), ed = element_width(td);
+  const bool known = (M == 16 && N == 8 && ((ea == 16 && (K == 8 || K == 16)) || (ea == 32 && (K == 4 || K == 8)) || (ea == 8 && (K == 16 || K == 32)))) ||
+                     (M == 8 && N == 8 && K == 4 && ea == 64);
+  if (!known) fail(w, 0, fmt::format("mma.m{}n{}k{} with these types is not supported yet", M, N, K));
+  std::vector<double> A(static_cast<size_t>(M * K)), B(static_cast<size_t>(K * N)), C(static_cast<size_t>(M * N));
+  auto gather = [&](const Opnd& op, int kind, Ty t, unsigned ebits, std::vector<double>& out, int cols) {
+    const unsigned per_reg = ebits >= 32 ? 1 : 32 / ebits;
+    for (int l = 0; l < kLanes; ++l)
+      for (uint32_t r = 0; r < op.count; ++r) {
+        const uint64_t v = reg(w, p_.vec_slots[op.slot + r], l);
+        for (unsigned e = 0; e < per_reg; ++e) {
+          const auto [row, col] = fragment(kind, M, K, ebits, l, static_cast<int>(r * per_reg + e));
+          out[static_cast<size_t>(row * cols + col)] = element_value(t, ebits >= 32 ? v : element(v, e, ebits));
+        }
+      }
+  };
+  gather(in.ops[1], 0, ta, ea, A, K);
+  gather(in.ops[2], 1, tb, eb, B, N);
+  gather(in.ops[3], 2, tc, ec, C, N);
+  const unsigned per_reg = ed >= 32 ? 1 : 32 / ed;
+  for (int l = 0; l < kLanes; ++l)
+    for (uint32_t r = 0; r < in.ops[0].count; ++r) {
+      uint64_t packed = 0;
+      for (unsigned e = 0; e < per_reg; ++e) {
+        const auto [row, col] = fragment(2, M, K, ed, l, static_cast<int>(r * per_reg + e));
+        uint64_t bits;
+        if (td.k == 's') {  // integer accumulation: exact, wrapping (or saturating with .satfinite)
+          int64_t acc = static_cast<int64_t>(C[static_cast<size_t>(row * N + col)]);
+          for (int kk = 0; kk < K; ++kk) acc += static_cast<int64_t>(A[static_cast<size_t>(row * K + kk)]) * static_cast<int64_t>(B[static_cast<size_t>(kk * N + col)]);
+          if (in.flags & kSatfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+          bits = mask_bits(static_cast<uint64_t>(acc), 32);
+        } else {
+          double acc = C[static_cast<size_t>(row * N + col)];
+          for (int kk = 0; kk < K; ++kk) acc += A[static_cast<size_t>(row * K + kk)] * B[static_cast<size_t>(kk * N + col)];
+          if (td.k == 'f' && td.bits == 64) bits = bits_of(acc);
+          else if (td.k == 'f') bits = canon(static_cast<float>(acc));
+          else bits = encode(format_of(td), acc);
+        }
+        packed |= (ed >= 32 ? bits : (bits & ((uint64_t{1} << ed) - 1)) << (e * ed));
+      }
+      reg(w, p_.vec_slots[in.ops[0].slot + r], l) = packed;
+    }
 }
 
 void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {

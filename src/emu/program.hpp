@@ -32,7 +32,7 @@ enum class Opc : uint8_t {
   Popc, Clz, Brev, Setp, Selp, Cvt, Cvta, Ld, St, Bra, Ret, Exit, Bar, Shfl, Vote, Match,
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
   Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
-  Mapa, Isspacep, Testp, Sad,
+  Mapa, Isspacep, Testp, Sad, CpAsync, Ldmatrix, Stmatrix, Mma,
 };
 
 // Device functions are called through "addresses" in this range (function pointers).
@@ -49,6 +49,7 @@ enum Flag : uint32_t {
   kRelu = 1u << 17, kSatfinite = 1u << 18, kRna = 1u << 19,
   kCarryOut = 1u << 20, kCarryIn = 1u << 21, kNaN = 1u << 22, kShiftAmt = 1u << 23, kClamp = 1u << 24,
   kParity = 1u << 25, kLeft = 1u << 26, kExpectTx = 1u << 27,
+  kCompleteTx = 1u << 28, kNoinc = 1u << 29, kTrans = 1u << 30,
 };
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
@@ -79,7 +80,10 @@ struct Opnd {
 
 struct DInst {
   Opc op = Opc::Nop;
-  Ty type, type2;               // type2: cvt's source type, setp/selp compare type
+  Ty type, type2;               // type2: cvt's source type, setp/selp compare type, mma's A type
+  Ty type3, type4;              // mma's B and C types
+  Space space2 = Space::Generic;  // cp.async: the source's space
+  uint8_t mma_m = 0, mma_n = 0, mma_k = 0;
   uint32_t flags = 0;
   Space space = Space::Generic;
   uint8_t vec = 1;

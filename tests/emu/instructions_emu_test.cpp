@@ -865,5 +865,179 @@ TEST(EmuCalls, DeviceRuntimePrintfMallocFree) {
   }
 }
 
+
+// One warp computes a 16x8 tile D = A * B + C: cp.async copies A (16 rows of 32 bytes)
+// and B (8 columns of 32 bytes, n-major) into shared memory, ldmatrix loads the
+// fragments, mma.sync multiplies. The element type decides K: bf16 -> 16, s8 -> 32.
+std::string mma_tile_ptx(const std::string& mma, const std::string& ctype) {
+  return R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry tile(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)
+{
+	.reg .b32 %r<40>;
+	.reg .b64 %rd<20>;
+	.reg .)" + ctype + R"( %c<4>;
+	.shared .align 128 .b8 sa[512];
+	.shared .align 128 .b8 sb[256];
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [pc];
+	ld.param.u64 %rd4, [pd];
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 4;
+	mov.u32 %r3, sa;
+	add.u32 %r4, %r3, %r2;
+	cvt.u64.u32 %rd5, %r2;
+	add.s64 %rd6, %rd1, %rd5;
+	cp.async.cg.shared.global [%r4], [%rd6], 16;
+	and.b32 %r5, %r2, 255;
+	mov.u32 %r6, sb;
+	add.u32 %r7, %r6, %r5;
+	cvt.u64.u32 %rd7, %r5;
+	add.s64 %rd8, %rd2, %rd7;
+	cp.async.ca.shared.global [%r7], [%rd8], 16;
+	cp.async.commit_group;
+	cp.async.wait_group 0;
+	bar.sync 0;
+	and.b32 %r8, %r1, 15;
+	shr.u32 %r9, %r1, 4;
+	shl.b32 %r10, %r8, 5;
+	shl.b32 %r11, %r9, 4;
+	add.u32 %r12, %r10, %r11;
+	add.u32 %r13, %r3, %r12;
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r20, %r21, %r22, %r23}, [%r13];
+	and.b32 %r14, %r1, 7;
+	shr.u32 %r15, %r1, 3;
+	and.b32 %r15, %r15, 1;
+	shl.b32 %r16, %r14, 5;
+	shl.b32 %r17, %r15, 4;
+	add.u32 %r18, %r16, %r17;
+	add.u32 %r19, %r6, %r18;
+	ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r24, %r25}, [%r19];
+	shr.u32 %r26, %r1, 2;
+	and.b32 %r27, %r1, 3;
+	shl.b32 %r28, %r27, 1;
+	mad.lo.u32 %r29, %r26, 8, %r28;
+	mul.wide.u32 %rd9, %r29, 4;
+	add.s64 %rd10, %rd3, %rd9;
+	add.s64 %rd11, %rd4, %rd9;
+	ld.global.v2.)" + ctype + R"( {%c0, %c1}, [%rd10];
+	ld.global.v2.)" + ctype + R"( {%c2, %c3}, [%rd10+256];
+	)" + mma + R"( {%c0, %c1, %c2, %c3}, {%r20, %r21, %r22, %r23}, {%r24, %r25}, {%c0, %c1, %c2, %c3};
+	st.global.v2.)" + ctype + R"( [%rd11], {%c0, %c1};
+	st.global.v2.)" + ctype + R"( [%rd11+256], {%c2, %c3};
+	ret;
+}
+)";
+}
+
+TEST(EmuTensorCore, Bf16TileThroughCpAsyncLdmatrixMma) {
+  const std::string text = mma_tile_ptx("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "f32");
+  std::mt19937 g(40);
+  std::uniform_real_distribution<double> u(-2, 2);
+  std::vector<uint16_t> a(16 * 16), b(8 * 16);  // A row-major 16x16; B n-major: b[n*16 + k]
+  std::vector<float> c(16 * 8);
+  for (auto& x : a) x = static_cast<uint16_t>(nearest_code(kBF16, u(g), false));
+  for (auto& x : b) x = static_cast<uint16_t>(nearest_code(kBF16, u(g), false));
+  for (auto& x : c) x = static_cast<float>(u(g));
+  EmuRun r;
+  r.buffer(a, "a");
+  r.buffer(b, "b");
+  r.buffer(c, "c");
+  const uint64_t d = r.buffer(std::vector<float>(16 * 8), "d");
+  r.launch(text, "tile", {1, 1, 1}, {32, 1, 1});
+  const auto got = r.read<float>(d, 16 * 8);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      double acc = c[i * 8 + j];
+      for (int k = 0; k < 16; ++k) acc += value_of(kBF16, a[i * 16 + k]) * value_of(kBF16, b[j * 16 + k]);
+      ASSERT_NEAR(got[i * 8 + j], acc, 1e-5 * (1 + std::fabs(acc))) << i << "," << j;
+    }
+  if (have_ptxas()) {
+    const auto res = run_ptxas(text, "sm_90a");
+    EXPECT_TRUE(res.ok) << res.log;
+  }
+}
+
+TEST(EmuTensorCore, Int8TileIsExact) {
+  const std::string text = mma_tile_ptx("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "s32");
+  std::mt19937 g(41);
+  std::vector<int8_t> a(16 * 32), b(8 * 32);
+  std::vector<int32_t> c(16 * 8);
+  for (auto& x : a) x = static_cast<int8_t>(g());
+  for (auto& x : b) x = static_cast<int8_t>(g());
+  for (auto& x : c) x = static_cast<int32_t>(g() % 100000);
+  EmuRun r;
+  r.buffer(a, "a");
+  r.buffer(b, "b");
+  r.buffer(c, "c");
+  const uint64_t d = r.buffer(std::vector<int32_t>(16 * 8), "d");
+  r.launch(text, "tile", {1, 1, 1}, {32, 1, 1});
+  const auto got = r.read<int32_t>(d, 16 * 8);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      int32_t acc = c[i * 8 + j];
+      for (int k = 0; k < 32; ++k) acc += a[i * 32 + k] * b[j * 32 + k];
+      ASSERT_EQ(got[i * 8 + j], acc) << i << "," << j;
+    }
+  if (have_ptxas()) {
+    const auto res = run_ptxas(text, "sm_90a");
+    EXPECT_TRUE(res.ok) << res.log;
+  }
+}
+
+TEST(EmuTensorCore, StmatrixTransposesBack) {
+  // ldmatrix.trans then stmatrix.trans: the tile comes back unchanged; plain ldmatrix then
+  // stmatrix.trans writes the transpose
+  const std::string text = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry t(.param .u64 pin, .param .u64 pout)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	.shared .align 16 .b8 s[128];
+	.shared .align 16 .b8 o[128];
+	ld.param.u64 %rd1, [pin];
+	ld.param.u64 %rd2, [pout];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 7;
+	shl.b32 %r3, %r2, 4;
+	mov.u32 %r4, s;
+	add.u32 %r5, %r4, %r3;
+	mov.u32 %r6, o;
+	add.u32 %r7, %r6, %r3;
+	cvt.u64.u32 %rd3, %r3;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.v4.u32 {%r8, %r9, %r10, %r11}, [%rd4];
+	st.shared.v4.u32 [%r5], {%r8, %r9, %r10, %r11};
+	bar.sync 0;
+	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r8}, [%r5];
+	stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r7], {%r8};
+	bar.sync 0;
+	ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [%r7];
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.v4.u32 [%rd5], {%r8, %r9, %r10, %r11};
+	ret;
+}
+)";
+  std::vector<uint16_t> in(64);
+  for (int i = 0; i < 64; ++i) in[i] = static_cast<uint16_t>(i * 3 + 1);
+  EmuRun r;
+  r.buffer(in, "in");
+  const uint64_t out = r.buffer(std::vector<uint16_t>(64), "out");
+  r.launch(text, "t", {1, 1, 1}, {32, 1, 1});
+  const auto got = r.read<uint16_t>(out, 64);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) ASSERT_EQ(got[i * 8 + j], in[j * 8 + i]) << i << "," << j;
+  if (have_ptxas()) {
+    const auto res = run_ptxas(text, "sm_90a");
+    EXPECT_TRUE(res.ok) << res.log;
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
