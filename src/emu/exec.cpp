@@ -93,6 +93,8 @@ class Runner {
     ctaid_[0] = x, ctaid_[1] = y, ctaid_[2] = z;
     smem_.assign(p_.static_smem + cfg_.dynamic_smem, 0);
     mbars_.clear();
+    if (opt_.check_races) shadow_.assign(smem_.size(), Shadow{});
+    epoch_ = 1;
     written_.assign(smem_.size(), 0);
     const uint32_t threads = cfg_.block.x * cfg_.block.y * cfg_.block.z;
     const uint32_t nwarps = (threads + kLanes - 1) / kLanes;
@@ -156,6 +158,7 @@ class Runner {
       else id = w.barrier, any = true;
     }
     if (!any || !all) return false;
+    ++epoch_;
     for (Warp& w : warps_) {
       if (!w.live || !w.waiting) continue;
       if (w.barrier != id) throw Error(fmt::format("kernel {}: warps wait at different barriers ({} and {})", p_.name, id, w.barrier));
@@ -182,9 +185,15 @@ class Runner {
   // ---- operands --------------------------------------------------------------------------
   uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[static_cast<size_t>(slot) * kLanes + static_cast<size_t>(lane)]; }
 
-  uint64_t value(Warp& w, const Opnd& o, int lane) {
+  // The hot path inline (a register or a plain immediate), the rest out of line.
+  [[gnu::always_inline]] uint64_t value(Warp& w, const Opnd& o, int lane) {
     if (o.kind == Opnd::Reg && !o.neg) [[likely]]
       return reg(w, o.slot, lane);
+    if (o.kind == Opnd::Imm && !o.symbol) return o.imm;
+    return value_slow(w, o, lane);
+  }
+
+  [[gnu::noinline]] uint64_t value_slow(Warp& w, const Opnd& o, int lane) {
     switch (o.kind) {
       case Opnd::Reg: {
         const uint64_t v = reg(w, o.slot, lane);
@@ -269,6 +278,7 @@ class Runner {
       case Space::Shared:
         if (addr + size > smem_.size())
           fail(w, lane, fmt::format("{}-byte {} at shared+{}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", addr, smem_.size()));
+        if (opt_.check_races && !sync_access_) race_check(w, lane, addr, size, store);
         if (store) std::memset(written_.data() + addr, 1, size);
         else if (opt_.check_shared_init)
           for (unsigned i = 0; i < size; ++i)
@@ -288,6 +298,45 @@ class Runner {
   }
 
   void builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in);
+
+  // ---- shared-memory race checking (racecheck) ----------------------------------------
+  // Per byte: the last writer and reader (thread, epoch). An epoch ends at every barrier
+  // release and mbarrier phase completion: accesses of two threads in one epoch, one of
+  // them a write, are a race. Atomics and mbarrier operations do not count.
+  struct Shadow {
+    uint32_t writer = 0, writer_epoch = 0, reader = 0, reader_epoch = 0;
+    bool many_readers = false;
+  };
+  std::vector<Shadow> shadow_;
+  uint32_t epoch_ = 1;
+  bool sync_access_ = false;
+
+  std::string thread_name(uint32_t t) const {
+    return fmt::format("({},{},{})", t % cfg_.block.x, t / cfg_.block.x % cfg_.block.y, t / (cfg_.block.x * cfg_.block.y));
+  }
+
+  void race_check(const Warp& w, int lane, uint64_t addr, unsigned size, bool store) {
+    const uint32_t t = w.index * kLanes + static_cast<uint32_t>(lane);
+    for (uint64_t i = addr; i < addr + size; ++i) {
+      Shadow& sh = shadow_[i];
+      if (sh.writer_epoch == epoch_ && sh.writer != t)
+        fail(w, lane, fmt::format("shared-memory race: {} of shared+{} after a write by thread {}, with no barrier between",
+                                  store ? "a write" : "a read", i, thread_name(sh.writer)));
+      if (store && sh.reader_epoch == epoch_ && (sh.reader != t || sh.many_readers))
+        fail(w, lane, fmt::format("shared-memory race: a write of shared+{} after a read by thread {}, with no barrier between", i,
+                                  thread_name(sh.reader != t ? sh.reader : t + 1)));
+      if (store) {
+        sh.writer = t;
+        sh.writer_epoch = epoch_;
+      } else if (sh.reader_epoch == epoch_ && sh.reader != t) {
+        sh.many_readers = true;
+      } else if (sh.reader_epoch != epoch_) {
+        sh.reader = t;
+        sh.reader_epoch = epoch_;
+        sh.many_readers = false;
+      }
+    }
+  }
   std::string c_string(Warp& w, int lane, uint64_t addr);
 
   std::string describe(Space sp, uint64_t addr) const {
@@ -399,6 +448,7 @@ class Runner {
     if (b.pending == 0 && b.tx == 0) {
       ++b.phase;
       b.pending = b.expected;
+      ++epoch_;
     }
   }
   std::vector<Warp> warps_;
@@ -1057,7 +1107,9 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       const unsigned es = t.bits / 8;
       const AtomOp aop = static_cast<AtomOp>(in.sub);
       lanes([&](int l) {  // lanes one after another; CTAs on other host threads take the address's lock
+        sync_access_ = true;  // atomics do not race
         uint8_t* p = access(w, l, in, a, es, true);
+        sync_access_ = false;
         std::lock_guard lock(atomic_lock(p));
         uint64_t old = 0;
         std::memcpy(&old, p, es);
@@ -1373,7 +1425,9 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
   for (uint32_t m = exec; m; m &= m - 1) {
     const int l = std::countr_zero(m);
     if (in.sub == 2) {  // cp.async.mbarrier.arrive: the copies are done; .noinc makes it count as an arrival
+      sync_access_ = true;
       if (in.flags & kNoinc) mbar_signal(w, l, static_cast<uint64_t>(access(w, l, in, o[0], 8, true) - smem_.data()), 0, 1);
+      sync_access_ = false;
       continue;
     }
     const uint64_t n = value(w, o[2], l);
@@ -1397,7 +1451,12 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
       }
       if (src_n < done + chunk) std::memset(dst + (src_n > done ? src_n - done : 0), 0, done + chunk - std::max(src_n, done));
     }
-    if (in.flags & kCompleteTx) mbar_signal(w, l, static_cast<uint64_t>(access(w, l, in, o[3], 8, true) - smem_.data()), static_cast<int64_t>(n), 0);
+    if (in.flags & kCompleteTx) {
+      sync_access_ = true;
+      const uint64_t key = static_cast<uint64_t>(access(w, l, in, o[3], 8, true) - smem_.data());
+      sync_access_ = false;
+      mbar_signal(w, l, key, static_cast<int64_t>(n), 0);
+    }
   }
 }
 
@@ -1533,12 +1592,18 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
     for (uint32_t m = exec; m; m &= m - 1) reg(w, o[0].slot, std::countr_zero(m)) = 0;
     return;
   }
-  auto complete = [](Mbarrier& b) {
+  auto complete = [this](Mbarrier& b) {
     if (b.pending == 0 && b.tx == 0) {
       ++b.phase;
       b.pending = b.expected;
+      ++epoch_;
     }
   };
+  struct SyncScope {  // mbarrier words are synchronization, not data
+    bool& flag;
+    explicit SyncScope(bool& f) : flag(f) { flag = true; }
+    ~SyncScope() { flag = false; }
+  } sync_scope(sync_access_);
   bool all_done = true;
   if (op != MbarOp::TestWait && op != MbarOp::TryWait) ++mbar_epoch_;
   for (uint32_t m = exec; m; m &= m - 1) {

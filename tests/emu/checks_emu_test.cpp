@@ -236,5 +236,69 @@ TEST(EmuChecks, ReportsNameTheDslLine) {
   EXPECT_NE(rep.find(std::string("checks_emu_test.cpp:") + std::to_string(line)), std::string::npos) << rep;
 }
 
+
+TEST(EmuChecks, SharedMemoryRaces) {
+  // thread i writes buf[i] and reads buf[i+1] with no barrier between: a race (read after write)
+  const std::string raw = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b32 %r<6>;
+	.shared .align 4 .b32 buf[64];
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 2;
+	mov.u32 %r3, buf;
+	add.u32 %r4, %r3, %r2;
+	st.shared.u32 [%r4], %r1;
+	ld.shared.u32 %r5, [%r4+4];
+	ret;
+}
+)";
+  emu::Options o;
+  o.check_shared_init = false;
+  EmuRun r{emu::Emulator(o), {}};
+  std::string rep = report_of(r, raw, {1, 1, 1}, {32, 1, 1});
+  EXPECT_NE(rep.find("shared-memory race: a read of shared+4 after a write by thread (1,0,0)"), std::string::npos) << rep;
+  // the same with a barrier between: clean
+  const std::string fixed = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b32 %r<6>;
+	.shared .align 4 .b32 buf[64];
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 2;
+	mov.u32 %r3, buf;
+	add.u32 %r4, %r3, %r2;
+	st.shared.u32 [%r4], %r1;
+	bar.sync 0;
+	ld.shared.u32 %r5, [%r4+4];
+	ret;
+}
+)";
+  EXPECT_NO_THROW(r.launch(fixed, "t", {1, 1, 1}, {32, 1, 1}));
+  // a write after other threads' reads (write after read)
+  const std::string war = std::string(kHeader) + R"(.visible .entry t()
+{
+	.reg .b32 %r<6>;
+	.reg .pred %p<2>;
+	.shared .align 4 .b32 buf[64];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r3, buf;
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 st.shared.u32 [%r3+128], 5;
+	bar.sync 0;
+	ld.shared.u32 %r5, [%r3+128];
+	setp.eq.u32 %p1, %r1, 40;
+	@%p1 st.shared.u32 [%r3+128], 6;
+	ret;
+}
+)";
+  rep = report_of(r, war, {1, 1, 1}, {64, 1, 1});
+  EXPECT_NE(rep.find("a write of shared+128 after a read by thread"), std::string::npos) << rep;
+  // atomics do not race; with the check off, the racy kernel runs
+  emu::Options off;
+  off.check_races = false;
+  off.check_shared_init = false;
+  EmuRun quiet{emu::Emulator(off), {}};
+  EXPECT_NO_THROW(quiet.launch(raw, "t", {1, 1, 1}, {32, 1, 1}));
+}
+
 }  // namespace
 }  // namespace ptx::test

@@ -878,6 +878,7 @@ std::string mma_tile_ptx(const std::string& mma, const std::string& ctype) {
 {
 	.reg .b32 %r<40>;
 	.reg .b64 %rd<20>;
+	.reg .pred %p<2>;
 	.reg .)" + ctype + R"( %c<4>;
 	.shared .align 128 .b8 sa[512];
 	.shared .align 128 .b8 sb[256];
@@ -897,7 +898,8 @@ std::string mma_tile_ptx(const std::string& mma, const std::string& ctype) {
 	add.u32 %r7, %r6, %r5;
 	cvt.u64.u32 %rd7, %r5;
 	add.s64 %rd8, %rd2, %rd7;
-	cp.async.ca.shared.global [%r7], [%rd8], 16;
+	setp.lt.u32 %p1, %r1, 16;
+	@%p1 cp.async.ca.shared.global [%r7], [%rd8], 16;
 	cp.async.commit_group;
 	cp.async.wait_group 0;
 	bar.sync 0;
@@ -999,6 +1001,7 @@ TEST(EmuTensorCore, StmatrixTransposesBack) {
 {
 	.reg .b32 %r<12>;
 	.reg .b64 %rd<8>;
+	.reg .pred %p<2>;
 	.shared .align 16 .b8 s[128];
 	.shared .align 16 .b8 o[128];
 	ld.param.u64 %rd1, [pin];
@@ -1012,15 +1015,20 @@ TEST(EmuTensorCore, StmatrixTransposesBack) {
 	add.u32 %r7, %r6, %r3;
 	cvt.u64.u32 %rd3, %r3;
 	add.s64 %rd4, %rd1, %rd3;
+	setp.lt.u32 %p1, %r1, 8;
+	@!%p1 bra $loaded;
 	ld.global.v4.u32 {%r8, %r9, %r10, %r11}, [%rd4];
 	st.shared.v4.u32 [%r5], {%r8, %r9, %r10, %r11};
+$loaded:
 	bar.sync 0;
 	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r8}, [%r5];
 	stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r7], {%r8};
 	bar.sync 0;
+	@!%p1 bra $done;
 	ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [%r7];
 	add.s64 %rd5, %rd2, %rd3;
 	st.global.v4.u32 [%rd5], {%r8, %r9, %r10, %r11};
+$done:
 	ret;
 }
 )";

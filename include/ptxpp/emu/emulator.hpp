@@ -100,6 +100,7 @@ struct Options {
   unsigned threads = 0;           // host threads running CTAs (0: one per core)
   bool check_memory = true;       // out-of-bounds, misaligned, freed accesses
   bool check_shared_init = true;  // reads of shared memory never written in this CTA
+  bool check_races = true;        // shared-memory accesses of two threads, one a write, between barriers
   uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
   std::ostream* printf_output = nullptr;  // where device printf writes (nullptr: standard output)
 };
