@@ -1,0 +1,69 @@
+// The cpu device: the emulator behind the device API.
+#include <fmt/format.h>
+
+#include "device_impl.hpp"
+#include "ptxpp/emu/emulator.hpp"
+#include "ptxpp/text/parser.hpp"
+
+namespace ptx {
+
+namespace {
+
+struct CpuDevice;
+
+struct CpuKernel : BoundKernelImpl {
+  ir::Module module;
+  void launch(std::span<const LaunchArg> args) const override;
+};
+
+struct CpuDevice : DeviceImpl {
+  mutable emu::Emulator emu;
+  mutable std::mutex launch_mu;  // one launch at a time (each uses every core)
+
+  CpuDevice() {
+    kind = DeviceKind::Cpu;
+    name = "CPU emulator";
+  }
+  uint64_t alloc(size_t bytes, const std::string& n) const override { return emu.memory().alloc(bytes, n); }
+  void free(uint64_t a) const override { emu.memory().free(a); }
+  void copy_to_device(uint64_t dst, const void* src, size_t bytes) const override { emu.memory().write(dst, src, bytes); }
+  void copy_to_host(void* dst, uint64_t src, size_t bytes) const override { emu.memory().read(dst, src, bytes); }
+  void fill(uint64_t dst, uint8_t v, size_t bytes) const override { emu.memory().fill(dst, v, bytes); }
+  void synchronize() const override {}
+  std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const override {
+    auto k = std::make_shared<CpuKernel>();
+    auto parsed = text::parse(traced->ptx, {traced->name + ".ptx"});
+    if (!parsed) throw runtime::Error(parsed.error().format());
+    k->module = std::move(parsed.module());
+    k->traced = std::move(traced);
+    k->device = this;
+    return k;
+  }
+};
+
+void CpuKernel::launch(std::span<const LaunchArg> args) const {
+  check(args);
+  const auto* dev = static_cast<const CpuDevice*>(device);
+  std::vector<emu::Arg> eargs(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    eargs[i].bytes.resize(args[i].size);
+    std::memcpy(eargs[i].bytes.data(), args[i].data, args[i].size);
+  }
+  emu::LaunchConfig cfg;
+  cfg.grid = {traced->grid.x, traced->grid.y, traced->grid.z};
+  cfg.block = {traced->block.x, traced->block.y, traced->block.z};
+  cfg.cluster = {traced->cluster.x, traced->cluster.y, traced->cluster.z};
+  cfg.dynamic_smem = static_cast<uint32_t>(traced->dynamic_smem_bytes);
+  std::lock_guard lock(dev->launch_mu);
+  try {
+    dev->emu.launch(module, traced->name, cfg, eargs);
+  } catch (const emu::Error& e) {
+    throw runtime::Error(e.what());
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<DeviceImpl> make_cpu_device() { return std::make_shared<CpuDevice>(); }
+
+}  // namespace ptx

@@ -1,0 +1,240 @@
+// The gpu device: the CUDA driver behind the device API. Kernels are compiled to
+// cubins with ptxas when the toolkit is present (cached on disk), else JIT-compiled
+// by the driver from the PTX text.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "device_impl.hpp"
+#include "driver.hpp"
+#include "ptxpp/runtime/cache.hpp"
+#include "ptxpp/spec/isa.hpp"
+
+namespace ptx {
+
+namespace {
+
+namespace fs = std::filesystem;
+using runtime::Driver;
+using runtime::Error;
+
+// The text of line `n` of `text` (1-based), for messages.
+std::string line_of(const std::string& text, int n) {
+  std::istringstream in(text);
+  std::string line;
+  for (int i = 1; std::getline(in, line); ++i)
+    if (i == n) return line;
+  return {};
+}
+
+// A compiler log with the PTX lines it names ("line 12; error ...") quoted under it.
+std::string with_lines(const std::string& log, const std::string& ptx) {
+  std::string out = log;
+  size_t pos = 0;
+  while ((pos = log.find("line ", pos)) != std::string::npos) {
+    pos += 5;
+    const int n = std::atoi(log.c_str() + pos);
+    if (n > 0) out += fmt::format("\n  PTX line {}: {}", n, line_of(ptx, n));
+  }
+  return out;
+}
+
+std::string find_ptxas() {
+  if (const char* no = std::getenv("PTXPP_NO_PTXAS"); no && *no && *no != '0') return {};  // the driver JIT only
+  if (const char* p = std::getenv("PTXAS"); p && *p) return p;
+  if (fs::exists("/usr/local/cuda/bin/ptxas")) return "/usr/local/cuda/bin/ptxas";
+  return {};
+}
+
+std::string run_capture(const std::string& cmd) {
+  std::string out;
+  if (FILE* f = ::popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (size_t n = std::fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+    ::pclose(f);
+  }
+  return out;
+}
+
+// The kernel's target runs on a device of compute capability `cc` (e.g. 90)?
+bool runs_on(spec::Target t, int cc) {
+  if (t.suffix == 'a') return t.number == cc;
+  if (t.suffix == 'f') return cc / 10 == t.number / 10 && cc >= t.number;
+  return cc >= t.number;
+}
+
+struct GpuDevice;
+
+struct GpuKernel : BoundKernelImpl {
+  runtime::cu::Module module = nullptr;
+  runtime::cu::Function function = nullptr;
+  void launch(std::span<const LaunchArg> args) const override;
+};
+
+struct GpuDevice : DeviceImpl {
+  const Driver& drv;
+  runtime::cu::Device dev = 0;
+  runtime::cu::Context ctx = nullptr;
+  int cc = 0;
+  mutable int smem_optin = 0;
+
+  explicit GpuDevice(int n) : drv(Driver::get()) {
+    kind = DeviceKind::Gpu;
+    ordinal = n;
+    int count = 0;
+    drv.check(drv.cuDeviceGetCount(&count), "cuDeviceGetCount");
+    if (count == 0) throw Error("the CUDA driver reports no GPU");
+    if (n < 0 || n >= count) throw Error(fmt::format("GPU {} does not exist: the driver reports {}", n, count));
+    drv.check(drv.cuDeviceGet(&dev, n), "cuDeviceGet");
+    int major = 0, minor = 0;
+    drv.check(drv.cuDeviceGetAttribute(&major, runtime::cu::kAttrComputeCapabilityMajor, dev), "cuDeviceGetAttribute");
+    drv.check(drv.cuDeviceGetAttribute(&minor, runtime::cu::kAttrComputeCapabilityMinor, dev), "cuDeviceGetAttribute");
+    drv.check(drv.cuDeviceGetAttribute(&smem_optin, runtime::cu::kAttrMaxSharedMemoryPerBlockOptin, dev), "cuDeviceGetAttribute");
+    cc = major * 10 + minor;
+    arch = fmt::format("sm_{}{}", cc, major >= 9 ? "a" : "");
+    char buf[256] = {};
+    drv.check(drv.cuDeviceGetName(buf, sizeof buf, dev), "cuDeviceGetName");
+    name = buf;
+    drv.check(drv.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    activate();
+  }
+
+  void activate() const {  // the device's context current on this thread
+    thread_local runtime::cu::Context current = nullptr;
+    if (current != ctx) {
+      drv.check(drv.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+      current = ctx;
+    }
+  }
+
+  uint64_t alloc(size_t bytes, const std::string&) const override {
+    activate();
+    runtime::cu::DevicePtr p = 0;
+    drv.check(drv.cuMemAlloc(&p, bytes == 0 ? 1 : bytes), fmt::format("cuMemAlloc of {} bytes", bytes));
+    return p;
+  }
+  void free(uint64_t a) const override {
+    activate();
+    drv.check(drv.cuMemFree(a), "cuMemFree");
+  }
+  void copy_to_device(uint64_t dst, const void* src, size_t bytes) const override {
+    activate();
+    drv.check(drv.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+  }
+  void copy_to_host(void* dst, uint64_t src, size_t bytes) const override {
+    activate();
+    drv.check(drv.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+  }
+  void fill(uint64_t dst, uint8_t v, size_t bytes) const override {
+    activate();
+    drv.check(drv.cuMemsetD8(dst, v, bytes), "cuMemsetD8");
+  }
+  void synchronize() const override {
+    activate();
+    drv.check(drv.cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+
+  std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const override {
+    activate();
+    const auto target = spec::Target::parse(traced->target);
+    if (!target) throw Error(fmt::format("kernel {}: unknown target {}", traced->name, traced->target));
+    if (!runs_on(*target, cc))
+      throw Error(fmt::format("kernel {} is compiled for {}; GPU {} ({}) is {}: trace it for the device's target", traced->name,
+                              traced->target, ordinal, name, arch));
+    drv.check(drv.cuDeviceGetAttribute(&smem_optin, runtime::cu::kAttrMaxSharedMemoryPerBlockOptin, dev), "cuDeviceGetAttribute");
+    if (traced->dynamic_smem_bytes + traced->static_smem_bytes > static_cast<uint64_t>(smem_optin))
+      throw Error(fmt::format("kernel {} needs {} bytes of shared memory; {} allows {}", traced->name,
+                              traced->dynamic_smem_bytes + traced->static_smem_bytes, name, smem_optin));
+    auto k = std::make_shared<GpuKernel>();
+    std::vector<uint8_t> image = compile(*traced);
+    std::vector<char> error_log(16384, 0), info_log(16384, 0);
+    int options[] = {runtime::cu::kJitErrorLogBuffer, runtime::cu::kJitErrorLogBufferSizeBytes,
+                     runtime::cu::kJitInfoLogBuffer, runtime::cu::kJitInfoLogBufferSizeBytes};
+    void* values[] = {error_log.data(), reinterpret_cast<void*>(error_log.size()), info_log.data(),
+                      reinterpret_cast<void*>(info_log.size())};
+    const runtime::cu::Result r = drv.cuModuleLoadDataEx(&k->module, image.data(), 4, options, values);
+    if (r != runtime::cu::kSuccess) {
+      std::string msg = fmt::format("loading kernel {} for {} failed: {}", traced->name, arch, drv.describe(r));
+      if (r == runtime::cu::kErrorUnsupportedPtxVersion)
+        msg += fmt::format("; the driver (CUDA {}.{}) JIT-compiles PTX ISA up to {}.{}, the kernel is PTX {}.{}", drv.version / 1000,
+                           drv.version % 1000 / 10, runtime::max_ptx_for_driver(drv.version) / 10,
+                           runtime::max_ptx_for_driver(drv.version) % 10, traced->ptx_major, traced->ptx_minor);
+      if (error_log[0]) {
+        msg += '\n';
+        msg += with_lines(error_log.data(), traced->ptx);
+      }
+      throw Error(msg);
+    }
+    drv.check(drv.cuModuleGetFunction(&k->function, k->module, traced->name.c_str()), fmt::format("cuModuleGetFunction({})", traced->name));
+    if (traced->dynamic_smem_bytes > 48 * 1024)
+      drv.check(drv.cuFuncSetAttribute(k->function, runtime::cu::kFuncAttrMaxDynamicSharedSizeBytes,
+                                        static_cast<int>(traced->dynamic_smem_bytes)),
+                fmt::format("setting {} bytes of dynamic shared memory for {}", traced->dynamic_smem_bytes, traced->name));
+    k->traced = std::move(traced);
+    k->device = this;
+    return k;
+  }
+
+  // The cubin (through ptxas and the disk cache) or, without ptxas, the PTX text for the driver's JIT.
+  std::vector<uint8_t> compile(const Traced& t) const {
+    const std::string ptxas = find_ptxas();
+    int version = drv.version;
+    drv.check(drv.cuDriverGetVersion(&version), "cuDriverGetVersion");
+    const int max_ptx = runtime::max_ptx_for_driver(version);
+    if (ptxas.empty()) {
+      if (t.ptx_major * 10 + t.ptx_minor > max_ptx)
+        throw Error(fmt::format("kernel {} is PTX ISA {}.{}; the driver (CUDA {}.{}) JIT-compiles up to {}.{}: update the driver",
+                                t.name, t.ptx_major, t.ptx_minor, version / 1000, version % 1000 / 10, max_ptx / 10, max_ptx % 10));
+      std::vector<uint8_t> text(t.ptx.begin(), t.ptx.end());
+      text.push_back(0);
+      return text;
+    }
+    static const std::string compiler = run_capture(ptxas + " --version 2>&1");
+    const runtime::CubinCache cache;
+    const std::string key = runtime::CubinCache::key(t.ptx, t.target, compiler, version);
+    if (auto hit = cache.get(key)) return *hit;
+    const fs::path dir = fs::temp_directory_path() / fmt::format("ptxpp-jit-{}-{}", ::getpid(), key);
+    fs::create_directories(dir);
+    std::ofstream(dir / "k.ptx") << t.ptx;
+    const std::string cmd = fmt::format("{} -arch={} {} -o {} 2>&1", ptxas, t.target, (dir / "k.ptx").string(), (dir / "k.cubin").string());
+    const std::string log = run_capture(cmd);
+    std::ifstream in(dir / "k.cubin", std::ios::binary);
+    std::vector<uint8_t> cubin((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    if (cubin.empty()) throw Error(fmt::format("ptxas rejected kernel {} for {}:\n{}", t.name, t.target, with_lines(log, t.ptx)));
+    cache.put(key, cubin);
+    return cubin;
+  }
+};
+
+void GpuKernel::launch(std::span<const LaunchArg> args) const {
+  check(args);
+  const auto* dev = static_cast<const GpuDevice*>(device);
+  dev->activate();
+  void* params[64];
+  if (args.size() > 64) throw Error(fmt::format("kernel {}: more than 64 parameters", traced->name));
+  for (size_t i = 0; i < args.size(); ++i) params[i] = const_cast<void*>(args[i].data);
+  runtime::cu::LaunchAttribute attr{};
+  runtime::cu::LaunchConfig cfg{traced->grid.x, traced->grid.y, traced->grid.z, traced->block.x, traced->block.y,
+                                traced->block.z, static_cast<unsigned>(traced->dynamic_smem_bytes), nullptr, nullptr, 0};
+  if (traced->cluster.x * traced->cluster.y * traced->cluster.z > 1) {
+    attr.id = runtime::cu::kLaunchAttrClusterDimension;
+    attr.value.cluster_dim = {traced->cluster.x, traced->cluster.y, traced->cluster.z};
+    cfg.attrs = &attr;
+    cfg.num_attrs = 1;
+  }
+  dev->drv.check(dev->drv.cuLaunchKernelEx(&cfg, function, params, nullptr), fmt::format("launching {}", traced->name));
+}
+
+}  // namespace
+
+std::shared_ptr<DeviceImpl> make_gpu_device(int ordinal) { return std::make_shared<GpuDevice>(ordinal); }
+
+}  // namespace ptx

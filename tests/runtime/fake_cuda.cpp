@@ -1,0 +1,216 @@
+// A fake CUDA driver for tests on machines without a GPU: exports cuGetProcAddress
+// and the entry points the runtime uses, backed by host memory, and records every
+// call in a log the tests read (fake_cuda_log). Settings (fake_cuda_set):
+//   devices, cc (e.g. 90), driver (e.g. 13000), optin_smem, fail_jit, no_init.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::mutex mu;
+std::string log_text;
+std::map<std::string, long> settings = {{"devices", 1}, {"cc", 90}, {"driver", 13000}, {"optin_smem", 232448}, {"fail_jit", 0}};
+std::map<unsigned long long, std::vector<unsigned char>> allocations;
+unsigned long long next_ptr = 0x10000000;
+int modules = 0;
+
+void record(const std::string& s) {
+  std::lock_guard lock(mu);
+  log_text += s;
+  log_text += '\n';
+}
+
+long setting(const char* k) {
+  std::lock_guard lock(mu);
+  return settings[k];
+}
+
+using Result = int;
+
+Result cuInit(unsigned) {
+  record("cuInit");
+  return setting("no_init") ? 3 : 0;  // CUDA_ERROR_NOT_INITIALIZED
+}
+Result cuDriverGetVersion(int* v) {
+  *v = static_cast<int>(setting("driver"));
+  return 0;
+}
+Result cuDeviceGetCount(int* n) {
+  *n = static_cast<int>(setting("devices"));
+  return 0;
+}
+Result cuDeviceGet(int* d, int ordinal) {
+  *d = ordinal;
+  return 0;
+}
+Result cuDeviceGetAttribute(int* v, int attr, int) {
+  const long cc = setting("cc");
+  if (attr == 75) *v = static_cast<int>(cc / 10);
+  else if (attr == 76) *v = static_cast<int>(cc % 10);
+  else if (attr == 97) *v = static_cast<int>(setting("optin_smem"));
+  else *v = 0;
+  return 0;
+}
+Result cuDeviceGetName(char* buf, int len, int) {
+  std::snprintf(buf, static_cast<size_t>(len), "Fake GPU sm_%ld", setting("cc"));
+  return 0;
+}
+Result cuDevicePrimaryCtxRetain(void** ctx, int) {
+  record("cuDevicePrimaryCtxRetain");
+  *ctx = reinterpret_cast<void*>(0x1);
+  return 0;
+}
+Result cuCtxSetCurrent(void*) { return 0; }
+Result cuCtxSynchronize() {
+  record("cuCtxSynchronize");
+  return 0;
+}
+Result cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* options, void** values) {
+  const char* p = static_cast<const char*>(image);
+  const bool elf = std::memcmp(p, "\x7f" "ELF", 4) == 0;
+  record(std::string("cuModuleLoadDataEx ") + (elf ? "cubin" : "ptx"));
+  if (setting("fail_jit")) {
+    for (unsigned i = 0; i < n; ++i)
+      if (options[i] == 5) std::snprintf(static_cast<char*>(values[i]), 200, "ptxas application ptx input, line 7; error   : fake failure");
+    return 218;  // CUDA_ERROR_INVALID_PTX
+  }
+  *mod = reinterpret_cast<void*>(static_cast<uintptr_t>(++modules));
+  return 0;
+}
+Result cuModuleGetFunction(void** f, void*, const char* name) {
+  record(std::string("cuModuleGetFunction ") + name);
+  *f = reinterpret_cast<void*>(0x2);
+  return 0;
+}
+Result cuModuleUnload(void*) { return 0; }
+Result cuFuncSetAttribute(void*, int attr, int value) {
+  record("cuFuncSetAttribute " + std::to_string(attr) + " " + std::to_string(value));
+  return 0;
+}
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    struct {
+      unsigned x, y, z;
+    } cluster;
+  } value;
+};
+struct LaunchConfig {
+  unsigned gx, gy, gz, bx, by, bz, smem;
+  void* stream;
+  LaunchAttribute* attrs;
+  unsigned nattrs;
+};
+Result cuLaunchKernelEx(const LaunchConfig* c, void*, void** params, void**) {
+  std::string s = "cuLaunchKernelEx grid " + std::to_string(c->gx) + "," + std::to_string(c->gy) + "," + std::to_string(c->gz) +
+                  " block " + std::to_string(c->bx) + "," + std::to_string(c->by) + "," + std::to_string(c->bz) + " smem " +
+                  std::to_string(c->smem);
+  for (unsigned i = 0; i < c->nattrs; ++i)
+    if (c->attrs[i].id == 4)
+      s += " cluster " + std::to_string(c->attrs[i].value.cluster.x) + "," + std::to_string(c->attrs[i].value.cluster.y) + "," +
+           std::to_string(c->attrs[i].value.cluster.z);
+  // the first 8 bytes of the first two parameters, as the kernel would see them
+  for (int i = 0; i < 2 && params && params[i]; ++i) {
+    uint64_t v = 0;
+    std::memcpy(&v, params[i], 4);
+    s += " p" + std::to_string(i) + "=" + std::to_string(v);
+  }
+  record(s);
+  return 0;
+}
+Result cuMemAlloc(unsigned long long* p, size_t n) {
+  std::lock_guard lock(mu);
+  *p = next_ptr;
+  next_ptr += (n + 255) / 256 * 256 + 256;
+  allocations[*p].assign(n, 0);
+  return 0;
+}
+Result cuMemFree(unsigned long long p) {
+  std::lock_guard lock(mu);
+  return allocations.erase(p) ? 0 : 1;
+}
+unsigned char* find(unsigned long long p, size_t n) {
+  std::lock_guard lock(mu);
+  auto it = allocations.upper_bound(p);
+  if (it == allocations.begin()) return nullptr;
+  --it;
+  if (p + n > it->first + it->second.size()) return nullptr;
+  return it->second.data() + (p - it->first);
+}
+Result cuMemcpyHtoD(unsigned long long d, const void* s, size_t n) {
+  unsigned char* p = find(d, n);
+  if (!p) return 1;
+  std::memcpy(p, s, n);
+  return 0;
+}
+Result cuMemcpyDtoH(void* d, unsigned long long s, size_t n) {
+  unsigned char* p = find(s, n);
+  if (!p) return 1;
+  std::memcpy(d, p, n);
+  return 0;
+}
+Result cuMemsetD8(unsigned long long d, unsigned char v, size_t n) {
+  unsigned char* p = find(d, n);
+  if (!p) return 1;
+  std::memset(p, v, n);
+  return 0;
+}
+Result cuStreamCreate(void** s, unsigned) {
+  *s = reinterpret_cast<void*>(0x3);
+  return 0;
+}
+Result cuStreamSynchronize(void*) { return 0; }
+Result cuGetErrorName(Result r, const char** s) {
+  *s = r == 218 ? "CUDA_ERROR_INVALID_PTX" : r == 3 ? "CUDA_ERROR_NOT_INITIALIZED" : "CUDA_ERROR_FAKE";
+  return 0;
+}
+Result cuGetErrorString(Result, const char** s) {
+  *s = "reported by the fake driver";
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) Result cuGetProcAddress_v2(const char* sym, void** pfn, int, uint64_t, int* status) {
+  static const std::map<std::string, void*> table = {
+#define E(f) {#f, reinterpret_cast<void*>(&f)}
+      E(cuInit), E(cuDriverGetVersion), E(cuDeviceGetCount), E(cuDeviceGet), E(cuDeviceGetAttribute), E(cuDeviceGetName),
+      E(cuDevicePrimaryCtxRetain), E(cuCtxSetCurrent), E(cuCtxSynchronize), E(cuModuleLoadDataEx), E(cuModuleGetFunction),
+      E(cuModuleUnload), E(cuFuncSetAttribute), E(cuLaunchKernelEx), E(cuMemAlloc), E(cuMemFree), E(cuMemcpyHtoD),
+      E(cuMemcpyDtoH), E(cuMemsetD8), E(cuStreamCreate), E(cuStreamSynchronize), E(cuGetErrorName), E(cuGetErrorString),
+#undef E
+  };
+  auto it = table.find(sym);
+  if (status) *status = it == table.end() ? 1 : 0;
+  if (it == table.end()) return 500;  // CUDA_ERROR_NOT_FOUND
+  *pfn = it->second;
+  return 0;
+}
+
+__attribute__((visibility("default"))) const char* fake_cuda_log() {
+  static std::string copy;
+  std::lock_guard lock(mu);
+  copy = log_text;
+  return copy.c_str();
+}
+
+__attribute__((visibility("default"))) void fake_cuda_clear_log() {
+  std::lock_guard lock(mu);
+  log_text.clear();
+}
+
+__attribute__((visibility("default"))) void fake_cuda_set(const char* key, long value) {
+  std::lock_guard lock(mu);
+  settings[key] = value;
+}
+
+}  // extern "C"
