@@ -17,6 +17,8 @@
 
 #include "commands.hpp"
 #include "ptxpp/emu/emulator.hpp"
+#include "ptxpp/ir/queries.hpp"
+#include "ptxpp/runtime.hpp"
 #include "ptxpp/text/parser.hpp"
 
 namespace ptxpp_cli {
@@ -146,13 +148,95 @@ std::pair<std::string, std::string> name_value(const std::string& s, const char*
   return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
+ptx::DType dtype_of(const std::string& spec) {
+  static const std::map<std::string, ptx::DType> kTypes = {
+      {"u8", ptx::DType::u8},   {"u16", ptx::DType::u16}, {"u32", ptx::DType::u32}, {"u64", ptx::DType::u64},
+      {"s8", ptx::DType::s8},   {"s16", ptx::DType::s16}, {"s32", ptx::DType::s32}, {"s64", ptx::DType::s64},
+      {"f16", ptx::DType::b16}, {"bf16", ptx::DType::b16}, {"f32", ptx::DType::f32}, {"f64", ptx::DType::f64}};
+  auto it = kTypes.find(spec.substr(0, spec.find(':')));
+  return it == kTypes.end() ? ptx::DType::none : it->second;
+}
+
+// --device gpu: the same run through the runtime (the CUDA driver, loaded at run time).
+void run_gpu(const RunArgs& a, const std::string& text, const ptx::ir::Module& m, const ptx::emu::LaunchConfig& cfg) {
+  const ptx::Device dev = ptx::device::gpu(0);
+  // the kernel's parameters, from its declaration
+  const ptx::ir::Function* fn = nullptr;
+  for (const auto& f : m.functions)
+    if (m.text(f.name) == a.entry && f.has_body()) fn = &f;
+  if (!fn) throw ptx::emu::Error(fmt::format("no kernel named '{}' with a body in the module", a.entry));
+  std::vector<uint32_t> param_sizes;
+  for (const auto& it : m.slice(fn->params.params)) {
+    const auto info = ptx::ir::decl_info(m, m.decls[it.node]);
+    const std::string_view t = info.type;
+    param_sizes.push_back(t.size() > 2 ? static_cast<uint32_t>(std::atoi(std::string(t.substr(2)).c_str()) / 8 * info.vector) : 8);
+  }
+  auto traced = std::make_shared<ptx::Traced>();
+  traced->name = a.entry;
+  traced->ptx = text;
+  const auto words = ptx::ir::target_words(m);
+  traced->target = words.empty() ? "" : std::string(words[0]);
+  const auto version = ptx::ir::ptx_version(m);
+  traced->ptx_major = static_cast<uint8_t>(version ? version->major : 0);
+  traced->ptx_minor = static_cast<uint8_t>(version ? version->minor : 0);
+  traced->grid = {cfg.grid.x, cfg.grid.y, cfg.grid.z};
+  traced->block = {cfg.block.x, cfg.block.y, cfg.block.z};
+  traced->cluster = {cfg.cluster.x, cfg.cluster.y, cfg.cluster.z};
+  traced->dynamic_smem_bytes = cfg.dynamic_smem;
+  std::map<std::string, ptx::DevicePtr> buffers;
+  std::map<std::string, size_t> sizes;
+  for (const std::string& b : a.bufs) {
+    const auto [name, spec] = name_value(b, "--buf");
+    if (buffers.count(name)) throw Usage(fmt::format("--buf {}: defined twice", name));
+    const auto bytes = buffer_bytes(name, spec);
+    sizes[name] = bytes.size();
+    buffers[name] = dev.alloc(bytes.size(), name);
+    if (!bytes.empty()) dev.copy_to_device(buffers[name], bytes.data(), bytes.size());
+  }
+  std::vector<ptx::emu::Arg> scalars;
+  scalars.reserve(a.args.size());
+  std::vector<ptx::LaunchArg> args;
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    const std::string& v = a.args[i];
+    ptx::ParamInfo p;
+    p.name = fmt::format("parameter {}", i);
+    if (auto it = buffers.find(v); it != buffers.end()) {
+      p.is_tensor = true;
+      args.push_back(ptx::launch_arg(it->second));
+    } else if (v.find(':') != std::string::npos) {
+      scalars.push_back(scalar_arg(v));
+      p.dtype = dtype_of(v);
+      args.push_back(ptx::LaunchArg{false, p.dtype, static_cast<uint8_t>(scalars.back().bytes.size()), scalars.back().bytes.data(), nullptr});
+    } else {
+      throw Usage(fmt::format("--arg {}: neither a --buf name nor TYPE:NUMBER", v));
+    }
+    if (i < param_sizes.size() && args.back().size != param_sizes[i])
+      throw ptx::emu::Error(fmt::format("argument {} has {} bytes; the parameter has {}", i, args.back().size, param_sizes[i]));
+    traced->params.push_back(p);
+  }
+  if (args.size() != param_sizes.size())
+    throw ptx::emu::Error(fmt::format("{} arguments for {} parameters", args.size(), param_sizes.size()));
+  std::vector<std::pair<std::string, std::string>> dumps;
+  for (const std::string& d : a.dumps) {
+    auto nv = name_value(d, "--dump");
+    if (!buffers.count(nv.first)) throw Usage(fmt::format("--dump {}: no --buf named '{}'", d, nv.first));
+    dumps.push_back(std::move(nv));
+  }
+  ptx::bind(dev, traced).launch(args);
+  dev.synchronize();
+  for (const auto& [name, path] : dumps) {
+    std::vector<uint8_t> bytes(sizes[name]);
+    dev.copy_to_host(bytes.data(), buffers[name], bytes.size());
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw Usage(fmt::format("--dump {}: cannot write '{}'", name, path));
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  std::cerr << fmt::format("ran {} on GPU 0 ({})\n", a.entry, dev.name());
+}
+
 void run(const RunArgs& a) {
   try {
-    if (a.device == "gpu") {
-      std::cerr << "ptxpp run: --device gpu needs the CUDA runtime layer, which is not built yet; use --device cpu\n";
-      return set_exit_code(2);
-    }
-    if (a.device != "cpu") throw Usage(fmt::format("--device {}: expected cpu or gpu", a.device));
+    if (a.device != "cpu" && a.device != "gpu") throw Usage(fmt::format("--device {}: expected cpu or gpu", a.device));
     ptx::emu::LaunchConfig cfg;
     cfg.grid = dims(a.grid, "--grid");
     cfg.block = dims(a.block, "--block");
@@ -165,6 +249,7 @@ void run(const RunArgs& a) {
       std::cerr << parsed.error().format() << "\n";
       return set_exit_code(1);
     }
+    if (a.device == "gpu") return run_gpu(a, *text, parsed.module(), cfg);
     ptx::emu::Emulator emu;
     std::map<std::string, uint64_t> buffers;
     for (const std::string& b : a.bufs) {
@@ -203,6 +288,21 @@ void run(const RunArgs& a) {
   } catch (const ptx::emu::Error& e) {
     std::cerr << "ptxpp run: " << e.what() << "\n";
     set_exit_code(1);
+  } catch (const ptx::runtime::Error& e) {
+    std::cerr << "ptxpp run: " << e.what() << "\n";
+    set_exit_code(1);
+  }
+}
+
+void cache_command(const std::string& what) {
+  const ptx::runtime::CubinCache cache;
+  if (what == "dir") {
+    std::cout << cache.dir() << "\n";
+  } else if (what == "stats") {
+    const auto s = cache.stats();
+    std::cout << fmt::format("{}: {} entries, {} bytes (limit {} bytes)\n", cache.dir(), s.entries, s.bytes, s.max_bytes);
+  } else {
+    std::cout << fmt::format("removed {} entries from {}\n", cache.clear(), cache.dir());
   }
 }
 
@@ -222,6 +322,11 @@ void register_run_commands(CLI::App& app) {
   cmd->add_option("--dump", a->dumps, "NAME=PATH: write the buffer's bytes to PATH after the run");
   cmd->add_option("--device", a->device, "cpu (the emulator) or gpu");
   cmd->callback([a] { run(*a); });
+
+  auto* cache = app.add_subcommand("cache", "The on-disk cache of compiled kernels: stats, clear, dir");
+  auto what = std::make_shared<std::string>();
+  cache->add_option("WHAT", *what, "stats, clear or dir")->required()->check(CLI::IsMember({"stats", "clear", "dir"}));
+  cache->callback([what] { cache_command(*what); });
 }
 
 }  // namespace ptxpp_cli

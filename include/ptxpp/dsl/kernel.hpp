@@ -119,8 +119,8 @@ auto global_ptrs(const T&... t) {
 
 struct ParamInfo {
   std::string name;
-  bool is_tensor;
-  DType dtype;
+  bool is_tensor = false;
+  DType dtype = DType::none;
   std::vector<int64_t> shape;  // bound
   bool is_output = false;
 };
