@@ -2,6 +2,7 @@
 // memory, compilation with an on-disk cache, and launches.
 #pragma once
 
+#include "ptxpp/runtime/aot.hpp"
 #include "ptxpp/runtime/cache.hpp"
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/error.hpp"

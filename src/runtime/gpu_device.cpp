@@ -152,7 +152,8 @@ struct GpuDevice : DeviceImpl {
       throw Error(fmt::format("kernel {} needs {} bytes of shared memory; {} allows {}", traced->name,
                               traced->dynamic_smem_bytes + traced->static_smem_bytes, name, smem_optin));
     auto k = std::make_shared<GpuKernel>();
-    std::vector<uint8_t> image = compile(*traced);
+    // an ahead-of-time cubin when it was built for this GPU's target, else compile
+    std::vector<uint8_t> image = !traced->cubin.empty() && traced->target == arch ? traced->cubin : compile(*traced);
     std::vector<char> error_log(16384, 0), info_log(16384, 0);
     int options[] = {runtime::cu::kJitErrorLogBuffer, runtime::cu::kJitErrorLogBufferSizeBytes,
                      runtime::cu::kJitInfoLogBuffer, runtime::cu::kJitInfoLogBufferSizeBytes};

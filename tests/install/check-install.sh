@@ -51,3 +51,12 @@ out=$("$work/readme-example")
 grep -q $'\tmov.u64 \t%stack, 7;   /\\* answer \\*/' <<< "$out" || { echo "README example printed:"; echo "$out"; exit 1; }
 grep -q $'^\tmov.u64 \t%stack, 7; /\\* answer \\*/$' <<< "$out" || { echo "README example (canonical) printed:"; echo "$out"; exit 1; }
 echo "README example: ok"
+
+# 4. Ahead-of-time kernels: ptxpp_add_kernels runs a generator at build time and embeds the PTX
+#    (and cubins when ptxas is present); the application launches them without tracing.
+cmake -S "$src/tests/install/aot_consumer" -B "$work/aot-build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
+      -DCMAKE_PREFIX_PATH="$prefix" > "$work/aot-configure.log" || { cat "$work/aot-configure.log"; exit 1; }
+cmake --build "$work/aot-build" > "$work/aot-build.log" || { cat "$work/aot-build.log"; exit 1; }
+out=$(PTXPP_LIBCUDA=/nonexistent "$work/aot-build/app")
+grep -q "axpy (axpy, sm_90a, cubin .*) on CPU emulator: ok" <<< "$out" || { echo "AOT consumer printed:"; echo "$out"; exit 1; }
+echo "ahead-of-time consumer: ok ($out)"

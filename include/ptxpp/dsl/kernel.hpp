@@ -136,6 +136,7 @@ struct Traced {
   uint64_t dynamic_smem_bytes = 0;  // > 0: launch with this much dynamic shared memory
   size_t instructions = 0;
   std::vector<ParamInfo> params;
+  std::vector<uint8_t> cubin;  // a compiled image for `target` (ahead-of-time kernels), else empty
 };
 
 class Kernel {
