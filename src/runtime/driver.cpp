@@ -63,6 +63,7 @@ Loaded load() {
   resolve(d.cuMemcpyHtoD, "cuMemcpyHtoD");
   resolve(d.cuMemcpyDtoH, "cuMemcpyDtoH");
   resolve(d.cuMemsetD8, "cuMemsetD8");
+  resolve(d.cuMemcpyDtoD, "cuMemcpyDtoD");
   resolve(d.cuStreamCreate, "cuStreamCreate");
   resolve(d.cuStreamSynchronize, "cuStreamSynchronize");
   resolve(d.cuGetErrorName, "cuGetErrorName");

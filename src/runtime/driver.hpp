@@ -30,6 +30,7 @@ struct Driver {
   cu::Result (*cuMemcpyHtoD)(cu::DevicePtr, const void*, size_t) = nullptr;
   cu::Result (*cuMemcpyDtoH)(void*, cu::DevicePtr, size_t) = nullptr;
   cu::Result (*cuMemsetD8)(cu::DevicePtr, unsigned char, size_t) = nullptr;
+  cu::Result (*cuMemcpyDtoD)(cu::DevicePtr, cu::DevicePtr, size_t) = nullptr;
   cu::Result (*cuStreamCreate)(cu::Stream*, unsigned) = nullptr;
   cu::Result (*cuStreamSynchronize)(cu::Stream) = nullptr;
   cu::Result (*cuGetErrorName)(cu::Result, const char**) = nullptr;

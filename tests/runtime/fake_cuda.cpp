@@ -162,6 +162,13 @@ Result cuMemsetD8(unsigned long long d, unsigned char v, size_t n) {
   std::memset(p, v, n);
   return 0;
 }
+Result cuMemcpyDtoD(unsigned long long d, unsigned long long s, size_t n) {
+  unsigned char* dst = find(d, n);
+  unsigned char* src = find(s, n);
+  if (!dst || !src) return 1;
+  std::memmove(dst, src, n);
+  return 0;
+}
 Result cuStreamCreate(void** s, unsigned) {
   *s = reinterpret_cast<void*>(0x3);
   return 0;
@@ -186,7 +193,7 @@ __attribute__((visibility("default"))) Result cuGetProcAddress_v2(const char* sy
       E(cuInit), E(cuDriverGetVersion), E(cuDeviceGetCount), E(cuDeviceGet), E(cuDeviceGetAttribute), E(cuDeviceGetName),
       E(cuDevicePrimaryCtxRetain), E(cuCtxSetCurrent), E(cuCtxSynchronize), E(cuModuleLoadDataEx), E(cuModuleGetFunction),
       E(cuModuleUnload), E(cuFuncSetAttribute), E(cuLaunchKernelEx), E(cuMemAlloc), E(cuMemFree), E(cuMemcpyHtoD),
-      E(cuMemcpyDtoH), E(cuMemsetD8), E(cuStreamCreate), E(cuStreamSynchronize), E(cuGetErrorName), E(cuGetErrorString),
+      E(cuMemcpyDtoH), E(cuMemsetD8), E(cuMemcpyDtoD), E(cuStreamCreate), E(cuStreamSynchronize), E(cuGetErrorName), E(cuGetErrorString),
 #undef E
   };
   auto it = table.find(sym);
