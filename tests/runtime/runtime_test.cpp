@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include <ptxpp/dsl.hpp>
@@ -22,7 +23,12 @@ namespace fs = std::filesystem;
 
 // The fake driver the runtime loaded (the same library, so the same state).
 struct Fake {
+  // the runtime loads the driver first (each test may run alone, in its own process)
+  int gpus = device::gpu_count();
   void* h = dlopen(PTXPP_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  Fake() {
+    if (!h) throw std::runtime_error("the fake driver is not loaded");
+  }
   std::string log() const { return reinterpret_cast<const char* (*)()>(dlsym(h, "fake_cuda_log"))(); }
   void clear() const { reinterpret_cast<void (*)()>(dlsym(h, "fake_cuda_clear_log"))(); }
   void set(const char* k, long v) const { reinterpret_cast<void (*)(const char*, long)>(dlsym(h, "fake_cuda_set"))(k, v); }
