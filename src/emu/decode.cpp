@@ -442,6 +442,8 @@ class Decoder {
       if (auto it = kTests.find(mo); it != kTests.end()) return void(d.sub = it->second);
     }
     if (op == "match" && mo == ".all") return void(d.sub = 1);
+    if (op == "dp2a" && (mo == ".lo" || mo == ".hi")) return void(d.sub = mo == ".hi");
+    if (op == "getctarank" && mo == ".shared::cluster") return;
     if (op == "isspacep") {
       static const std::unordered_map<std::string_view, Space> kSp = {
           {".global", Space::Global}, {".shared", Space::Shared}, {".shared::cta", Space::Shared},
@@ -542,7 +544,8 @@ class Decoder {
         {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},
         {"call", Opc::Call}, {"mapa", Opc::Mapa}, {"isspacep", Opc::Isspacep}, {"testp", Opc::Testp},
         {"pmevent", Opc::Nop}, {"sad", Opc::Sad}, {"cp", Opc::CpAsync}, {"ldmatrix", Opc::Ldmatrix},
-        {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}};
+        {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}, {"dp4a", Opc::Dp4a}, {"dp2a", Opc::Dp2a},
+        {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
@@ -560,6 +563,7 @@ class Decoder {
     }
     if ((op == "ldmatrix" || op == "stmatrix") && d.mma_m != 8) throw unsupported(fmt::format("this {} shape", op));
     if (op == "set" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
+    if ((op == "dp4a" || op == "dp2a") && types.size() == 2) d.type2 = types[0], d.type3 = types[1], d.type = Ty{'s', 32};
     if (op == "barrier" && cluster_barrier_) {  // barrier.cluster: a cluster is one CTA here
       cluster_barrier_ = false;
       bool wait = false;

@@ -1231,6 +1231,27 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     }
     case Opc::Createpolicy: lanes([&](int l) { write(w, o[0], l, 0, Ty{'b', 64}); }); return;
     case Opc::Mbarrier: return mbarrier(w, in, exec, active);
+    case Opc::Dp4a:  // c + four byte products
+    case Opc::Dp2a:  // c + two products of a's halves and b's low or high bytes
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+        int64_t acc = sext(value(w, o[3], l), 32);
+        const bool sa = in.type2.k == 's', sb = in.type3.k == 's';
+        auto part = [](uint64_t v, unsigned bitsz, unsigned i, bool s) {
+          const uint64_t x = (v >> (i * bitsz)) & ((uint64_t{1} << bitsz) - 1);
+          return s ? sext(x, bitsz) : static_cast<int64_t>(x);
+        };
+        if (in.op == Opc::Dp4a) {
+          for (unsigned i = 0; i < 4; ++i) acc += part(a, 8, i, sa) * part(b, 8, i, sb);
+        } else {
+          const unsigned base = in.sub ? 2 : 0;
+          for (unsigned i = 0; i < 2; ++i) acc += part(a, 16, i, sa) * part(b, 8, base + i, sb);
+        }
+        write(w, o[0], l, static_cast<uint64_t>(acc), Ty{'s', 32});
+      });
+      return;
+    case Opc::Getctarank: lanes([&](int l) { write(w, o[0], l, 0, Ty{'u', 32}); }); return;  // a cluster is one CTA
+    case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
     case Opc::Stmatrix: return ldmatrix(w, in, exec, true);

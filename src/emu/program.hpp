@@ -32,7 +32,7 @@ enum class Opc : uint8_t {
   Popc, Clz, Brev, Setp, Selp, Cvt, Cvta, Ld, St, Bra, Ret, Exit, Bar, Shfl, Vote, Match,
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
   Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
-  Mapa, Isspacep, Testp, Sad, CpAsync, Ldmatrix, Stmatrix, Mma,
+  Mapa, Isspacep, Testp, Sad, CpAsync, Ldmatrix, Stmatrix, Mma, Dp4a, Dp2a, Getctarank, Brkpt,
 };
 
 // Device functions are called through "addresses" in this range (function pointers).

@@ -1,4 +1,6 @@
 // The cpu device: the emulator behind the device API.
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "device_impl.hpp"
@@ -13,7 +15,19 @@ struct CpuDevice;
 
 struct CpuKernel : BoundKernelImpl {
   ir::Module module;
-  void launch(std::span<const LaunchArg> args) const override;
+  void launch(std::span<const LaunchArg> args, const StreamImpl* stream) const override;
+};
+
+// Work on the CPU device runs when issued: a stream only keeps time.
+struct CpuStream : StreamImpl {
+  void synchronize() const override {}
+  std::shared_ptr<void> mark() const override {
+    return std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
+  }
+  double since(const std::shared_ptr<void>& m) const override {
+    const auto start = *static_cast<const std::chrono::steady_clock::time_point*>(m.get());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
 };
 
 struct CpuDevice : DeviceImpl {
@@ -30,6 +44,11 @@ struct CpuDevice : DeviceImpl {
   void copy_to_host(void* dst, uint64_t src, size_t bytes) const override { emu.memory().read(dst, src, bytes); }
   void fill(uint64_t dst, uint8_t v, size_t bytes) const override { emu.memory().fill(dst, v, bytes); }
   void synchronize() const override {}
+  std::shared_ptr<StreamImpl> make_stream() const override {
+    auto s = std::make_shared<CpuStream>();
+    s->device = this;
+    return s;
+  }
   std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const override {
     auto k = std::make_shared<CpuKernel>();
     auto parsed = text::parse(traced->ptx, {traced->name + ".ptx"});
@@ -41,7 +60,7 @@ struct CpuDevice : DeviceImpl {
   }
 };
 
-void CpuKernel::launch(std::span<const LaunchArg> args) const {
+void CpuKernel::launch(std::span<const LaunchArg> args, const StreamImpl*) const {
   check(args);
   const auto* dev = static_cast<const CpuDevice*>(device);
   std::vector<emu::Arg> eargs(args.size());

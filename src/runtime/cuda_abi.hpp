@@ -21,10 +21,12 @@ struct CtxSt;
 struct ModSt;
 struct FuncSt;
 struct StreamSt;
+struct EventSt;
 using Context = CtxSt*;
 using Module = ModSt*;
 using Function = FuncSt*;
 using Stream = StreamSt*;
+using Event = EventSt*;
 
 // CUjit_option
 enum JitOption : int {

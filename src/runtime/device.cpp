@@ -39,6 +39,20 @@ void Device::fill(DevicePtr dst, uint8_t value, size_t bytes) const {
   impl_->fill(dst.address, value, bytes);
 }
 void Device::synchronize() const { checked().synchronize(); }
+Stream Device::stream() const { return Stream(checked().make_stream()); }
+
+void Stream::synchronize() const {
+  if (!impl_) throw runtime::Error("synchronize: the default stream has no handle; use Device::synchronize");
+  impl_->synchronize();
+}
+std::shared_ptr<void> Stream::mark() const {
+  if (!impl_) throw runtime::Error("mark: create a stream with Device::stream()");
+  return impl_->mark();
+}
+double Stream::since(const std::shared_ptr<void>& m) const {
+  if (!impl_ || !m) throw runtime::Error("since: a mark of this stream is needed");
+  return impl_->since(m);
+}
 
 namespace device {
 

@@ -14,11 +14,19 @@
 
 namespace ptx {
 
+struct StreamImpl {
+  const DeviceImpl* device = nullptr;
+  virtual ~StreamImpl() = default;
+  virtual void synchronize() const = 0;
+  virtual std::shared_ptr<void> mark() const = 0;
+  virtual double since(const std::shared_ptr<void>& mark) const = 0;
+};
+
 struct BoundKernelImpl {
   std::shared_ptr<const Traced> traced;
   const DeviceImpl* device = nullptr;
   virtual ~BoundKernelImpl() = default;
-  virtual void launch(std::span<const LaunchArg> args) const = 0;
+  virtual void launch(std::span<const LaunchArg> args, const StreamImpl* stream) const = 0;
   // The arguments against the kernel's parameters; throws runtime::Error naming the one that does not fit.
   void check(std::span<const LaunchArg> args) const;
 };
@@ -36,6 +44,7 @@ struct DeviceImpl {
   virtual void fill(uint64_t dst, uint8_t value, size_t bytes) const = 0;
   virtual void synchronize() const = 0;
   virtual std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const = 0;
+  virtual std::shared_ptr<StreamImpl> make_stream() const = 0;
 
   // Kernels loaded on this device, per trace (a trace is one kernel, bindings and target).
   std::shared_ptr<BoundKernelImpl> bound(const std::shared_ptr<const Traced>& traced) const {

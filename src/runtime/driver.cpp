@@ -66,6 +66,12 @@ Loaded load() {
   resolve(d.cuMemcpyDtoD, "cuMemcpyDtoD");
   resolve(d.cuStreamCreate, "cuStreamCreate");
   resolve(d.cuStreamSynchronize, "cuStreamSynchronize");
+  resolve(d.cuStreamDestroy, "cuStreamDestroy");
+  resolve(d.cuEventCreate, "cuEventCreate");
+  resolve(d.cuEventRecord, "cuEventRecord");
+  resolve(d.cuEventSynchronize, "cuEventSynchronize");
+  resolve(d.cuEventElapsedTime, "cuEventElapsedTime");
+  resolve(d.cuEventDestroy, "cuEventDestroy");
   resolve(d.cuGetErrorName, "cuGetErrorName");
   resolve(d.cuGetErrorString, "cuGetErrorString");
   if (!ok) return out;

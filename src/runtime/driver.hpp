@@ -33,6 +33,12 @@ struct Driver {
   cu::Result (*cuMemcpyDtoD)(cu::DevicePtr, cu::DevicePtr, size_t) = nullptr;
   cu::Result (*cuStreamCreate)(cu::Stream*, unsigned) = nullptr;
   cu::Result (*cuStreamSynchronize)(cu::Stream) = nullptr;
+  cu::Result (*cuStreamDestroy)(cu::Stream) = nullptr;
+  cu::Result (*cuEventCreate)(cu::Event*, unsigned) = nullptr;
+  cu::Result (*cuEventRecord)(cu::Event, cu::Stream) = nullptr;
+  cu::Result (*cuEventSynchronize)(cu::Event) = nullptr;
+  cu::Result (*cuEventElapsedTime)(float*, cu::Event, cu::Event) = nullptr;
+  cu::Result (*cuEventDestroy)(cu::Event) = nullptr;
   cu::Result (*cuGetErrorName)(cu::Result, const char**) = nullptr;
   cu::Result (*cuGetErrorString)(cu::Result, const char**) = nullptr;
 

@@ -74,7 +74,31 @@ struct GpuDevice;
 struct GpuKernel : BoundKernelImpl {
   runtime::cu::Module module = nullptr;
   runtime::cu::Function function = nullptr;
-  void launch(std::span<const LaunchArg> args) const override;
+  void launch(std::span<const LaunchArg> args, const StreamImpl* stream) const override;
+};
+
+struct GpuStream : StreamImpl {
+  const Driver* drv = nullptr;
+  runtime::cu::Stream stream = nullptr;
+  ~GpuStream() override {
+    if (stream) drv->cuStreamDestroy(stream);
+  }
+  void synchronize() const override { drv->check(drv->cuStreamSynchronize(stream), "cuStreamSynchronize"); }
+  std::shared_ptr<void> mark() const override {
+    runtime::cu::Event e = nullptr;
+    drv->check(drv->cuEventCreate(&e, 0), "cuEventCreate");
+    drv->check(drv->cuEventRecord(e, stream), "cuEventRecord");
+    const Driver* d = drv;
+    return std::shared_ptr<void>(e, [d](void* p) { d->cuEventDestroy(static_cast<runtime::cu::Event>(p)); });
+  }
+  double since(const std::shared_ptr<void>& m) const override {
+    auto end = mark();
+    drv->check(drv->cuEventSynchronize(static_cast<runtime::cu::Event>(end.get())), "cuEventSynchronize");
+    float ms = 0;
+    drv->check(drv->cuEventElapsedTime(&ms, static_cast<runtime::cu::Event>(m.get()), static_cast<runtime::cu::Event>(end.get())),
+               "cuEventElapsedTime");
+    return ms;
+  }
 };
 
 struct GpuDevice : DeviceImpl {
@@ -138,6 +162,15 @@ struct GpuDevice : DeviceImpl {
   void synchronize() const override {
     activate();
     drv.check(drv.cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+
+  std::shared_ptr<StreamImpl> make_stream() const override {
+    activate();
+    auto s = std::make_shared<GpuStream>();
+    s->drv = &drv;
+    s->device = this;
+    drv.check(drv.cuStreamCreate(&s->stream, 0), "cuStreamCreate");
+    return s;
   }
 
   std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const override {
@@ -215,16 +248,18 @@ struct GpuDevice : DeviceImpl {
   }
 };
 
-void GpuKernel::launch(std::span<const LaunchArg> args) const {
+void GpuKernel::launch(std::span<const LaunchArg> args, const StreamImpl* stream) const {
   check(args);
   const auto* dev = static_cast<const GpuDevice*>(device);
   dev->activate();
   void* params[64];
   if (args.size() > 64) throw Error(fmt::format("kernel {}: more than 64 parameters", traced->name));
   for (size_t i = 0; i < args.size(); ++i) params[i] = const_cast<void*>(args[i].data);
+  if (args.size() < 64) params[args.size()] = nullptr;  // a terminator: tools that inspect the array stop there
   runtime::cu::LaunchAttribute attr{};
   runtime::cu::LaunchConfig cfg{traced->grid.x, traced->grid.y, traced->grid.z, traced->block.x, traced->block.y,
-                                traced->block.z, static_cast<unsigned>(traced->dynamic_smem_bytes), nullptr, nullptr, 0};
+                                traced->block.z, static_cast<unsigned>(traced->dynamic_smem_bytes),
+                                stream ? static_cast<const GpuStream*>(stream)->stream : nullptr, nullptr, 0};
   if (traced->cluster.x * traced->cluster.y * traced->cluster.z > 1) {
     attr.id = runtime::cu::kLaunchAttrClusterDimension;
     attr.value.cluster_dim = {traced->cluster.x, traced->cluster.y, traced->cluster.z};

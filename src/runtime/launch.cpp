@@ -32,9 +32,11 @@ void BoundKernelImpl::check(std::span<const LaunchArg> args) const {
   }
 }
 
-void BoundKernel::launch(std::span<const LaunchArg> args) const {
+void BoundKernel::launch(std::span<const LaunchArg> args, const Stream* stream) const {
   if (!impl_) throw runtime::Error("launching an empty ptx::BoundKernel");
-  impl_->launch(args);
+  const StreamImpl* s = stream ? stream->impl().get() : nullptr;
+  if (s && s->device != impl_->device) throw runtime::Error(fmt::format("kernel {}: the stream belongs to another device", impl_->traced->name));
+  impl_->launch(args, s);
 }
 
 const Traced& BoundKernel::traced() const {

@@ -1047,5 +1047,26 @@ $done:
   }
 }
 
+
+TEST(EmuInteger, DotProducts) {
+  auto a = randoms<uint32_t>(50), b = randoms<uint32_t>(51), c = randoms<uint32_t>(52);
+  auto ss = run<uint32_t, uint32_t, uint32_t, int32_t>({".b32", ".b32", ".b32", ".s32", "dp4a.s32.s32 %d, %a, %b, %c;"}, a, b, c);
+  auto uu = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".u32", "dp4a.u32.u32 %d, %a, %b, %c;"}, a, b, c);
+  auto hi = run<uint32_t, uint32_t, uint32_t, int32_t>({".b32", ".b32", ".b32", ".s32", "dp2a.hi.s32.u32 %d, %a, %b, %c;"}, a, b, c);
+  for (int i = 0; i < kN; ++i) {
+    int32_t s = static_cast<int32_t>(c[i]);
+    uint32_t u = c[i];
+    int32_t h = static_cast<int32_t>(c[i]);
+    for (int k = 0; k < 4; ++k) {
+      s += static_cast<int8_t>(a[i] >> (8 * k)) * static_cast<int8_t>(b[i] >> (8 * k));
+      u += static_cast<uint8_t>(a[i] >> (8 * k)) * static_cast<uint32_t>(static_cast<uint8_t>(b[i] >> (8 * k)));
+    }
+    for (int k = 0; k < 2; ++k) h += static_cast<int16_t>(a[i] >> (16 * k)) * static_cast<uint8_t>(b[i] >> (8 * (2 + k)));
+    ASSERT_EQ(ss[i], s);
+    ASSERT_EQ(uu[i], u);
+    ASSERT_EQ(hi[i], h);
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test

@@ -109,7 +109,7 @@ struct LaunchConfig {
   unsigned nattrs;
 };
 Result cuLaunchKernelEx(const LaunchConfig* c, void*, void** params, void**) {
-  std::string s = "cuLaunchKernelEx grid " + std::to_string(c->gx) + "," + std::to_string(c->gy) + "," + std::to_string(c->gz) +
+  std::string s = "cuLaunchKernelEx stream " + std::to_string(reinterpret_cast<uintptr_t>(c->stream)) + " grid " + std::to_string(c->gx) + "," + std::to_string(c->gy) + "," + std::to_string(c->gz) +
                   " block " + std::to_string(c->bx) + "," + std::to_string(c->by) + "," + std::to_string(c->bz) + " smem " +
                   std::to_string(c->smem);
   for (unsigned i = 0; i < c->nattrs; ++i)
@@ -170,10 +170,30 @@ Result cuMemcpyDtoD(unsigned long long d, unsigned long long s, size_t n) {
   return 0;
 }
 Result cuStreamCreate(void** s, unsigned) {
-  *s = reinterpret_cast<void*>(0x3);
+  static uintptr_t next = 7;
+  *s = reinterpret_cast<void*>(next++);
   return 0;
 }
-Result cuStreamSynchronize(void*) { return 0; }
+Result cuStreamSynchronize(void* s) {
+  record("cuStreamSynchronize " + std::to_string(reinterpret_cast<uintptr_t>(s)));
+  return 0;
+}
+Result cuStreamDestroy(void* s) {
+  record("cuStreamDestroy " + std::to_string(reinterpret_cast<uintptr_t>(s)));
+  return 0;
+}
+Result cuEventCreate(void** e, unsigned) {
+  static uintptr_t next = 100;
+  *e = reinterpret_cast<void*>(next++);
+  return 0;
+}
+Result cuEventRecord(void*, void*) { return 0; }
+Result cuEventSynchronize(void*) { return 0; }
+Result cuEventElapsedTime(float* ms, void* a, void* b) {
+  *ms = static_cast<float>(reinterpret_cast<uintptr_t>(b) - reinterpret_cast<uintptr_t>(a));  // 1 ms per event in between
+  return 0;
+}
+Result cuEventDestroy(void*) { return 0; }
 Result cuGetErrorName(Result r, const char** s) {
   *s = r == 218 ? "CUDA_ERROR_INVALID_PTX" : r == 3 ? "CUDA_ERROR_NOT_INITIALIZED" : "CUDA_ERROR_FAKE";
   return 0;
@@ -193,7 +213,8 @@ __attribute__((visibility("default"))) Result cuGetProcAddress_v2(const char* sy
       E(cuInit), E(cuDriverGetVersion), E(cuDeviceGetCount), E(cuDeviceGet), E(cuDeviceGetAttribute), E(cuDeviceGetName),
       E(cuDevicePrimaryCtxRetain), E(cuCtxSetCurrent), E(cuCtxSynchronize), E(cuModuleLoadDataEx), E(cuModuleGetFunction),
       E(cuModuleUnload), E(cuFuncSetAttribute), E(cuLaunchKernelEx), E(cuMemAlloc), E(cuMemFree), E(cuMemcpyHtoD),
-      E(cuMemcpyDtoH), E(cuMemsetD8), E(cuMemcpyDtoD), E(cuStreamCreate), E(cuStreamSynchronize), E(cuGetErrorName), E(cuGetErrorString),
+      E(cuMemcpyDtoH), E(cuMemsetD8), E(cuMemcpyDtoD), E(cuStreamCreate), E(cuStreamSynchronize), E(cuStreamDestroy), E(cuEventCreate), E(cuEventRecord),
+      E(cuEventSynchronize), E(cuEventElapsedTime), E(cuEventDestroy), E(cuGetErrorName), E(cuGetErrorString),
 #undef E
   };
   auto it = table.find(sym);

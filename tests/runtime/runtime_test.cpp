@@ -87,7 +87,7 @@ TEST(Runtime, LaunchMarshalsArgumentsAndLoadsOnce) {
   launch(g, k, {{"N", 1024}}, x, 1.0f, uint32_t{7});
   const std::string log = fake.log();
   EXPECT_EQ(count(log, "cuModuleLoadDataEx"), 1u) << log;  // loaded once, launched three times
-  EXPECT_EQ(count(log, "cuLaunchKernelEx grid 8,1,1 block 128,1,1 smem 0"), 3u) << log;
+  EXPECT_EQ(count(log, "cuLaunchKernelEx stream 0 grid 8,1,1 block 128,1,1 smem 0"), 3u) << log;
   EXPECT_NE(log.find("cuModuleGetFunction scale"), std::string::npos) << log;
   // the pointer's low 32 bits as the kernel sees them, and the float's bits
   EXPECT_NE(log.find("p0=" + std::to_string(static_cast<uint32_t>(x.address))), std::string::npos) << log;
@@ -230,6 +230,34 @@ TEST(Runtime, TheCpuDeviceRunsTheSameLaunches) {
   DevicePtr small = c.alloc(16, "small");
   const std::string msg = error_of([&] { launch(c, examples::identity("sm_90a"), {{"N", 64}}, dx, small); });
   EXPECT_NE(msg.find("small+16"), std::string::npos) << msg;
+}
+
+
+TEST(Runtime, StreamsAndTiming) {
+  Fake fake;
+  fake.clear();
+  Device g = device::gpu(0);
+  auto k = ptx::kernel("onstream").in(tensor(f32, {4})).arch("sm_90a").body([](Tensor) { ret(); });
+  DevicePtr x = g.alloc(16);
+  auto b = bind(g, k);
+  {
+    Stream s = g.stream();
+    auto m = s.mark();
+    b.on(s, x);
+    EXPECT_EQ(s.since(m), 1.0);  // the fake driver's clock: one event between the marks
+    s.synchronize();
+    const std::string log = fake.log();
+    EXPECT_NE(log.find("cuLaunchKernelEx stream "), std::string::npos) << log;
+    EXPECT_EQ(log.find("cuLaunchKernelEx stream 0 "), std::string::npos) << log;  // not the default stream
+    EXPECT_NE(log.find("cuStreamSynchronize"), std::string::npos) << log;
+    Device c = device::cpu();
+    Stream cs = c.stream();
+    EXPECT_NE(error_of([&] { b.on(cs, x); }).find("the stream belongs to another device"), std::string::npos);
+    EXPECT_GE(cs.since(cs.mark()), 0.0);
+  }
+  EXPECT_NE(fake.log().find("cuStreamDestroy"), std::string::npos) << fake.log();
+  EXPECT_NE(error_of([] { Stream().synchronize(); }).find("default stream"), std::string::npos);
+  g.free(x);
 }
 
 }  // namespace

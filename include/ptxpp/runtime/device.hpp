@@ -20,6 +20,23 @@ namespace ptx {
 enum class DeviceKind : uint8_t { Gpu, Cpu };
 
 struct DeviceImpl;
+struct StreamImpl;
+
+// An ordered queue of work on a device (a CUstream; on the CPU device work runs when issued).
+class Stream {
+ public:
+  Stream() = default;  // the device's default stream
+  explicit Stream(std::shared_ptr<StreamImpl> impl) : impl_(std::move(impl)) {}
+  void synchronize() const;
+  // Milliseconds the work issued on this stream between two marks took (events on a GPU,
+  // a host clock on the CPU device): `auto m = s.mark(); ...; double ms = s.since(m);`
+  std::shared_ptr<void> mark() const;
+  double since(const std::shared_ptr<void>& mark) const;
+  const std::shared_ptr<StreamImpl>& impl() const { return impl_; }
+
+ private:
+  std::shared_ptr<StreamImpl> impl_;
+};
 
 // An address in a device's memory (a CUdeviceptr, or an emulator address).
 struct DevicePtr {
@@ -46,6 +63,8 @@ class Device {
   void copy_to_host(void* dst, DevicePtr src, size_t bytes) const;
   void fill(DevicePtr dst, uint8_t value, size_t bytes) const;
   void synchronize() const;
+  // A new stream on this device.
+  Stream stream() const;
 
   const std::shared_ptr<DeviceImpl>& impl() const { return impl_; }
   explicit operator bool() const { return impl_ != nullptr; }

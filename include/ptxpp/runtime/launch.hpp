@@ -62,7 +62,13 @@ class BoundKernel {
     const LaunchArg list[] = {launch_arg(args)..., LaunchArg{}};
     launch(std::span<const LaunchArg>(list, sizeof...(A)));
   }
-  void launch(std::span<const LaunchArg> args) const;
+  // On a stream (the default stream above).
+  template <class... A>
+  void on(const Stream& s, const A&... args) const {
+    const LaunchArg list[] = {launch_arg(args)..., LaunchArg{}};
+    launch(std::span<const LaunchArg>(list, sizeof...(A)), &s);
+  }
+  void launch(std::span<const LaunchArg> args, const Stream* stream = nullptr) const;
   const Traced& traced() const;
 
  private:
