@@ -200,14 +200,26 @@ class Decoder {
 
  private:
   // ---- declarations ------------------------------------------------------------
+  // Sizes the emulator declines (a real GPU would too): they only come from broken or hostile input.
+  static constexpr uint64_t kMaxBytes = 1ull << 30, kMaxRegisters = 1u << 20;
+
   uint64_t element_count(const Declarator& dc) {
     uint64_t n = 1;
     for (const ListItem& dim : m_.slice(dc.dims)) {
       const Expr& l = m_.expr(ExprId{dim.node});
       if (l.b == 0) return 0;  // [] : extern, sized at launch
-      n *= static_cast<uint64_t>(eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0));
+      const int64_t d = eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0);
+      if (d < 0 || (d > 0 && n > kMaxBytes / static_cast<uint64_t>(d)))
+        throw Error(fmt::format("kernel {}: the array {} is too large for the emulator", entry_, m_.text(dc.name)));
+      n *= static_cast<uint64_t>(d);
     }
     return n;
+  }
+
+  uint64_t checked_bytes(uint64_t esize, uint64_t count, const Declarator& dc) const {
+    if (count && esize > kMaxBytes / count)
+      throw Error(fmt::format("kernel {}: the variable {} is too large for the emulator", entry_, m_.text(dc.name)));
+    return esize * count;
   }
 
   void module_variable(const Decl& d) {
@@ -217,12 +229,13 @@ class Decoder {
     const uint64_t esize = (ty ? ty->bits / 8 : 1) * info.vector;
     for (const Declarator& dc : m_.declarators_of(d)) {
       const std::string name(m_.text(dc.name));
-      const uint64_t bytes = esize * element_count(dc);
+      const uint64_t bytes = checked_bytes(esize, element_count(dc), dc);
       if (info.space == StateSpace::Shared) {
         const uint64_t align = info.align.value_or(esize);
         smem_ = (smem_ + align - 1) / align * align;
         symbols_[name] = {Space::Shared, smem_};
         smem_ += bytes;
+        if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
         continue;
       }
       const uint64_t addr = mem_.alloc(std::max<uint64_t>(bytes, 1), name);
@@ -302,6 +315,8 @@ class Decoder {
         if (dc.range) {
           const Expr& l = m_.expr(dc.range);
           const int64_t n = l.b ? eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0) : 0;
+          if (n < 0 || p_.slot_types.size() + static_cast<uint64_t>(n) > kMaxRegisters)
+            throw Error(fmt::format("kernel {}: {} registers %{}<...> are more than the emulator takes", entry_, n, name));
           for (int64_t i = 0; i < n; ++i) add_reg(fmt::format("{}{}", name, i), t);
         } else {
           add_reg(name, t);
@@ -311,11 +326,13 @@ class Decoder {
         const uint64_t align = info.align.value_or(esize);
         smem_ = (smem_ + align - 1) / align * align;
         local_syms_[name] = {Space::Shared, smem_};
-        smem_ += esize * element_count(dc);
+        smem_ += checked_bytes(esize, element_count(dc), dc);
+        if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
       } else if (info.space == StateSpace::Param || info.space == StateSpace::Local) {
         // .local variables and the .param variables of call sequences: in the thread's frame
         const uint64_t esize = (ty ? std::max(1, ty->bits / 8) : 1) * info.vector;
-        local_syms_[name] = {Space::Local, frame_slot(esize * std::max<uint64_t>(element_count(dc), 1), info.align.value_or(esize))};
+        local_syms_[name] = {Space::Local, frame_slot(checked_bytes(esize, std::max<uint64_t>(element_count(dc), 1), dc), info.align.value_or(esize))};
+        if (frame_ > (1u << 24)) throw Error(fmt::format("kernel {}: a {}-byte frame of local variables", entry_, frame_));
       }
     }
   }

@@ -1680,6 +1680,11 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
 }  // namespace
 
 Emulator::Emulator(Options o) : options_(o) {}
+
+std::vector<uint32_t> Emulator::parameter_sizes(const ir::Module& m, std::string_view entry) {
+  Memory scratch;
+  return decode(m, entry, scratch).param_sizes;
+}
 Emulator::~Emulator() = default;
 
 void Emulator::launch(const ir::Module& m, std::string_view entry, const LaunchConfig& cfg, std::span<const Arg> args) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "roundtrip_property.hpp"
+#include "emulator_property.hpp"
 #include "validator_property.hpp"
 
 namespace fs = std::filesystem;
@@ -18,6 +19,7 @@ TEST(FuzzRegressions, PropertyHoldsOnEveryRecordedInput) {
     ss << in.rdbuf();
     EXPECT_EQ(ptx::fuzz::check_roundtrip_property(ss.str()), "") << e.path();
     EXPECT_EQ(ptx::fuzz::check_validator_property(ss.str()), "") << e.path();
+    EXPECT_EQ(ptx::fuzz::check_emulator_property(ss.str()), "") << e.path();
     ++n;
   }
   EXPECT_GT(n, 0u);

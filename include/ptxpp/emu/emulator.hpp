@@ -118,6 +118,8 @@ class Emulator {
   // Runs `entry` of `m` to completion; throws Error with a report on any problem.
   void launch(const ir::Module& m, std::string_view entry, const LaunchConfig& cfg, std::span<const Arg> args);
   const Stats& stats() const { return stats_; }
+  // The byte sizes of `entry`'s parameters, in order (throws Error like launch does).
+  static std::vector<uint32_t> parameter_sizes(const ir::Module& m, std::string_view entry);
 
  private:
   Options options_;
