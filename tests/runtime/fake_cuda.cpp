@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/cuda_abi.hpp"  // the runtime's declarations: the same function types
+
 namespace {
 
 std::mutex mu;
@@ -30,7 +32,8 @@ long setting(const char* k) {
   return settings[k];
 }
 
-using Result = int;
+namespace cu = ptx::runtime::cu;
+using Result = cu::Result;
 
 Result cuInit(unsigned) {
   record("cuInit");
@@ -60,17 +63,17 @@ Result cuDeviceGetName(char* buf, int len, int) {
   std::snprintf(buf, static_cast<size_t>(len), "Fake GPU sm_%ld", setting("cc"));
   return 0;
 }
-Result cuDevicePrimaryCtxRetain(void** ctx, int) {
+Result cuDevicePrimaryCtxRetain(cu::Context* ctx, cu::Device) {
   record("cuDevicePrimaryCtxRetain");
-  *ctx = reinterpret_cast<void*>(0x1);
+  *ctx = reinterpret_cast<cu::Context>(0x1);
   return 0;
 }
-Result cuCtxSetCurrent(void*) { return 0; }
+Result cuCtxSetCurrent(cu::Context) { return 0; }
 Result cuCtxSynchronize() {
   record("cuCtxSynchronize");
   return 0;
 }
-Result cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* options, void** values) {
+Result cuModuleLoadDataEx(cu::Module* mod, const void* image, unsigned n, int* options, void** values) {
   const char* p = static_cast<const char*>(image);
   const bool elf = std::memcmp(p, "\x7f" "ELF", 4) == 0;
   record(std::string("cuModuleLoadDataEx ") + (elf ? "cubin" : "ptx"));
@@ -79,43 +82,28 @@ Result cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* option
       if (options[i] == 5) std::snprintf(static_cast<char*>(values[i]), 200, "ptxas application ptx input, line 7; error   : fake failure");
     return 218;  // CUDA_ERROR_INVALID_PTX
   }
-  *mod = reinterpret_cast<void*>(static_cast<uintptr_t>(++modules));
+  *mod = reinterpret_cast<cu::Module>(static_cast<uintptr_t>(++modules));
   return 0;
 }
-Result cuModuleGetFunction(void** f, void*, const char* name) {
+Result cuModuleGetFunction(cu::Function* f, cu::Module, const char* name) {
   record(std::string("cuModuleGetFunction ") + name);
-  *f = reinterpret_cast<void*>(0x2);
+  *f = reinterpret_cast<cu::Function>(0x2);
   return 0;
 }
-Result cuModuleUnload(void*) { return 0; }
-Result cuFuncSetAttribute(void*, int attr, int value) {
+Result cuModuleUnload(cu::Module) { return 0; }
+Result cuFuncSetAttribute(cu::Function, int attr, int value) {
   record("cuFuncSetAttribute " + std::to_string(attr) + " " + std::to_string(value));
   return 0;
 }
-struct LaunchAttribute {
-  int id;
-  char pad[4];
-  union {
-    char pad[64];
-    struct {
-      unsigned x, y, z;
-    } cluster;
-  } value;
-};
-struct LaunchConfig {
-  unsigned gx, gy, gz, bx, by, bz, smem;
-  void* stream;
-  LaunchAttribute* attrs;
-  unsigned nattrs;
-};
-Result cuLaunchKernelEx(const LaunchConfig* c, void*, void** params, void**) {
-  std::string s = "cuLaunchKernelEx stream " + std::to_string(reinterpret_cast<uintptr_t>(c->stream)) + " grid " + std::to_string(c->gx) + "," + std::to_string(c->gy) + "," + std::to_string(c->gz) +
-                  " block " + std::to_string(c->bx) + "," + std::to_string(c->by) + "," + std::to_string(c->bz) + " smem " +
-                  std::to_string(c->smem);
-  for (unsigned i = 0; i < c->nattrs; ++i)
-    if (c->attrs[i].id == 4)
-      s += " cluster " + std::to_string(c->attrs[i].value.cluster.x) + "," + std::to_string(c->attrs[i].value.cluster.y) + "," +
-           std::to_string(c->attrs[i].value.cluster.z);
+Result cuLaunchKernelEx(const cu::LaunchConfig* c, cu::Function, void** params, void**) {
+  std::string s = "cuLaunchKernelEx stream " + std::to_string(reinterpret_cast<uintptr_t>(c->stream)) + " grid " +
+                  std::to_string(c->grid_x) + "," + std::to_string(c->grid_y) + "," + std::to_string(c->grid_z) + " block " +
+                  std::to_string(c->block_x) + "," + std::to_string(c->block_y) + "," + std::to_string(c->block_z) + " smem " +
+                  std::to_string(c->shared_mem_bytes);
+  for (unsigned i = 0; i < c->num_attrs; ++i)
+    if (c->attrs[i].id == cu::kLaunchAttrClusterDimension)
+      s += " cluster " + std::to_string(c->attrs[i].value.cluster_dim.x) + "," + std::to_string(c->attrs[i].value.cluster_dim.y) +
+           "," + std::to_string(c->attrs[i].value.cluster_dim.z);
   // the first 8 bytes of the first two parameters, as the kernel would see them
   for (int i = 0; i < 2 && params && params[i]; ++i) {
     uint64_t v = 0;
@@ -169,31 +157,31 @@ Result cuMemcpyDtoD(unsigned long long d, unsigned long long s, size_t n) {
   std::memmove(dst, src, n);
   return 0;
 }
-Result cuStreamCreate(void** s, unsigned) {
+Result cuStreamCreate(cu::Stream* s, unsigned) {
   static uintptr_t next = 7;
-  *s = reinterpret_cast<void*>(next++);
+  *s = reinterpret_cast<cu::Stream>(next++);
   return 0;
 }
-Result cuStreamSynchronize(void* s) {
+Result cuStreamSynchronize(cu::Stream s) {
   record("cuStreamSynchronize " + std::to_string(reinterpret_cast<uintptr_t>(s)));
   return 0;
 }
-Result cuStreamDestroy(void* s) {
+Result cuStreamDestroy(cu::Stream s) {
   record("cuStreamDestroy " + std::to_string(reinterpret_cast<uintptr_t>(s)));
   return 0;
 }
-Result cuEventCreate(void** e, unsigned) {
+Result cuEventCreate(cu::Event* e, unsigned) {
   static uintptr_t next = 100;
-  *e = reinterpret_cast<void*>(next++);
+  *e = reinterpret_cast<cu::Event>(next++);
   return 0;
 }
-Result cuEventRecord(void*, void*) { return 0; }
-Result cuEventSynchronize(void*) { return 0; }
-Result cuEventElapsedTime(float* ms, void* a, void* b) {
+Result cuEventRecord(cu::Event, cu::Stream) { return 0; }
+Result cuEventSynchronize(cu::Event) { return 0; }
+Result cuEventElapsedTime(float* ms, cu::Event a, cu::Event b) {
   *ms = static_cast<float>(reinterpret_cast<uintptr_t>(b) - reinterpret_cast<uintptr_t>(a));  // 1 ms per event in between
   return 0;
 }
-Result cuEventDestroy(void*) { return 0; }
+Result cuEventDestroy(cu::Event) { return 0; }
 Result cuGetErrorName(Result r, const char** s) {
   *s = r == 218 ? "CUDA_ERROR_INVALID_PTX" : r == 3 ? "CUDA_ERROR_NOT_INITIALIZED" : "CUDA_ERROR_FAKE";
   return 0;
