@@ -424,6 +424,7 @@ class Runner {
   std::vector<uint8_t> params_;
   Stats& stats_;
   uint32_t ctaid_[3] = {};
+  uint64_t heap_used_ = 0;  // device malloc, this runner's share
   std::vector<uint8_t> smem_, written_;
   struct Mbarrier {
     uint32_t expected = 0, pending = 0;
@@ -698,6 +699,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
   switch (in.op) {
     case Opc::Nop: return;
     case Opc::Mov:
+      if ((o[0].kind == Opnd::Vec || o[1].kind == Opnd::Vec) &&
+          (t.bits > 64 || t.bits % (o[0].kind == Opnd::Vec ? o[0].count : o[1].count) != 0))
+        fail(w, std::countr_zero(exec ? exec : active), fmt::format("mov of a {}-element vector as a {}-bit value",
+                                                                    o[0].kind == Opnd::Vec ? o[0].count : o[1].count, t.bits));
       if (o[0].kind == Opnd::Vec) {  // mov.b64 {lo, hi}, x: unpack
         const unsigned eb = t.bits / o[0].count;
         lanes([&](int l) {
@@ -1402,7 +1407,16 @@ void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
       result = static_cast<uint64_t>(out.size());
       break;
     }
-    case FuncInfo::Builtin::Malloc: result = mem_.alloc(arg(0), "malloc"); break;
+    case FuncInfo::Builtin::Malloc: {  // like the device heap: NULL when the request does not fit
+      const uint64_t bytes = arg(0);
+      static std::mutex heap_mu;
+      std::lock_guard lock(heap_mu);
+      if (bytes <= opt_.malloc_heap_bytes && heap_used_ + bytes <= opt_.malloc_heap_bytes) {
+        heap_used_ += bytes;
+        result = mem_.alloc(bytes, "malloc");
+      }
+      break;
+    }
     case FuncInfo::Builtin::Free:
       if (arg(0)) {
         try {

@@ -17,6 +17,8 @@ Memory::Memory() : generation_(g_generation.fetch_add(1)) {}
 Memory::~Memory() = default;
 
 uint64_t Memory::alloc(size_t bytes, std::string name) {
+  if (bytes > (uint64_t{1} << 36))  // 64 GiB: more than any device has; never a host allocation attempt
+    throw Error(fmt::format("allocation of {} bytes{}: more than the emulated device has", bytes, name.empty() ? "" : " for " + name));
   std::unique_lock lock(mu_);
   // 256-byte aligned, with an unmapped gap after each allocation so that an overrun
   // never lands in the next one.

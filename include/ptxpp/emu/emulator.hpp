@@ -103,6 +103,7 @@ struct Options {
   bool check_races = true;        // shared-memory accesses of two threads, one a write, between barriers
   uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
   std::ostream* printf_output = nullptr;  // where device printf writes (nullptr: standard output)
+  uint64_t malloc_heap_bytes = 8u << 20;  // device malloc's heap per launch (CUDA's default 8 MiB); past it malloc returns 0
 };
 
 struct Stats {
