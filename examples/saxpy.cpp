@@ -1,7 +1,8 @@
 // The main job: trace a SAXPY kernel with the DSL, print its PTX, and check it:
 // parse it back (exact and canonical round trips), validate it against the ISA
 // table, assemble it with ptxas when the CUDA toolkit is present, and run it on
-// the CPU emulator against a CPU reference. (On a GPU once the runtime exists.)
+// the best device (the GPU when there is one, else the CPU emulator) against a CPU
+// reference.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include <ptxpp/dsl.hpp>
-#include <ptxpp/emu/emulator.hpp>
+#include <ptxpp/runtime.hpp>
 #include <ptxpp/ptxpp.hpp>
 #include <ptxpp/spec/validator.hpp>
 
@@ -24,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // y[i] = a * x[i] + y[i] for i < n
-ptx::Kernel saxpy() {
+ptx::Kernel saxpy(const std::string& arch = "sm_90a") {
   return ptx::kernel("saxpy")
       .in(ptx::tensor(f32, {"N"}))
       .out(ptx::tensor(f32, {"N"}))
@@ -32,7 +33,7 @@ ptx::Kernel saxpy() {
       .scalar("n", u32)
       .block(256)
       .grid([](const ptx::Bindings& b) { return ptx::Dim3(static_cast<uint32_t>((b.at("N") + 255) / 256)); })
-      .arch("sm_90a")
+      .arch(arch)
       .body([](ptx::Tensor x, ptx::Tensor y, ptx::Scalar a, ptx::Scalar n) {
         // one statement per emitting call: C++ leaves the order of arguments unspecified
         ptx::Reg cta = ptx::read(ptx::special::ctaid.x(), u32);
@@ -120,38 +121,33 @@ int main() {
     ok = ok && rc == 0;
   }
   {
-    // run it: a reduced size on the CPU emulator (the GPU path needs the runtime layer)
-    const int n = 10000;
-    const auto small = saxpy().trace({{"N", n}});
-    std::vector<float> x(n), y(n);
+    // run it on the best device: the GPU when there is one (full size), else the CPU emulator (reduced)
+    const ptx::Device dev = ptx::device::best();
+    const bool gpu = dev.kind() == ptx::DeviceKind::Gpu;
+    const int n = gpu ? 1 << 24 : 10000;
+    std::vector<float> x(n), y(n), out(n);
     for (int i = 0; i < n; ++i) x[i] = 0.5f * static_cast<float>(i % 97), y[i] = 1.0f - 0.25f * static_cast<float>(i % 13);
-    ptx::emu::Emulator emu;
-    const uint64_t dx = emu.memory().alloc(n * 4, "x"), dy = emu.memory().alloc(n * 4, "y");
-    emu.memory().write(dx, x.data(), n * 4);
-    emu.memory().write(dy, y.data(), n * 4);
     const float a = 3.0f;
-    const std::vector<ptx::emu::Arg> args = {ptx::emu::Arg::pointer(dx), ptx::emu::Arg::pointer(dy), ptx::emu::Arg::f32(a),
-                                             ptx::emu::Arg::u32(n)};
-    ptx::emu::LaunchConfig cfg;
-    cfg.grid = {small->grid.x, 1, 1};
-    cfg.block = {small->block.x, 1, 1};
     bool same = false;
     try {
-      auto parsed = ptx::text::parse(small->ptx);
-      emu.launch(parsed.module(), "saxpy", cfg, args);
-      std::vector<float> out(n);
-      emu.memory().read(out.data(), dy, n * 4);
+      const ptx::DevicePtr dx = dev.alloc(n * 4ull, "x"), dy = dev.alloc(n * 4ull, "y");
+      dev.copy_to_device(dx, x.data(), n * 4ull);
+      dev.copy_to_device(dy, y.data(), n * 4ull);
+      auto k = ptx::bind(dev, saxpy(gpu ? dev.arch() : "sm_90a"), {{"N", n}});
+      k(dx, dy, a, static_cast<uint32_t>(n));
+      dev.synchronize();
+      dev.copy_to_host(out.data(), dy, n * 4ull);
       same = true;
       for (int i = 0; i < n; ++i) same = same && out[i] == std::fma(a, x[i], y[i]);
-      std::cout << "CPU emulator: saxpy on " << n << " elements (" << cfg.grid.x << " CTAs of " << cfg.block.x << "), "
-                << emu.stats().thread_instructions << " thread instructions: "
-                << (same ? "matches the CPU reference" : "DIFFERS from the CPU reference") << "\n";
-    } catch (const ptx::emu::Error& e) {
-      std::cout << "CPU emulator: FAILED\n" << e.what() << "\n";
+      std::cout << "ran on " << dev.name() << ": saxpy on " << n << " elements (" << k.traced().grid.x << " CTAs of "
+                << k.traced().block.x << "): " << (same ? "matches the CPU reference" : "DIFFERS from the CPU reference") << "\n";
+      dev.free(dx);
+      dev.free(dy);
+    } catch (const ptx::runtime::Error& e) {
+      std::cout << "running on " << dev.name() << ": FAILED\n" << e.what() << "\n";
     }
     ok = ok && same;
   }
-  std::cout << "GPU: needs the runtime layer (not built yet)\n";
   std::cout << (ok ? "ALL CHECKS PASSED" : "CHECKS FAILED") << "\n";
   return ok ? 0 : 1;
 }
