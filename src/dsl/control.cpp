@@ -88,10 +88,7 @@ void while_(const std::function<Reg()>& cond, const std::function<void()>& body,
 Reg read(const Operand& src, DType type, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   Reg r = t.new_reg(type, {}, where);
-  const std::string mn = type == DType::pred ? "mov.pred"
-                         : is_float(type) && bits(type) == 16 ? "mov.b16"
-                         : fmt::format("mov{}", name(type == DType::b32 ? DType::u32 : type == DType::b64 ? DType::u64 : type));
-  emit(mn, {Operand(r), src}, where);
+  emit(dsl::mov_mnemonic(type), {Operand(r), src}, where);
   return r;
 }
 

@@ -99,14 +99,12 @@ Reg Scalar::load(ptx::SourceLocation where) const {
   Trace& t = Trace::current(where);
   Reg r = t.new_reg(p_->dtype, {}, where);
   const Operand ops[] = {Operand(r), addr(p_->name)};
-  const DType pt = p_->dtype == DType::pred ? DType::u32 : p_->dtype;
-  t.emit_text(fmt::format("ld.param{}", name(is_float(pt) && bits(pt) == 16 ? DType::b16 : pt)), ops, where);
+  t.emit_text(fmt::format("ld.param{}", name(dsl::param_type(p_->dtype))), ops, where);
   return r;
 }
 
 Kernel::Kernel(std::string name, ptx::SourceLocation where) : impl_(std::make_shared<Impl>()) {
-  if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") !=
-                          std::string::npos || (name[0] >= '0' && name[0] <= '9'))
+  if (!dsl::is_identifier(name))
     throw Error(fmt::format("kernel name '{}' is not a PTX identifier", name), where);
   impl_->name = std::move(name);
   impl_->where = where;
@@ -125,6 +123,8 @@ Kernel& Kernel::out(TensorSpec t) {
   return *this;
 }
 Kernel& Kernel::scalar(std::string name, DType t) {
+  if (t == DType::pred || t == DType::none || t == DType::b128)
+    throw Error(fmt::format("kernel scalar '{}' cannot be {}: pass a .u32 and compare it", name, ptx::name(t)), impl_->where);
   impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, t, nullptr});
   impl_->outputs.push_back(false);
   return *this;
@@ -186,7 +186,7 @@ KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& binding
     for (auto& p : params) p.bindings = &bindings;
     std::vector<uint32_t> param_decls;
     for (const auto& p : params) {
-      const std::string_view ty = p.is_tensor ? ".u64" : name(p.dtype == DType::pred ? DType::u32 : (is_float(p.dtype) && bits(p.dtype) == 16 ? DType::b16 : p.dtype));
+      const std::string_view ty = p.is_tensor ? ".u64" : name(param_type(p.dtype));
       param_decls.push_back(m.add_decl({".param", ty}, p.name, {}, {}, {}, false));
       t.unique_name(p.name);
     }

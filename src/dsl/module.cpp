@@ -21,13 +21,8 @@ struct Func::Impl {
 
 namespace {
 
-bool identifier(std::string_view s) {
-  return !s.empty() && !(s[0] >= '0' && s[0] <= '9') &&
-         s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") == std::string_view::npos;
-}
-
 // Parameters and return values travel as .b registers of their width (.pred as .b32... not allowed: checked).
-DType param_type(DType t, ptx::SourceLocation where) {
+DType func_param_type(DType t, ptx::SourceLocation where) {
   if (t == DType::pred || t == DType::none || t == DType::b128)
     throw Error(fmt::format("a device function parameter cannot be {}", name(t)), where);
   switch (bits(t)) {
@@ -38,22 +33,22 @@ DType param_type(DType t, ptx::SourceLocation where) {
   }
 }
 
-std::string_view ld_type(DType t) { return name(param_type(t, {})); }
+std::string_view ld_type(DType t) { return name(func_param_type(t, {})); }
 
 }  // namespace
 
 Func::Func(std::string name, ptx::SourceLocation where) : impl_(std::make_shared<Impl>()) {
-  if (!identifier(name)) throw Error(fmt::format("function name '{}' is not a PTX identifier", name), where);
+  if (!dsl::is_identifier(name)) throw Error(fmt::format("function name '{}' is not a PTX identifier", name), where);
   impl_->name = std::move(name);
   impl_->where = where;
 }
 Func& Func::ret(DType t) {
-  param_type(t, impl_->where);
+  func_param_type(t, impl_->where);
   impl_->ret = t;
   return *this;
 }
 Func& Func::param(DType t) {
-  param_type(t, impl_->where);
+  func_param_type(t, impl_->where);
   impl_->params.push_back(t);
   return *this;
 }
@@ -168,7 +163,7 @@ Module& Module::debug(bool on) {
   return *this;
 }
 Module& Module::global(std::string name, DType t, uint32_t count, std::vector<double> init, uint32_t align) {
-  if (!identifier(name)) throw Error(fmt::format("variable name '{}' is not a PTX identifier", name), {});
+  if (!dsl::is_identifier(name)) throw Error(fmt::format("variable name '{}' is not a PTX identifier", name), {});
   if (t == DType::pred || t == DType::none) throw Error("a module variable needs a data type", {});
   impl_->vars.push_back({".global", std::move(name), t, count, align, std::move(init)});
   return *this;

@@ -152,15 +152,6 @@ Reg::Reg(const Reg& other) {
   *this = std::move(fresh);
 }
 
-namespace {
-std::string mov_mnemonic(DType t) {
-  if (t == DType::pred) return "mov.pred";
-  if (is_float(t) && (t == DType::f32 || t == DType::f64)) return fmt::format("mov{}", name(t));
-  if (is_float(t)) return fmt::format("mov.b{}", bits(t));
-  return fmt::format("mov{}", arith_type(t));
-}
-}  // namespace
-
 Reg& Reg::operator=(const Reg& src) {
   if (this == &src) return *this;
   if (!valid()) {  // an empty handle takes a fresh register first
@@ -173,7 +164,7 @@ Reg& Reg::operator=(const Reg& src) {
   if (bits(src.type()) != bits(type_) || (src.type() == DType::pred) != (type_ == DType::pred))
     throw Error(fmt::format("assigning a {} register to a {} register; convert with ptx::inst::cvt", name(src.type()), name(type_)), {});
   const Operand ops[] = {Operand(*this), Operand(src)};
-  t.emit_text(mov_mnemonic(type_), ops, {});
+  t.emit_text(dsl::mov_mnemonic(type_), ops, {});
   return *this;
 }
 
@@ -208,7 +199,7 @@ Reg& Reg::operator=(const Operand& src) {
   Operand value = src;
   if (src.kind == OperandKind::Imm) value = fit_operand(src, type_, BinOp::Add, {});
   const Operand ops[] = {Operand(*this), value};
-  t.emit_text(mov_mnemonic(type_), ops, {});
+  t.emit_text(dsl::mov_mnemonic(type_), ops, {});
   return *this;
 }
 

@@ -111,6 +111,20 @@ struct Spare {
 thread_local Spare g_spare;
 }  // namespace
 
+bool is_identifier(std::string_view s) {
+  return !s.empty() && !(s[0] >= '0' && s[0] <= '9') &&
+         s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") == std::string_view::npos;
+}
+
+std::string mov_mnemonic(DType t) {
+  if (t == DType::pred) return "mov.pred";
+  if (t == DType::f32 || t == DType::f64) return fmt::format("mov{}", name(t));
+  if (is_float(t)) return fmt::format("mov.b{}", bits(t));
+  return fmt::format("mov{}", name(integer_like(t)));
+}
+
+DType param_type(DType t) { return is_float(t) && bits(t) == 16 ? DType::b16 : t; }
+
 Trace::Trace(const TraceOptions& o) : options(o), serial(g_serial.fetch_add(1)) {
   m.exprs.swap(g_spare.exprs);
   m.items.swap(g_spare.items);
@@ -167,9 +181,7 @@ Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
     const auto res = std::to_chars(buf + plen, buf + sizeof buf, p.next++);
     text.assign(buf, res.ptr);
   } else {
-    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") !=
-            std::string_view::npos ||
-        (name[0] >= '0' && name[0] <= '9'))
+    if (!is_identifier(name))
       throw Error(fmt::format("register name '{}' is not a PTX identifier", name), where);
     text = unique_name(fmt::format("%{}", name));
     named_.push_back({std::string(f.decl), text, 0});

@@ -184,5 +184,12 @@ class Trace {
 
 // Messages for operands and types.
 std::string describe(const Operand& o);
+// Whether s is a PTX identifier (kernel, function, variable and register names).
+bool is_identifier(std::string_view s);
+// The mov of a value of type t: mov.u32 (.b32 values too), mov.f32, mov.b16 (f16, bf16),
+// mov.b32 (f16x2, bf16x2), mov.pred.
+std::string mov_mnemonic(DType t);
+// The type of the .param that carries a kernel scalar of type t (16-bit floats: .b16).
+DType param_type(DType t);
 
 }  // namespace ptx::dsl

@@ -61,26 +61,19 @@ Reg broadcast(const Reg& v, const Operand& lane, ptx::SourceLocation where) {
   return d;
 }
 
-Reg ballot(const Reg& p, ptx::SourceLocation where) {
+namespace {
+// vote.sync.<mode> d, p, 0xffffffff into a fresh register of type `result`
+Reg vote(std::string_view mnemonic, DType result, const Reg& p, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
-  Reg d = t.new_reg(DType::u32, {}, where);
-  emit(t, "vote.sync.ballot.b32", {Operand(d), Operand(p), imm(DType::b32, kFull)}, where);
+  Reg d = t.new_reg(result, {}, where);
+  emit(t, mnemonic, {Operand(d), Operand(p), imm(DType::b32, kFull)}, where);
   return d;
 }
+}  // namespace
 
-Reg all(const Reg& p, ptx::SourceLocation where) {
-  Trace& t = Trace::current(where);
-  Reg d = t.new_reg(DType::pred, {}, where);
-  emit(t, "vote.sync.all.pred", {Operand(d), Operand(p), imm(DType::b32, kFull)}, where);
-  return d;
-}
-
-Reg any(const Reg& p, ptx::SourceLocation where) {
-  Trace& t = Trace::current(where);
-  Reg d = t.new_reg(DType::pred, {}, where);
-  emit(t, "vote.sync.any.pred", {Operand(d), Operand(p), imm(DType::b32, kFull)}, where);
-  return d;
-}
+Reg ballot(const Reg& p, ptx::SourceLocation where) { return vote("vote.sync.ballot.b32", DType::u32, p, where); }
+Reg all(const Reg& p, ptx::SourceLocation where) { return vote("vote.sync.all.pred", DType::pred, p, where); }
+Reg any(const Reg& p, ptx::SourceLocation where) { return vote("vote.sync.any.pred", DType::pred, p, where); }
 
 Reg match_any(const Reg& v, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);

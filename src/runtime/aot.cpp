@@ -61,7 +61,7 @@ std::shared_ptr<const Traced> read(std::string_view text, std::string_view name_
   size_t pos = 0;
   while ((pos = text.find(kTag, pos)) != std::string_view::npos) {
     const size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) break;
+    if (eol == std::string_view::npos) throw runtime::Error("ahead-of-time text: the embedded PTX is truncated (in a header line)");
     std::string_view line = text.substr(pos + kTag.size(), eol - pos - kTag.size());
     auto t = std::make_shared<Traced>();
     uint64_t bytes = 0;

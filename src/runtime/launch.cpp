@@ -21,7 +21,7 @@ void BoundKernelImpl::check(std::span<const LaunchArg> args) const {
         throw runtime::Error(fmt::format("kernel {}, argument {} ({}): the pointer belongs to another device", traced->name, i, p.name));
       continue;
     }
-    const DType want = p.dtype == DType::pred ? DType::u32 : p.dtype;
+    const DType want = p.dtype;
     if (a.pointer)
       throw runtime::Error(fmt::format("kernel {}, argument {} ({}): a {} scalar, not a pointer", traced->name, i, p.name, name(want)));
     const bool same = a.type == want || (bits(a.type) == bits(want) && is_integer(a.type) && is_integer(want) &&

@@ -113,6 +113,18 @@ TEST(Dsl, RenameRuleAssignsIntoTheDestination) {
   expect_clean(t->ptx, "sm_90a");
 }
 
+TEST(Dsl, ReadsOfPackedAndHalfValuesUseBitMoves) {
+  auto t = trace_body([] {
+    Reg h = read(imm(b32, 0x3c003c00), f16x2);
+    Reg b = read(imm(b16, 0x3c00), bf16);
+    Reg u = read(special::laneid, u32);
+    (void)h, (void)b, (void)u;
+  });
+  const std::vector<std::string> want = {"mov.b32 \t%hh1, 0x3c003c00;", "mov.b16 \t%h1, 0x3c00;", "mov.u32 \t%r1, %laneid;"};
+  EXPECT_EQ(instructions_of(t->ptx), want) << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
 TEST(Dsl, MixedWidthAddressArithmetic) {
   auto t = trace_body([] {
     Reg base(u64), off(u32), soff(s32);
@@ -514,6 +526,7 @@ TEST(DslErrors, BodyParametersMustMatchTheSpecs) {
   EXPECT_THROW(kernel("k").in(tensor(f32, {4})).body([](Tensor, Tensor) {}).trace(), Error);
   EXPECT_THROW(kernel("k").in(tensor(f32, {"N"})).body([](Tensor t) { (void)t.dim(0); }).trace(), Error);
   EXPECT_THROW(kernel("nobody").trace(), Error);
+  EXPECT_THROW(kernel("k").scalar("flag", pred), Error);  // predicates are not parameters: pass a .u32
 }
 
 // ---- caching and threads ---------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -213,6 +214,23 @@ TEST(Runtime, CacheEntriesAreCheckedAndBounded) {
   EXPECT_GE(cache.clear(), 1u);
   EXPECT_EQ(cache.stats().entries, 0u);
   fs::remove_all(dir);
+}
+
+TEST(Runtime, AheadOfTimeTextIsChecked) {
+  auto k = ptx::kernel("aot").in(tensor(f32, {4})).scalar("s", f32).arch("sm_90a").block(32).body([](Tensor, Scalar) { ret(); });
+  std::ostringstream out;
+  aot::write(out, *k.trace());
+  const std::string text = out.str();
+  auto back = aot::read(text, "aot");
+  EXPECT_EQ(back->ptx, k.trace()->ptx);
+  EXPECT_EQ(back->block, Dim3(32));
+  ASSERT_EQ(back->params.size(), 2u);
+  EXPECT_TRUE(back->params[0].is_tensor);
+  EXPECT_EQ(back->params[1].dtype, f32);
+  EXPECT_NE(error_of([&] { aot::read(text, "other"); }).find("no ahead-of-time kernel named 'other'"), std::string::npos);
+  EXPECT_NE(error_of([&] { aot::read(text.substr(0, text.size() / 2), "aot"); }).find("the embedded PTX is truncated"), std::string::npos);
+  const char* args[] = {"gen"};
+  EXPECT_EQ(aot::generator_main(1, const_cast<char**>(args), [](const std::string&) { return std::vector<std::shared_ptr<const Traced>>{}; }), 2);
 }
 
 TEST(Runtime, TheCpuDeviceRunsTheSameLaunches) {
