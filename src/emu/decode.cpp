@@ -138,7 +138,7 @@ class Decoder {
       for (const Declarator& dc : m_.declarators_of(d)) {
         const uint32_t bytes = size * static_cast<uint32_t>(std::max<uint64_t>(element_count(dc), 1));
         if (kernel) {
-          p_.param_bytes = (p_.param_bytes + align - 1) / align * align;
+          p_.param_bytes = static_cast<uint32_t>(align_up(p_.param_bytes, align));
           local_syms_[std::string(m_.text(dc.name))] = {Space::Param, p_.param_bytes};
           p_.param_offsets.push_back(p_.param_bytes);
           p_.param_sizes.push_back(bytes);
@@ -181,12 +181,11 @@ class Decoder {
     const DeclInfo info = decl_info(m_, d);
     const auto ty = parse_type(info.type);
     const uint32_t size = (ty ? std::max(1, ty->bits / 8) : 8) * info.vector;
-    return {size, static_cast<uint32_t>(info.align.value_or(size))};
+    return {size, static_cast<uint32_t>(alignment(info, size, d))};
   }
 
   uint32_t frame_slot(uint64_t bytes, uint64_t align) {
-    align = std::max<uint64_t>(align, 1);
-    frame_ = (frame_ + align - 1) / align * align;
+    frame_ = align_up(frame_, align);
     const uint32_t off = static_cast<uint32_t>(frame_);
     frame_ += bytes;
     return off;
@@ -201,7 +200,7 @@ class Decoder {
  private:
   // ---- declarations ------------------------------------------------------------
   // Sizes the emulator declines (a real GPU would too): they only come from broken or hostile input.
-  static constexpr uint64_t kMaxBytes = 1ull << 30, kMaxRegisters = 1u << 20;
+  static constexpr uint64_t kMaxBytes = 1ull << 30, kMaxRegisters = 1u << 20, kMaxAlign = 1u << 16;
 
   uint64_t element_count(const Declarator& dc) {
     uint64_t n = 1;
@@ -215,6 +214,20 @@ class Decoder {
     }
     return n;
   }
+
+  // The declared .align (a power of two the emulator can honour), else the element's natural alignment.
+  uint64_t alignment(const DeclInfo& info, uint64_t natural, const Decl& d) const {
+    if (!info.align) return std::bit_ceil(std::max<uint64_t>(natural, 1));
+    const uint64_t a = *info.align;
+    if (a == 0 || !std::has_single_bit(a) || a > kMaxAlign) {
+      const LineColumn lc = m_.source.size() ? m_.source.locate(d.loc) : LineColumn{};
+      throw Error(fmt::format("kernel {}: .align {}{} is not a power of two up to {}", entry_, a,
+                              lc.line ? fmt::format(" ({}:{})", m_.source.name(), lc.line) : std::string(), kMaxAlign));
+    }
+    return a;
+  }
+
+  static uint64_t align_up(uint64_t value, uint64_t align) { return (value + align - 1) / align * align; }
 
   uint64_t checked_bytes(uint64_t esize, uint64_t count, const Declarator& dc) const {
     if (count && esize > kMaxBytes / count)
@@ -231,8 +244,7 @@ class Decoder {
       const std::string name(m_.text(dc.name));
       const uint64_t bytes = checked_bytes(esize, element_count(dc), dc);
       if (info.space == StateSpace::Shared) {
-        const uint64_t align = info.align.value_or(esize);
-        smem_ = (smem_ + align - 1) / align * align;
+        smem_ = align_up(smem_, alignment(info, esize, d));
         symbols_[name] = {Space::Shared, smem_};
         smem_ += bytes;
         if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
@@ -323,15 +335,14 @@ class Decoder {
         }
       } else if (info.space == StateSpace::Shared) {
         const uint64_t esize = (ty ? ty->bits / 8 : 1) * info.vector;
-        const uint64_t align = info.align.value_or(esize);
-        smem_ = (smem_ + align - 1) / align * align;
+        smem_ = align_up(smem_, alignment(info, esize, d));
         local_syms_[name] = {Space::Shared, smem_};
         smem_ += checked_bytes(esize, element_count(dc), dc);
         if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
       } else if (info.space == StateSpace::Param || info.space == StateSpace::Local) {
         // .local variables and the .param variables of call sequences: in the thread's frame
         const uint64_t esize = (ty ? std::max(1, ty->bits / 8) : 1) * info.vector;
-        local_syms_[name] = {Space::Local, frame_slot(checked_bytes(esize, std::max<uint64_t>(element_count(dc), 1), dc), info.align.value_or(esize))};
+        local_syms_[name] = {Space::Local, frame_slot(checked_bytes(esize, std::max<uint64_t>(element_count(dc), 1), dc), alignment(info, esize, d))};
         if (frame_ > (1u << 24)) throw Error(fmt::format("kernel {}: a {}-byte frame of local variables", entry_, frame_));
       }
     }

@@ -155,6 +155,20 @@ TEST(EmuChecks, LaunchArgumentsAreChecked) {
   EXPECT_THROW(r.emu.launch(text::parse(text).module(), "nope", {}, r.args), emu::Error);
 }
 
+// .align must be a power of two; a predicate variable (size 0 bytes) still gets an address.
+TEST(EmuChecks, BadAlignmentIsReported) {
+  EmuRun r;
+  for (const char* decl : {".shared .align 0 .b8 s[4];", ".shared .align 3 .b8 s[4];", ".local .align 6 .b32 s;",
+                           ".shared .align 1099511627776 .b8 s[4];"}) {
+    const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t" + decl + "\n\tret;\n}\n";
+    const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
+    EXPECT_NE(rep.find("is not a power of two"), std::string::npos) << decl << ": " << rep;
+    EXPECT_NE(rep.find(":7)"), std::string::npos) << decl << ": " << rep;
+  }
+  const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t.shared .pred p;\n\t.shared .b32 s;\n\tret;\n}\n";
+  EXPECT_NO_THROW(r.launch(text, "t", {1, 1, 1}, {1, 1, 1}));
+}
+
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
   const std::string text = std::string(kHeader) + R"(.visible .entry t()
 {
