@@ -9,6 +9,7 @@
 #include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/kernel.hpp"
 #include "ptxpp/dsl/label.hpp"
+#include "ptxpp/dsl/listing.hpp"
 #include "ptxpp/dsl/module.hpp"
 #include "ptxpp/dsl/operand.hpp"
 #include "ptxpp/dsl/reg.hpp"

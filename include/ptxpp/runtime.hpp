@@ -7,3 +7,4 @@
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/error.hpp"
 #include "ptxpp/runtime/launch.hpp"
+#include "ptxpp/runtime/tensor_map.hpp"

@@ -140,7 +140,9 @@ ir::ExprId import_expr(const ir::Module& from, ir::ExprId id, ir::Module& to) {
   return to.add_expr(c);
 }
 
-Operand classify(const ir::Module& from, ir::ExprId id, ir::Module& to) {
+}  // namespace
+
+Operand dsl::import_operand(const ir::Module& from, ir::ExprId id, ir::Module& to) {
   const ir::Expr& e = from.expr(id);
   const ir::ExprId c = import_expr(from, id, to);
   switch (e.kind) {
@@ -148,7 +150,8 @@ Operand classify(const ir::Module& from, ir::ExprId id, ir::Module& to) {
       const std::string_view n = from.text(ir::Symbol{e.a});
       if (n == "_") return Operand(OperandKind::Sink, DType::none, c);
       if (!n.empty() && n[0] == '%') {
-        if (spec::find_special_register(n)) return Operand(OperandKind::Special, DType::none, c);
+        if (const spec::SpecialRegister* r = spec::find_special_register(n))
+          return Operand(OperandKind::Special, DType::none, c, 0, static_cast<uint32_t>(r - spec::special_registers().data()));
         return Operand(OperandKind::Reg, DType::none, c, 0, 0);  // type unknown: any register kind
       }
       return Operand(OperandKind::Symbol, DType::none, c);
@@ -170,8 +173,6 @@ Operand classify(const ir::Module& from, ir::ExprId id, ir::Module& to) {
   }
 }
 
-}  // namespace
-
 void asm_(std::string_view text, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   std::string src = ".version 9.0\n.target sm_100a\n.address_size 64\n.entry _asm_()\n{\n";
@@ -184,9 +185,9 @@ void asm_(std::string_view text, ptx::SourceLocation where) {
     throw Error("ptx::asm_ takes exactly one instruction", where);
   const ir::Instruction& in = pm.instructions[0];
   std::vector<Operand> ops;
-  for (const ir::ListItem& it : pm.operands_of(in)) ops.push_back(classify(pm, ir::ExprId{it.node}, t.m));
+  for (const ir::ListItem& it : pm.operands_of(in)) ops.push_back(dsl::import_operand(pm, ir::ExprId{it.node}, t.m));
   std::optional<Operand> guard;
-  if (in.guard) guard = classify(pm, in.guard, t.m);
+  if (in.guard) guard = dsl::import_operand(pm, in.guard, t.m);
   t.emit_text(pm.mnemonic(in), ops, where, guard ? &*guard : nullptr);
 }
 

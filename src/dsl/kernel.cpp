@@ -52,11 +52,43 @@ std::string quote(std::string_view s) {
 
 }  // namespace
 
+namespace {
+std::string_view kind_of(const dsl::detail::Param& p) {
+  return p.is_tensor ? "a tensor" : p.is_tensor_map ? "a tensor map" : "a scalar";
+}
+}  // namespace
+
 Tensor::Tensor(const dsl::detail::Param& p) : p_(&p) {
-  if (!p.is_tensor) throw Error(fmt::format("kernel parameter '{}' is a scalar; the body takes it as ptx::Tensor", p.name), {});
+  if (!p.is_tensor) throw Error(fmt::format("kernel parameter '{}' is {}; the body takes it as ptx::Tensor", p.name, kind_of(p)), {});
 }
 Scalar::Scalar(const dsl::detail::Param& p) : p_(&p) {
-  if (p.is_tensor) throw Error(fmt::format("kernel parameter '{}' is a tensor; the body takes it as ptx::Scalar", p.name), {});
+  if (p.is_tensor || p.is_tensor_map)
+    throw Error(fmt::format("kernel parameter '{}' is {}; the body takes it as ptx::Scalar", p.name, kind_of(p)), {});
+}
+TensorMapParam::TensorMapParam(const dsl::detail::Param& p) : p_(&p) {
+  if (!p.is_tensor_map)
+    throw Error(fmt::format("kernel parameter '{}' is {}; the body takes it as ptx::TensorMapParam", p.name, kind_of(p)), {});
+}
+Reg TensorMapParam::generic_address(ptx::SourceLocation where) const {
+  dsl::Trace& t = dsl::Trace::current(where);
+  Reg a(DType::b64, {}, where);
+  const Operand mov_ops[] = {a, Operand(OperandKind::Symbol, DType::none, t.m.add_name(p_->name))};
+  t.emit_text("mov.b64", mov_ops, where);
+  Reg g(DType::u64, {}, where);
+  const Operand cvta_ops[] = {g, a};
+  t.emit_text("cvta.param.u64", cvta_ops, where);
+  return g;
+}
+
+Operand tensor_coords(const Reg& map, std::initializer_list<Operand> coords, ptx::SourceLocation where) {
+  dsl::Trace& t = dsl::Trace::current(where);
+  t.check_reg(map, where);
+  if (coords.size() < 1 || coords.size() > 5)
+    throw Error(fmt::format("a tensor map takes 1 to 5 coordinates, not {}", coords.size()), where);
+  std::vector<ir::ExprId> cs;
+  for (const Operand& c : coords) cs.push_back(c.expr);
+  const ir::ExprId list = t.m.add_list(ir::Delim::Bracket, {map.expr(), t.m.add_list(ir::Delim::Brace, cs)});
+  return Operand(OperandKind::Addr, DType::none, list);
 }
 
 int64_t Tensor::dim(size_t i, ptx::SourceLocation where) const {
@@ -113,7 +145,7 @@ Kernel::Kernel(std::string name, ptx::SourceLocation where) : impl_(std::make_sh
 const std::string& Kernel::name() const { return impl_->name; }
 
 Kernel& Kernel::in(TensorSpec t) {
-  impl_->params.push_back({true, fmt::format("{}_param_{}", impl_->name, impl_->params.size()), std::move(t), DType::u64, nullptr});
+  impl_->params.push_back({true, fmt::format("{}_param_{}", impl_->name, impl_->params.size()), std::move(t), DType::u64, nullptr, false});
   impl_->outputs.push_back(false);
   return *this;
 }
@@ -125,7 +157,12 @@ Kernel& Kernel::out(TensorSpec t) {
 Kernel& Kernel::scalar(std::string name, DType t) {
   if (t == DType::pred || t == DType::none || t == DType::b128)
     throw Error(fmt::format("kernel scalar '{}' cannot be {}: pass a .u32 and compare it", name, ptx::name(t)), impl_->where);
-  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, t, nullptr});
+  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, t, nullptr, false});
+  impl_->outputs.push_back(false);
+  return *this;
+}
+Kernel& Kernel::tensor_map(std::string name) {
+  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, DType::b8, nullptr, true});
   impl_->outputs.push_back(false);
   return *this;
 }
@@ -186,6 +223,14 @@ KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& binding
     for (auto& p : params) p.bindings = &bindings;
     std::vector<uint32_t> param_decls;
     for (const auto& p : params) {
+      if (p.is_tensor_map) {  // .param .align 64 .b8 name[128]
+        const ir::ExprId dims[] = {m.add_list(ir::Delim::Bracket, {m.add_int(128)})};
+        const uint32_t d = m.add_decl({".param", ".align", ".b8"}, p.name, {}, dims, {}, false);
+        m.specs[m.decls[d].specs.first + 1].arg = m.add_int(64);
+        param_decls.push_back(d);
+        t.unique_name(p.name);
+        continue;
+      }
       const std::string_view ty = p.is_tensor ? ".u64" : name(param_type(p.dtype));
       param_decls.push_back(m.add_decl({".param", ty}, p.name, {}, {}, {}, false));
       t.unique_name(p.name);
@@ -219,7 +264,8 @@ KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& binding
     piece.dynamic_smem = dynamic;
     piece.smem_bytes = t.smem_bytes;
     for (size_t i = 0; i < params.size(); ++i) {
-      ParamInfo pi{params[i].name, params[i].is_tensor, params[i].is_tensor ? params[i].spec.dtype : params[i].dtype, {}, k.outputs[i]};
+      ParamInfo pi{params[i].name, params[i].is_tensor, params[i].is_tensor ? params[i].spec.dtype : params[i].dtype, {}, k.outputs[i],
+                   params[i].is_tensor_map};
       for (const Dim& d : params[i].spec.shape) pi.shape.push_back(bind(d, bindings, k.where));
       piece.params.push_back(std::move(pi));
     }

@@ -92,6 +92,8 @@ Operand symbol(std::string_view name) {
   return Operand(OperandKind::Symbol, DType::none, Trace::current({}).m.add_name(name));
 }
 
+Operand vec(const std::vector<Operand>& elems) { return vec(std::span<const Operand>(elems)); }
+
 Operand vec(std::span<const Operand> elems) {
   ir::Module& m = Trace::current({}).m;
   if (elems.empty() || elems.size() > 255) throw Error("a vector operand has 1 to 255 elements", {});

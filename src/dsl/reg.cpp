@@ -206,6 +206,13 @@ Reg& Reg::operator=(const Operand& src) {
 RegArray::RegArray(DType t, uint32_t count, std::string_view name, ptx::SourceLocation where)
     : regs_(Trace::current(where).new_array(t, count, name, where)) {}
 
+std::vector<Operand> RegArray::range(size_t first, size_t count) const {
+  if (first > regs_.size() || count > regs_.size() - first)
+    throw Error(fmt::format("register range {}..{} out of range (size {})", first, first + count, regs_.size()), {});
+  return std::vector<Operand>(regs_.begin() + static_cast<ptrdiff_t>(first),
+                              regs_.begin() + static_cast<ptrdiff_t>(first + count));
+}
+
 Reg& RegArray::operator[](size_t i) {
   if (i >= regs_.size()) throw Error(fmt::format("register array index {} out of range (size {})", i, regs_.size()), {});
   return regs_[i];

@@ -17,10 +17,20 @@ std::atomic<uint32_t> g_serial{1};
 using spec::KindTag;
 
 bool reg_fits(const Operand& o, const spec::Kind& k, const detail::Candidate& c) {
-  if (o.kind != OperandKind::Reg && o.kind != OperandKind::Special) return false;
+  // predicate registers are registers of type .pred (mov.pred, selp's operands, ...)
+  if (o.kind != OperandKind::Reg && o.kind != OperandKind::Special && o.kind != OperandKind::Pred) return false;
   if (o.type == DType::none) return true;  // from ptx::asm_ text: the register's type is not known here
   const std::string_view want = detail::resolve(k.type, c);
   if (want.empty()) return true;
+  if (o.kind == OperandKind::Special && o.reg != 0xFFFFFFFFu) {
+    // ".u32|.u16": the register's type, then the narrower legacy types mov/cvt may read it with (as the validator)
+    for (std::string_view alt = spec::special_registers()[o.reg].type; !alt.empty();) {
+      const size_t bar = alt.find('|');
+      if (spec::detail::register_matches(alt.substr(0, bar), want, k.wide)) return true;
+      alt = bar == std::string_view::npos ? std::string_view{} : alt.substr(bar + 1);
+    }
+    return false;
+  }
   const std::string_view have = o.kind == OperandKind::Reg ? facts(o.type).decl : name(o.type);
   return spec::detail::register_matches(have, want, k.wide) || spec::detail::register_matches(name(o.type), want, k.wide);
 }
@@ -28,8 +38,19 @@ bool reg_fits(const Operand& o, const spec::Kind& k, const detail::Candidate& c)
 bool kind_fits(const Operand& o, const spec::Kind& k, const detail::Candidate& c) {
   switch (k.tag) {
     case KindTag::Vec:
-      if (k.count_literal == 0 && k.count_letter == 0 && k.count.is_group && detail::resolve(k.count, c).empty())
-        return reg_fits(o, k, c);  // vec(.vec, T) with .vec not written: a scalar register
+      if (k.count_literal == 0 && k.count_letter == 0 && k.count.is_group && detail::resolve(k.count, c).empty()) {
+        // vec(.vec, T) with .vec not written: a scalar register; vec(.vec, T, imm): or an immediate (as the validator)
+        if (k.imm && o.kind == OperandKind::Imm) {
+          const std::string_view want = detail::resolve(k.type, c);
+          return want.empty() || spec::detail::integer_immediates(want) != is_float(o.type);
+        }
+        if (o.kind == OperandKind::Vec) return o.count == 1;  // {r}: a scalar written as a one-element vector
+        return reg_fits(o, k, c);
+      }
+      // a vector register declared as text (type unknown here), or %tid / %ntid as a whole (mov.v4.u32)
+      if (o.kind == OperandKind::Reg && o.type == DType::none) return true;
+      if (o.kind == OperandKind::Special && o.reg != 0xFFFFFFFFu && !spec::special_registers()[o.reg].components.empty())
+        return true;
       if (o.kind != OperandKind::Vec) return false;
       if (k.count_literal) return k.count_literal == o.count;
       if (k.count.is_group && k.count_letter == 0) {  // .v4 -> 4
@@ -199,6 +220,66 @@ std::vector<Reg> Trace::new_array(DType t, uint32_t count, std::string_view name
   return out;
 }
 
+std::vector<Reg> Trace::declare_regs(DType t, std::string_view name, uint32_t count, ptx::SourceLocation where) {
+  if (t == DType::none) throw Error("a register needs a type", where);
+  const std::string_view bare = !name.empty() && name[0] == '%' ? name.substr(1) : name;
+  if (!is_identifier(bare)) throw Error(fmt::format("register name '{}' is not a PTX identifier", name), where);
+  used_names_.try_emplace(std::string(name), 1);
+  const ir::ExprId range = count ? m.add_list(ir::Delim::Angle, {m.add_int(count)}) : ir::ExprId{};
+  body.push_back(ir::Stmt{ir::StmtKind::Decl, m.add_decl({".reg", ptx::name(t)}, name, range)});
+  last_instruction = last_dest = 0xFFFFFFFFu;
+  std::vector<Reg> out;
+  if (count == 0) {
+    out.push_back(Reg::adopt(next_reg_id_++, t, m.add_name(name), serial));
+    return out;
+  }
+  out.reserve(count);
+  for (uint32_t i = 0; i < count; ++i)
+    out.push_back(Reg::adopt(next_reg_id_++, t, m.add_name(fmt::format("{}{}", name, i)), serial));
+  return out;
+}
+
+Reg Trace::reg_ref(DType t, std::string_view name, ptx::SourceLocation where) {
+  if (name.empty()) throw Error("a register needs a name", where);
+  used_names_.try_emplace(std::string(name), 1);
+  return Reg::adopt(next_reg_id_++, t, m.add_name(name), serial);
+}
+
+uint32_t Trace::new_label_exact(std::string_view name, ptx::SourceLocation where) {
+  if (name.empty()) throw Error("a label needs a name", where);
+  used_names_.try_emplace(std::string(name), 1);
+  labels_.push_back({std::string(name), false, false, {}, {}});
+  return static_cast<uint32_t>(labels_.size() - 1);
+}
+
+namespace {
+void set_lead(ir::Module& m, ir::Stmt s, ir::Trivia t) {
+  switch (s.kind) {
+    case ir::StmtKind::Instruction: m.instructions[s.index].lead = t; break;
+    case ir::StmtKind::Label: m.labels[s.index].lead = t; break;
+    case ir::StmtKind::Decl: {
+      const ir::Decl& d = m.decls[s.index];
+      if (d.specs.count) m.specs[d.specs.first].lead = t;
+      break;
+    }
+    case ir::StmtKind::Directive: m.directives[s.index].lead = t; break;
+    case ir::StmtKind::Block: m.blocks[s.index].open = t; break;
+    case ir::StmtKind::Prototype: m.prototypes[s.index].lead = t; break;
+    default: break;
+  }
+}
+}  // namespace
+
+ir::Trivia Trace::apply_leads(std::vector<ir::Stmt>& stmts, size_t offset) {
+  const ir::Trivia newline{m.intern("\n").id};
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    const auto it = i >= offset ? leads.find(i - offset) : leads.end();
+    set_lead(m, stmts[i], it == leads.end() ? newline : ir::Trivia{m.intern(it->second + "\n").id});
+  }
+  const auto close = leads.find(stmts.size() - offset);
+  return close == leads.end() ? newline : ir::Trivia{m.intern(close->second + "\n").id};
+}
+
 void Trace::bad_reg(const Reg& r, ptx::SourceLocation where) const {
   if (!r.valid()) throw Error("use of an empty or moved-from register", where);
   throw Error("a register of another kernel trace used here", where);
@@ -360,13 +441,14 @@ void Trace::begin_function() {
   named_.clear();
   labels_.clear();
   used_names_.clear();
+  leads.clear();
   last_instruction = last_dest = 0xFFFFFFFFu;
   last_loc_file = last_loc_line = 0;
 }
 
 std::vector<ir::Stmt> Trace::finish_body() {
   for (const LabelInfo& l : labels_)
-    if (l.used && !l.placed) throw Error(fmt::format("label {} is used but never placed", l.name), l.first_use);
+    if (options.validate && l.used && !l.placed) throw Error(fmt::format("label {} is used but never placed", l.name), l.first_use);
   std::vector<ir::Stmt> out;
   for (size_t i = 0; i < prefixes_.size(); ++i) {
     const Prefix& p = prefixes_[i];

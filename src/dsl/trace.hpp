@@ -87,6 +87,17 @@ class Trace {
   uint32_t last_dest = 0xFFFFFFFFu;
   size_t last_stmt = 0;
 
+  // ---- listings (ptx::Listing): exact names, statements where they stand ----
+  // `.reg .T name<count>;` (count 0: `.reg .T name;`) appended to the body; returns the registers.
+  std::vector<Reg> declare_regs(DType t, std::string_view name, uint32_t count, ptx::SourceLocation where);
+  Reg reg_ref(DType t, std::string_view name, ptx::SourceLocation where);
+  uint32_t new_label_exact(std::string_view name, ptx::SourceLocation where);
+  // Comments and blank lines (as trivia text) for the statement at body index i.
+  std::map<size_t, std::string> leads;
+  // Gives body's statements their lead trivia (leads, shifted by `offset` statements
+  // added in front), each ending with a newline; returns the trivia before the closing brace.
+  ir::Trivia apply_leads(std::vector<ir::Stmt>& stmts, size_t offset);
+
   // ---- labels ----
   uint32_t new_label(std::string_view hint, ptx::SourceLocation where);
   void place_label(uint32_t label, ptx::SourceLocation where);
@@ -182,6 +193,9 @@ class Trace {
   Trace* saved_ = nullptr;
 };
 
+// Copies an operand of a parsed module into `to`, with the kind its shape says
+// (registers from text have no type: they fit any register slot).
+Operand import_operand(const ir::Module& from, ir::ExprId id, ir::Module& to);
 // Messages for operands and types.
 std::string describe(const Operand& o);
 // Whether s is a PTX identifier (kernel, function, variable and register names).

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "program.hpp"
+#include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/text/printer.hpp"
@@ -415,6 +416,7 @@ class Decoder {
     }
     const auto operands = m_.operands_of(in);
     if (d.op == Opc::Call) return call(d, operands);
+    if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
@@ -422,6 +424,7 @@ class Decoder {
   }
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
+    if (op == "wgmma") return;  // wgmma_decode reads all of them
     // no effect in a sequentially consistent, single-device emulator
     if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
         op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
@@ -573,7 +576,7 @@ class Decoder {
         {"call", Opc::Call}, {"mapa", Opc::Mapa}, {"isspacep", Opc::Isspacep}, {"testp", Opc::Testp},
         {"pmevent", Opc::Nop}, {"sad", Opc::Sad}, {"cp", Opc::CpAsync}, {"ldmatrix", Opc::Ldmatrix},
         {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}, {"dp4a", Opc::Dp4a}, {"dp2a", Opc::Dp2a},
-        {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}};
+        {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
@@ -712,6 +715,7 @@ class Decoder {
   }
 
   Ty imm_type(const DInst& d, size_t index) const {
+    if (d.op == Opc::Wgmma) return Ty{'s', 64};  // scale-d, imm-scale-a/b (-1, 1), imm-trans-a/b; descriptors
     if (d.op == Opc::Cvt) return d.type2;
     if (d.op == Opc::Shl || d.op == Opc::Shr) return index == 2 ? Ty{'u', 32} : d.type;
     if (d.op == Opc::Shfl || d.op == Opc::Vote || d.op == Opc::Match || d.op == Opc::Bar || d.op == Opc::Prmt ||
@@ -763,6 +767,15 @@ class Decoder {
     walk(id, false);
     o.imm = static_cast<uint64_t>(offset);
     return o;
+  }
+
+  // wgmma (wgmma.cpp): any number of operands (d alone is a vector of up to 128 registers).
+  DInst wgmma(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
+    std::vector<Opnd> ops;
+    for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
+    if (auto e = wgmma_decode(d, mods, ops, p_))
+      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+    return d;
   }
 
   // call{.uni} (ret), f, (a, b);  call f, (a);  call (ret), %rd, (a), prototype;

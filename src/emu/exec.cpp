@@ -22,6 +22,7 @@
 
 #include "float_formats.hpp"
 #include "program.hpp"
+#include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 
 namespace ptx::emu {
@@ -437,6 +438,7 @@ class Runner {
   void cp_async(Warp& w, const DInst& in, uint32_t exec);
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
+  void wgmma(Warp& w, const DInst& in, uint32_t exec);
   // The mbarrier at shared offset `key`: `tx` bytes of transactions done, `arrivals` arrivals.
   void mbar_signal(Warp& w, int lane, uint64_t key, int64_t tx, uint32_t arrivals) {
     auto it = mbars_.find(key);
@@ -1261,6 +1263,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
     case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
     case Opc::Mma: return mma(w, in, exec);
+    case Opc::Wgmma: return wgmma(w, in, exec);
     case Opc::Lop3:
       lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l), lut = value(w, o[4], l);
@@ -1615,6 +1618,28 @@ void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
       }
       reg(w, p_.vec_slots[in.ops[0].slot + r], l) = packed;
     }
+}
+
+// wgmma.mma_async (wgmma.cpp): this warp's 16 rows of its warpgroup's product, computed when
+// the warp issues it. Shared memory is read through the usual checks (bounds, never written,
+// races), as lane 0 of the warp.
+void Runner::wgmma(Warp& w, const DInst& in, uint32_t exec) {
+  if (exec == 0) return;  // guarded off in every lane
+  if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(~exec), "wgmma.mma_async needs all 32 lanes of the warp");
+  if (w.index / 4 * 4 + 4 > warps_.size())
+    fail(w, 0, fmt::format("wgmma.mma_async needs a whole warpgroup (4 warps); the CTA has {} threads",
+                           cfg_.block.x * cfg_.block.y * cfg_.block.z));
+  struct Access final : WgmmaWarp {
+    Runner& r;
+    Warp& w;
+    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
+    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
+    uint64_t& reg(uint32_t slot, int lane) override { return r.reg(w, slot, lane); }
+    const uint8_t* shared16(uint64_t offset) override { return r.resolve(w, 0, Space::Shared, offset, 16, false); }
+    [[noreturn]] void fail(const std::string& what) override { r.fail(w, 0, what); }
+    uint32_t rank() const override { return w.index % 4; }
+  } access(*this, w);
+  wgmma_execute(p_, in, access);
 }
 
 void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {

@@ -74,13 +74,13 @@ uint8_t* Memory::find(uint64_t address, size_t size) {
 void Memory::write(uint64_t address, const void* src, size_t bytes) {
   uint8_t* p = find(address, bytes);
   if (!p) throw Error(fmt::format("write of {} bytes at {}: outside every allocation", bytes, describe(address)));
-  std::memcpy(p, src, bytes);
+  if (bytes) std::memcpy(p, src, bytes);  // an empty source may be a null pointer (an empty initializer)
 }
 
 void Memory::read(void* dst, uint64_t address, size_t bytes) const {
   uint8_t* p = const_cast<Memory*>(this)->find(address, bytes);
   if (!p) throw Error(fmt::format("read of {} bytes at {}: outside every allocation", bytes, describe(address)));
-  std::memcpy(dst, p, bytes);
+  if (bytes) std::memcpy(dst, p, bytes);
 }
 
 void Memory::fill(uint64_t address, uint8_t value, size_t bytes) {

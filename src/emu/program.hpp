@@ -33,6 +33,7 @@ enum class Opc : uint8_t {
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
   Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
   Mapa, Isspacep, Testp, Sad, CpAsync, Ldmatrix, Stmatrix, Mma, Dp4a, Dp2a, Getctarank, Brkpt,
+  Wgmma,  // wgmma.mma_async (wgmma.cpp); wgmma.fence/commit_group/wait_group decode to Nop
 };
 
 // Device functions are called through "addresses" in this range (function pointers).
@@ -81,13 +82,13 @@ struct Opnd {
 struct DInst {
   Opc op = Opc::Nop;
   Ty type, type2;               // type2: cvt's source type, setp/selp compare type, mma's A type
-  Ty type3, type4;              // mma's B and C types
+  Ty type3, type4;              // mma's B and C types (wgmma: D, A, B are type, type2, type3)
   Space space2 = Space::Generic;  // cp.async: the source's space
-  uint8_t mma_m = 0, mma_n = 0, mma_k = 0;
+  uint16_t mma_m = 0, mma_n = 0, mma_k = 0;  // wgmma's N and K reach 256
   uint32_t flags = 0;
   Space space = Space::Generic;
   uint8_t vec = 1;
-  uint8_t sub = 0;              // Cmp, ShflMode, VoteMode, AtomOp, bar kind
+  uint8_t sub = 0;              // Cmp, ShflMode, VoteMode, AtomOp, bar kind, wgmma's immediates (wgmma.cpp)
   uint8_t boolop = 0;           // setp's .and/.or/.xor
   uint8_t nops = 0;
   Opnd ops[6];

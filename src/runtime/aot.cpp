@@ -17,7 +17,7 @@ namespace {
 constexpr std::string_view kTag = "// ptxpp-aot: ";
 
 std::string param_text(const ParamInfo& p) {
-  return fmt::format("{}:{}:{}", p.is_tensor ? 'T' : 'S', p.name, name(p.dtype));
+  return fmt::format("{}:{}:{}", p.is_tensor ? 'T' : p.is_tensor_map ? 'M' : 'S', p.name, name(p.dtype));
 }
 
 DType dtype_named(std::string_view n) {
@@ -91,6 +91,7 @@ std::shared_ptr<const Traced> read(std::string_view text, std::string_view name_
           const size_t c1 = p.find(':'), c2 = p.rfind(':');
           ParamInfo info;
           info.is_tensor = p.substr(0, c1) == "T";
+          info.is_tensor_map = p.substr(0, c1) == "M";
           info.name = std::string(p.substr(c1 + 1, c2 - c1 - 1));
           info.dtype = dtype_named(p.substr(c2 + 1));
           t->params.push_back(std::move(info));

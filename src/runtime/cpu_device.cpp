@@ -5,6 +5,7 @@
 
 #include "device_impl.hpp"
 #include "ptxpp/emu/emulator.hpp"
+#include "ptxpp/emu/tensor_map.hpp"
 #include "ptxpp/text/parser.hpp"
 
 namespace ptx {
@@ -44,6 +45,43 @@ struct CpuDevice : DeviceImpl {
   void copy_to_host(void* dst, uint64_t src, size_t bytes) const override { emu.memory().read(dst, src, bytes); }
   void fill(uint64_t dst, uint8_t v, size_t bytes) const override { emu.memory().fill(dst, v, bytes); }
   void synchronize() const override {}
+  // The emulator's encoding (ptxpp/emu/tensor_map.hpp), read back by cp.async.bulk.tensor.
+  TensorMap encode_tensor_map(uint64_t base, const TensorMapSpec& spec) const override {
+    emu::TensorMapDesc d;
+    d.kind = spec.mode == TensorMapSpec::Mode::im2col ? emu::TensorMapKind::Im2col : emu::TensorMapKind::Tiled;
+    d.dtype = static_cast<uint8_t>(spec.type);
+    d.rank = static_cast<uint8_t>(spec.dims.size());
+    d.interleave = static_cast<uint8_t>(spec.interleave);
+    d.swizzle = static_cast<uint8_t>(spec.swizzle);
+    d.l2_promotion = static_cast<uint8_t>(spec.l2_promotion);
+    d.oob_nan = static_cast<uint8_t>(spec.oob_fill);
+    d.base = base;
+    const uint64_t es = emu::tensor_map_element_bytes(d.dtype);
+    d.strides[0] = es;
+    for (size_t i = 0; i < spec.dims.size(); ++i) {
+      d.dims[i] = spec.dims[i];
+      if (i > 0) d.strides[i] = spec.strides.empty() ? d.strides[i - 1] * (i == 1 ? spec.dims[0] : spec.dims[i - 1])
+                                                     : spec.strides[i - 1];
+      d.element_strides[i] = static_cast<uint8_t>(spec.element_strides.empty() ? 1 : spec.element_strides[i]);
+      if (i < spec.box.size()) d.box[i] = static_cast<uint16_t>(spec.box[i]);
+    }
+    for (size_t i = 0; i < spec.lower.size() && i < 3; ++i) {
+      d.lower[i] = static_cast<int16_t>(spec.lower[i]);
+      d.upper[i] = static_cast<int16_t>(spec.upper[i]);
+    }
+    d.channels_per_pixel = static_cast<uint16_t>(spec.channels_per_pixel);
+    d.pixels_per_column = static_cast<uint16_t>(spec.pixels_per_column);
+    TensorMap m;
+    m.bytes = emu::encode(d);
+    return m;
+  }
+  void replace_tensor_map_address(TensorMap& map, uint64_t base) const override {
+    auto d = emu::decode(map.bytes.data());
+    if (!d) throw runtime::Error("replace_address: not a tensor map of the CPU device");
+    d->base = base;
+    map.bytes = emu::encode(*d);
+  }
+
   std::shared_ptr<StreamImpl> make_stream() const override {
     auto s = std::make_shared<CpuStream>();
     s->device = this;

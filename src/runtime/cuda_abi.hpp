@@ -66,6 +66,17 @@ struct LaunchConfig {
   unsigned num_attrs;
 };
 
+// CUtensorMap: 128 opaque bytes, 64-byte aligned; the enumerations are passed as ints.
+struct alignas(64) TensorMap {
+  unsigned long long opaque[16];
+};
+using TensorMapEncodeTiled = Result (*)(TensorMap*, int, unsigned, void*, const unsigned long long*,
+                                        const unsigned long long*, const unsigned*, const unsigned*, int, int, int, int);
+using TensorMapEncodeIm2col = Result (*)(TensorMap*, int, unsigned, void*, const unsigned long long*,
+                                         const unsigned long long*, const int*, const int*, unsigned, unsigned,
+                                         const unsigned*, int, int, int, int);
+using TensorMapReplaceAddress = Result (*)(TensorMap*, void*);
+
 // cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, symbolStatus)
 using GetProcAddress = Result (*)(const char*, void**, int, uint64_t, int*);
 

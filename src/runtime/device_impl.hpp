@@ -11,6 +11,7 @@
 #include "ptxpp/dsl/kernel.hpp"
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/launch.hpp"
+#include "ptxpp/runtime/tensor_map.hpp"
 
 namespace ptx {
 
@@ -45,6 +46,9 @@ struct DeviceImpl {
   virtual void synchronize() const = 0;
   virtual std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const = 0;
   virtual std::shared_ptr<StreamImpl> make_stream() const = 0;
+  // Tensor maps for a spec check_tensor_map accepted.
+  virtual TensorMap encode_tensor_map(uint64_t base, const TensorMapSpec& spec) const = 0;
+  virtual void replace_tensor_map_address(TensorMap& map, uint64_t base) const = 0;
 
   // Kernels loaded on this device, per trace (a trace is one kernel, bindings and target).
   std::shared_ptr<BoundKernelImpl> bound(const std::shared_ptr<const Traced>& traced) const {

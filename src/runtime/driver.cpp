@@ -75,6 +75,14 @@ Loaded load() {
   resolve(d.cuGetErrorName, "cuGetErrorName");
   resolve(d.cuGetErrorString, "cuGetErrorString");
   if (!ok) return out;
+  auto optional = [&](auto& fn, const char* name) {
+    void* p = nullptr;
+    int status = 0;
+    if (gpa(name, &p, 12000, 0, &status) == cu::kSuccess && p) fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+  };
+  optional(d.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
+  optional(d.cuTensorMapEncodeIm2col, "cuTensorMapEncodeIm2col");
+  optional(d.cuTensorMapReplaceAddress, "cuTensorMapReplaceAddress");
   if (const cu::Result r = d.cuInit(0); r != cu::kSuccess) {
     out.error = fmt::format("the CUDA driver did not initialize: {}", d.describe(r));
     return out;

@@ -41,6 +41,10 @@ struct Driver {
   cu::Result (*cuEventDestroy)(cu::Event) = nullptr;
   cu::Result (*cuGetErrorName)(cu::Result, const char**) = nullptr;
   cu::Result (*cuGetErrorString)(cu::Result, const char**) = nullptr;
+  // Optional (null when the driver lacks them): tensor maps.
+  cu::TensorMapEncodeTiled cuTensorMapEncodeTiled = nullptr;
+  cu::TensorMapEncodeIm2col cuTensorMapEncodeIm2col = nullptr;
+  cu::TensorMapReplaceAddress cuTensorMapReplaceAddress = nullptr;
 
   int version = 0;  // e.g. 13000 for CUDA 13.0
   std::string library;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 
 #include "device_impl.hpp"
 #include "driver.hpp"
+#include "ptxpp/emu/tensor_map.hpp"
 #include "ptxpp/runtime/cache.hpp"
 #include "ptxpp/spec/isa.hpp"
 
@@ -163,6 +165,48 @@ struct GpuDevice : DeviceImpl {
     activate();
     drv.check(drv.cuCtxSynchronize(), "cuCtxSynchronize");
   }
+
+  TensorMap encode_tensor_map(uint64_t base, const TensorMapSpec& s) const override {
+    if (cc < 90)
+      throw runtime::Error(fmt::format("tensor maps need compute capability 9.0 or higher; GPU {} ({}) is {}", ordinal, name, arch));
+    const bool im2col = s.mode == TensorMapSpec::Mode::im2col;
+    if (im2col ? !drv.cuTensorMapEncodeIm2col : !drv.cuTensorMapEncodeTiled)
+      throw runtime::Error(fmt::format("the CUDA driver ({}) has no {}", drv.library, im2col ? "cuTensorMapEncodeIm2col" : "cuTensorMapEncodeTiled"));
+    activate();
+    const unsigned rank = static_cast<unsigned>(s.dims.size());
+    std::vector<unsigned long long> dims(s.dims.begin(), s.dims.end()), strides(s.strides.begin(), s.strides.end());
+    if (strides.empty())  // packed
+      for (unsigned i = 1; i < rank; ++i)
+        strides.push_back((i == 1 ? dims[0] * emu_element_bytes(s.type) : strides.back() * dims[i - 1]));
+    std::vector<unsigned> estr(s.element_strides.begin(), s.element_strides.end());
+    if (estr.empty()) estr.assign(rank, 1);
+    runtime::cu::TensorMap m{};
+    void* addr = reinterpret_cast<void*>(static_cast<uintptr_t>(base));
+    const int type = static_cast<int>(s.type), il = static_cast<int>(s.interleave), sw = static_cast<int>(s.swizzle),
+              l2 = static_cast<int>(s.l2_promotion), oob = static_cast<int>(s.oob_fill);
+    if (im2col) {
+      drv.check(drv.cuTensorMapEncodeIm2col(&m, type, rank, addr, dims.data(), strides.data(), s.lower.data(), s.upper.data(),
+                                            s.channels_per_pixel, s.pixels_per_column, estr.data(), il, sw, l2, oob),
+                "cuTensorMapEncodeIm2col");
+    } else {
+      std::vector<unsigned> box(s.box.begin(), s.box.end());
+      drv.check(drv.cuTensorMapEncodeTiled(&m, type, rank, addr, dims.data(), strides.data(), box.data(), estr.data(), il, sw, l2, oob),
+                "cuTensorMapEncodeTiled");
+    }
+    TensorMap out;
+    std::memcpy(out.bytes.data(), &m, sizeof m);
+    return out;
+  }
+  void replace_tensor_map_address(TensorMap& map, uint64_t base) const override {
+    if (!drv.cuTensorMapReplaceAddress)
+      throw runtime::Error(fmt::format("the CUDA driver ({}) has no cuTensorMapReplaceAddress", drv.library));
+    activate();
+    runtime::cu::TensorMap m;
+    std::memcpy(&m, map.bytes.data(), sizeof m);
+    drv.check(drv.cuTensorMapReplaceAddress(&m, reinterpret_cast<void*>(static_cast<uintptr_t>(base))), "cuTensorMapReplaceAddress");
+    std::memcpy(map.bytes.data(), &m, sizeof m);
+  }
+  static unsigned long long emu_element_bytes(TmaType t) { return emu::tensor_map_element_bytes(static_cast<uint8_t>(t)); }
 
   std::shared_ptr<StreamImpl> make_stream() const override {
     activate();

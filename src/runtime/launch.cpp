@@ -13,6 +13,15 @@ void BoundKernelImpl::check(std::span<const LaunchArg> args) const {
   for (size_t i = 0; i < args.size(); ++i) {
     const ParamInfo& p = params[i];
     const LaunchArg& a = args[i];
+    if (p.is_tensor_map || a.tensor_map) {
+      if (!p.is_tensor_map)
+        throw runtime::Error(fmt::format("kernel {}, argument {} ({}): a ptx::TensorMap given for a {}", traced->name, i, p.name,
+                                         p.is_tensor ? "tensor" : "scalar"));
+      if (!a.tensor_map || a.size != 128)
+        throw runtime::Error(fmt::format("kernel {}, argument {} ({}): a tensor map parameter takes a ptx::TensorMap", traced->name, i,
+                                         p.name));
+      continue;
+    }
     if (p.is_tensor) {
       if (!a.pointer)
         throw runtime::Error(fmt::format("kernel {}, argument {} ({}): a tensor takes a ptx::DevicePtr, not a {} value", traced->name, i,

@@ -541,10 +541,10 @@ std::string print_expr(const Module& m, ExprId e) {
   return out;
 }
 
-std::string print_stmt(const Module& m, Stmt s) {
+std::string print_stmt(const Module& m, Stmt s, PrintMode mode) {
   std::string out;
   {
-    Printer p(m, out, PrintMode::Canonical, 256);
+    Printer p(m, out, mode, 256);
     p.stmt(s, Gap::None);
   }
   return out;

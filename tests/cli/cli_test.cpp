@@ -333,4 +333,40 @@ TEST_F(Cli, RunOnTheGpuThroughTheRuntime) {
   EXPECT_NE(r.err.find("frobnicate not in {stats,clear,dir}"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, TranspileWritesCxxAndRejectsBadInput) {
+  const fs::path k = write("k.ptx", kGood), out = dir_ / "k.cpp";
+  Outcome r = run("transpile --name kmod --main " + k.string() + " -o " + out.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  const std::string cpp = slurp(out);
+  EXPECT_NE(cpp.find("inline ptx::Listing kmod() {"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("inst::ret();"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("int main() {"), std::string::npos) << cpp;
+  r = run("transpile -", kGood);  // standard input, standard output
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("inline ptx::Listing ptx_module() {"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("int main()"), std::string::npos);
+  // PTX the parser rejects: the parser's error, with the location, and no output
+  r = run("transpile " + write("bad.ptx", ".version 9.0\n.target sm_90a\n.entry k( {\n").string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("bad.ptx:3:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = run("transpile --name 3d " + k.string());
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--name '3d' is not a C++ identifier"), std::string::npos) << r.err;
+  r = run("transpile --name int " + k.string());
+  EXPECT_EQ(r.rc, 2);
+  r = run("transpile --sugar " + k.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("inst::ret();"), std::string::npos) << r.out;
+  r = run("transpile --frobnicate " + k.string());
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("--frobnicate"), std::string::npos) << r.err;
+  r = run("transpile " + k.string() + " -o " + (dir_ / "no" / "such" / "dir" / "k.cpp").string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+  r = run("transpile " + (dir_ / "missing.ptx").string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("missing.ptx"), std::string::npos) << r.err;
+}
+
 }  // namespace

@@ -615,5 +615,38 @@ TEST(DslModule, Misuse) {
   EXPECT_THROW(Module().arch("sm_1"), Error);
 }
 
+// A TMA descriptor parameter: declared 64-byte aligned, 128 bytes; `at` writes the
+// tensor-coordinate operand of cp.async.bulk.tensor; ptxas takes the kernel.
+TEST(Dsl, TensorMapParameters) {
+  auto k = ptx::kernel("tma_load").tensor_map("a").arch("sm_90a").block(128).body([](ptx::TensorMapParam a) {
+    auto tile = ptx::smem::alloc(bf16, {64, 64}, 128);
+    auto bar = ptx::smem::alloc(b64, {1}, 8);
+    ptx::Reg x(s32), y(s32), dst(u32), mb(u32);
+    x = 0;
+    y = 64;
+    dst = tile.base();
+    mb = bar.base();
+    ptx::Reg map = a.generic_address();
+    inst::cp.async.bulk.tensor._2d.shared_cluster.global.tile.mbarrier_complete_tx_bytes(ptx::addr(dst), ptx::tensor_coords(map, {x, y}),
+                                                                                         ptx::addr(mb));
+    ptx::ret();
+  });
+  const std::string text = k.ptx();
+  EXPECT_NE(text.find(".param .align 64 .b8 tma_load_a[128]"), std::string::npos) << text;
+  EXPECT_NE(text.find("mov.b64 \t%rd1, tma_load_a;"), std::string::npos) << text;
+  EXPECT_NE(text.find("cvta.param.u64 \t%rd2, %rd1;"), std::string::npos) << text;
+  EXPECT_NE(text.find("[%rd2, {%r1, %r2}]"), std::string::npos) << text;
+  expect_clean(text, "sm_90a");
+  EXPECT_EQ(k.trace()->params.at(0).is_tensor_map, true);
+  // the body must take it as a TensorMapParam, and 1 to 5 coordinates
+  auto wrong = ptx::kernel("w").tensor_map("a").arch("sm_90a").body([](ptx::Scalar) { ptx::ret(); });
+  EXPECT_THROW((void)wrong.ptx(), Error);
+  auto six = ptx::kernel("six").tensor_map("a").arch("sm_90a").body([](ptx::TensorMapParam a) {
+    ptx::Reg m = a.generic_address();
+    (void)ptx::tensor_coords(m, {1, 2, 3, 4, 5, 6});
+  });
+  EXPECT_THROW((void)six.ptx(), Error);
+}
+
 }  // namespace
 }  // namespace ptx::test

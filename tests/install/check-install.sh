@@ -60,3 +60,15 @@ cmake --build "$work/aot-build" > "$work/aot-build.log" || { cat "$work/aot-buil
 out=$(PTXPP_LIBCUDA=/nonexistent "$work/aot-build/app")
 grep -q "axpy (axpy, sm_90a, cubin .*) on CPU emulator: ok" <<< "$out" || { echo "AOT consumer printed:"; echo "$out"; exit 1; }
 echo "ahead-of-time consumer: ok ($out)"
+
+# 5. The transpiler's output builds against the installed package (pkg-config) and
+#    prints the kernel it was made from (canonical form).
+kernel="$src/tests/corpus/nvcc/sm_90a/mbarrier.ptx"
+[ -f "$kernel" ] || kernel=$(find "$src/tests/corpus/nvcc" -name '*.ptx' | sort | head -n 1)
+"$prefix/bin/ptxpp" transpile --main --name transpiled "$kernel" -o "$work/transpiled.cpp"
+# shellcheck disable=SC2046
+"$cxx" -std=c++20 -o "$work/transpiled" "$work/transpiled.cpp" $(pkg-config --cflags --libs ptxpp)
+"$work/transpiled" > "$work/transpiled.ptx"
+"$prefix/bin/ptxpp" fmt "$kernel" > "$work/kernel-canonical.ptx"
+cmp "$work/kernel-canonical.ptx" "$work/transpiled.ptx" || { echo "transpiled $kernel printed something else"; exit 1; }
+echo "transpiled $(basename "$kernel") built against the installed package: ok"

@@ -1,7 +1,7 @@
 // A fake CUDA driver for tests on machines without a GPU: exports cuGetProcAddress
 // and the entry points the runtime uses, backed by host memory, and records every
 // call in a log the tests read (fake_cuda_log). Settings (fake_cuda_set):
-//   devices, cc (e.g. 90), driver (e.g. 13000), optin_smem, fail_jit, no_init.
+//   devices, cc (e.g. 90), driver (e.g. 13000), optin_smem, fail_jit, no_init, capturing.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -16,7 +16,7 @@ namespace {
 
 std::mutex mu;
 std::string log_text;
-std::map<std::string, long> settings = {{"devices", 1}, {"cc", 90}, {"driver", 13000}, {"optin_smem", 232448}, {"fail_jit", 0}};
+std::map<std::string, long> settings = {{"devices", 1}, {"cc", 90}, {"driver", 13000}, {"optin_smem", 232448}, {"fail_jit", 0}, {"capturing", 0}};
 std::map<unsigned long long, std::vector<unsigned char>> allocations;
 unsigned long long next_ptr = 0x10000000;
 int modules = 0;
@@ -34,6 +34,14 @@ long setting(const char* k) {
 
 namespace cu = ptx::runtime::cu;
 using Result = cu::Result;
+
+// While "capturing" is set (a stream capture for a CUDA graph), calls a real driver
+// refuses during capture fail with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and are logged.
+bool capture_violation(const char* fn) {
+  if (!setting("capturing")) return false;
+  record(std::string("capture violation: ") + fn);
+  return true;
+}
 
 Result cuInit(unsigned) {
   record("cuInit");
@@ -70,10 +78,12 @@ Result cuDevicePrimaryCtxRetain(cu::Context* ctx, cu::Device) {
 }
 Result cuCtxSetCurrent(cu::Context) { return 0; }
 Result cuCtxSynchronize() {
+  if (capture_violation("cuCtxSynchronize")) return 900;
   record("cuCtxSynchronize");
   return 0;
 }
 Result cuModuleLoadDataEx(cu::Module* mod, const void* image, unsigned n, int* options, void** values) {
+  if (capture_violation("cuModuleLoadDataEx")) return 900;
   const char* p = static_cast<const char*>(image);
   const bool elf = std::memcmp(p, "\x7f" "ELF", 4) == 0;
   record(std::string("cuModuleLoadDataEx ") + (elf ? "cubin" : "ptx"));
@@ -114,6 +124,7 @@ Result cuLaunchKernelEx(const cu::LaunchConfig* c, cu::Function, void** params, 
   return 0;
 }
 Result cuMemAlloc(unsigned long long* p, size_t n) {
+  if (capture_violation("cuMemAlloc")) return 900;
   std::lock_guard lock(mu);
   *p = next_ptr;
   next_ptr += (n + 255) / 256 * 256 + 256;
@@ -121,6 +132,7 @@ Result cuMemAlloc(unsigned long long* p, size_t n) {
   return 0;
 }
 Result cuMemFree(unsigned long long p) {
+  if (capture_violation("cuMemFree")) return 900;
   std::lock_guard lock(mu);
   return allocations.erase(p) ? 0 : 1;
 }
@@ -133,24 +145,28 @@ unsigned char* find(unsigned long long p, size_t n) {
   return it->second.data() + (p - it->first);
 }
 Result cuMemcpyHtoD(unsigned long long d, const void* s, size_t n) {
+  if (capture_violation("cuMemcpyHtoD")) return 900;
   unsigned char* p = find(d, n);
   if (!p) return 1;
   std::memcpy(p, s, n);
   return 0;
 }
 Result cuMemcpyDtoH(void* d, unsigned long long s, size_t n) {
+  if (capture_violation("cuMemcpyDtoH")) return 900;
   unsigned char* p = find(s, n);
   if (!p) return 1;
   std::memcpy(d, p, n);
   return 0;
 }
 Result cuMemsetD8(unsigned long long d, unsigned char v, size_t n) {
+  if (capture_violation("cuMemsetD8")) return 900;
   unsigned char* p = find(d, n);
   if (!p) return 1;
   std::memset(p, v, n);
   return 0;
 }
 Result cuMemcpyDtoD(unsigned long long d, unsigned long long s, size_t n) {
+  if (capture_violation("cuMemcpyDtoD")) return 900;
   unsigned char* dst = find(d, n);
   unsigned char* src = find(s, n);
   if (!dst || !src) return 1;
@@ -163,6 +179,7 @@ Result cuStreamCreate(cu::Stream* s, unsigned) {
   return 0;
 }
 Result cuStreamSynchronize(cu::Stream s) {
+  if (capture_violation("cuStreamSynchronize")) return 900;
   record("cuStreamSynchronize " + std::to_string(reinterpret_cast<uintptr_t>(s)));
   return 0;
 }
@@ -176,12 +193,71 @@ Result cuEventCreate(cu::Event* e, unsigned) {
   return 0;
 }
 Result cuEventRecord(cu::Event, cu::Stream) { return 0; }
-Result cuEventSynchronize(cu::Event) { return 0; }
+Result cuEventSynchronize(cu::Event) {
+  if (capture_violation("cuEventSynchronize")) return 900;
+  return 0;
+}
 Result cuEventElapsedTime(float* ms, cu::Event a, cu::Event b) {
   *ms = static_cast<float>(reinterpret_cast<uintptr_t>(b) - reinterpret_cast<uintptr_t>(a));  // 1 ms per event in between
   return 0;
 }
 Result cuEventDestroy(cu::Event) { return 0; }
+
+// Tensor maps: the call and its arguments go to the log; the descriptor holds the
+// base address in its first 8 bytes (what cuTensorMapReplaceAddress changes).
+std::string list(const unsigned long long* v, unsigned n) {
+  std::string s;
+  for (unsigned i = 0; i < n; ++i) {
+    if (i) s += ',';
+    s += std::to_string(v[i]);
+  }
+  return s;
+}
+std::string list(const unsigned* v, unsigned n) {
+  std::string s;
+  for (unsigned i = 0; i < n; ++i) {
+    if (i) s += ',';
+    s += std::to_string(v[i]);
+  }
+  return s;
+}
+Result cuTensorMapEncodeTiled(cu::TensorMap* m, int type, unsigned rank, void* addr, const unsigned long long* dims,
+                              const unsigned long long* strides, const unsigned* box, const unsigned* estr, int il, int sw,
+                              int l2, int oob) {
+  if (reinterpret_cast<uintptr_t>(m) % 64) return 1;  // CUDA_ERROR_INVALID_VALUE
+  record("cuTensorMapEncodeTiled type=" + std::to_string(type) + " rank=" + std::to_string(rank) + " addr=" +
+         std::to_string(reinterpret_cast<uintptr_t>(addr)) + " dims=" + list(dims, rank) + " strides=" + list(strides, rank - 1) +
+         " box=" + list(box, rank) + " estr=" + list(estr, rank) + " interleave=" + std::to_string(il) + " swizzle=" +
+         std::to_string(sw) + " l2=" + std::to_string(l2) + " oob=" + std::to_string(oob));
+  std::memset(m, 0, sizeof *m);
+  m->opaque[0] = reinterpret_cast<uintptr_t>(addr);
+  m->opaque[1] = 0x7469'6c65'6400ull;  // "tiled"
+  return 0;
+}
+Result cuTensorMapEncodeIm2col(cu::TensorMap* m, int type, unsigned rank, void* addr, const unsigned long long* dims,
+                               const unsigned long long* strides, const int* lower, const int* upper, unsigned channels,
+                               unsigned pixels, const unsigned* estr, int il, int sw, int l2, int oob) {
+  if (reinterpret_cast<uintptr_t>(m) % 64) return 1;
+  std::string corners;
+  for (unsigned i = 0; i + 2 < rank; ++i) {
+    if (i) corners += ',';
+    corners += std::to_string(lower[i]);
+    corners += ':';
+    corners += std::to_string(upper[i]);
+  }
+  record("cuTensorMapEncodeIm2col type=" + std::to_string(type) + " rank=" + std::to_string(rank) + " dims=" + list(dims, rank) +
+         " strides=" + list(strides, rank - 1) + " corners=" + corners + " channels=" + std::to_string(channels) + " pixels=" +
+         std::to_string(pixels) + " estr=" + list(estr, rank) + " interleave=" + std::to_string(il) + " swizzle=" +
+         std::to_string(sw) + " l2=" + std::to_string(l2) + " oob=" + std::to_string(oob));
+  std::memset(m, 0, sizeof *m);
+  m->opaque[0] = reinterpret_cast<uintptr_t>(addr);
+  return 0;
+}
+Result cuTensorMapReplaceAddress(cu::TensorMap* m, void* addr) {
+  record("cuTensorMapReplaceAddress addr=" + std::to_string(reinterpret_cast<uintptr_t>(addr)));
+  m->opaque[0] = reinterpret_cast<uintptr_t>(addr);
+  return 0;
+}
 Result cuGetErrorName(Result r, const char** s) {
   *s = r == 218 ? "CUDA_ERROR_INVALID_PTX" : r == 3 ? "CUDA_ERROR_NOT_INITIALIZED" : "CUDA_ERROR_FAKE";
   return 0;
@@ -203,6 +279,7 @@ __attribute__((visibility("default"))) Result cuGetProcAddress_v2(const char* sy
       E(cuModuleUnload), E(cuFuncSetAttribute), E(cuLaunchKernelEx), E(cuMemAlloc), E(cuMemFree), E(cuMemcpyHtoD),
       E(cuMemcpyDtoH), E(cuMemsetD8), E(cuMemcpyDtoD), E(cuStreamCreate), E(cuStreamSynchronize), E(cuStreamDestroy), E(cuEventCreate), E(cuEventRecord),
       E(cuEventSynchronize), E(cuEventElapsedTime), E(cuEventDestroy), E(cuGetErrorName), E(cuGetErrorString),
+      E(cuTensorMapEncodeTiled), E(cuTensorMapEncodeIm2col), E(cuTensorMapReplaceAddress),
 #undef E
   };
   auto it = table.find(sym);

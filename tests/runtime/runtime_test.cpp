@@ -13,6 +13,7 @@
 
 #include <ptxpp/dsl.hpp>
 #include <ptxpp/runtime.hpp>
+#include <ptxpp/emu/tensor_map.hpp>
 
 #include "../../examples/kernels/elementwise.hpp"
 
@@ -275,6 +276,186 @@ TEST(Runtime, StreamsAndTiming) {
   }
   EXPECT_NE(fake.log().find("cuStreamDestroy"), std::string::npos) << fake.log();
   EXPECT_NE(error_of([] { Stream().synchronize(); }).find("default stream"), std::string::npos);
+  g.free(x);
+}
+
+// Tensor maps: the driver's rules are checked before the call, with the field named;
+// the call gets the spec as given; the cache encodes once and replaces the base after.
+TEST(Runtime, TensorMapsAreCheckedEncodedAndCached) {
+  Fake fake;
+  Device g = device::gpu(0);
+  DevicePtr a = g.alloc(1 << 20);
+  TensorMapSpec s;
+  s.type = TmaType::bf16;
+  s.dims = {512, 1024};
+  s.box = {64, 128};
+  s.swizzle = TmaSwizzle::b128;
+  fake.clear();
+  const TensorMap m = make_tensor_map(g, a, s);
+  std::string log = fake.log();
+  EXPECT_NE(log.find("cuTensorMapEncodeTiled type=9 rank=2 addr=" + std::to_string(a.address) +
+                     " dims=512,1024 strides=1024 box=64,128 estr=1,1 interleave=0 swizzle=3 l2=0 oob=0"),
+            std::string::npos)
+      << log;
+  uint64_t base = 0;
+  std::memcpy(&base, m.bytes.data(), 8);
+  EXPECT_EQ(base, a.address);
+
+  // the rules, one broken at a time
+  auto why = [&](auto edit, uint64_t offset = 0) {
+    TensorMapSpec t = s;
+    edit(t);
+    return error_of([&] { (void)make_tensor_map(g, a.offset(offset), t); });
+  };
+  EXPECT_NE(why([](TensorMapSpec&) {}, 8).find("base address 0x"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.dims = {}; }).find("0 dimensions"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.dims = {1, 1, 1, 1, 1, 1}; }).find("6 dimensions"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.dims[1] = 0; }).find("dims[1] = 0"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.strides = {1000}; }).find("strides[0] = 1000 bytes: a stride must be a multiple of 16"),
+            std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.strides = {512}; }).find("is less than the 1024 bytes"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.strides = {1024, 2048}; }).find("2 strides for 2 dimensions"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.box = {64, 257}; }).find("box[1] = 257"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.box = {4, 8}; }).find("box[0] = 4 elements of 2 bytes = 8 bytes"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.box = {64}; }).find("1 box sizes for 2 dimensions"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.swizzle = TmaSwizzle::b64; }).find("the 64-byte swizzle takes at most 64"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.element_strides = {1, 9}; }).find("element_strides[1] = 9"), std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.interleave = TmaInterleave::b16; }).find("interleaved layout takes at least 3"),
+            std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) {
+              t.type = TmaType::u8;
+              t.box = {64, 128};
+              t.swizzle = TmaSwizzle::none;
+              t.oob_fill = TmaOobFill::nan_request_zero_fma;
+            }).find("needs a floating-point element type"),
+            std::string::npos);
+  EXPECT_NE(why([](TensorMapSpec& t) { t.dims = {3, 4}; }).find("packed rows of 6 bytes"), std::string::npos);
+  EXPECT_EQ(check_tensor_map(s, a.address), "");
+
+  // im2col: NHWC activations, a 3x3 window
+  TensorMapSpec c;
+  c.mode = TensorMapSpec::Mode::im2col;
+  c.type = TmaType::f16;
+  c.dims = {64, 32, 32, 8};  // C, W, H, N
+  c.lower = {-1, -1};
+  c.upper = {-1, -1};
+  c.channels_per_pixel = 64;
+  c.pixels_per_column = 128;
+  fake.clear();
+  (void)make_tensor_map(g, a, c);
+  log = fake.log();
+  EXPECT_NE(log.find("cuTensorMapEncodeIm2col type=6 rank=4 dims=64,32,32,8 strides=128,4096,131072 corners=-1:-1,-1:-1 "
+                     "channels=64 pixels=128"),
+            std::string::npos)
+      << log;
+  c.lower = {-200, 0};
+  EXPECT_NE(error_of([&] { (void)make_tensor_map(g, a, c); }).find("corner offset -200 out of range [-128, 127]"), std::string::npos);
+
+  // the cache: one encode per spec, then the base is replaced in a copy
+  TensorMapCache cache;
+  fake.clear();
+  const TensorMap m1 = cache.get(g, a, s);
+  const TensorMap m2 = cache.get(g, a.offset(4096), s);
+  log = fake.log();
+  EXPECT_EQ(count(log, "cuTensorMapEncodeTiled"), 1u) << log;
+  EXPECT_EQ(count(log, "cuTensorMapReplaceAddress addr=" + std::to_string(a.address + 4096)), 1u) << log;
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache.encodes(), 1u);
+  std::memcpy(&base, m1.bytes.data(), 8);
+  EXPECT_EQ(base, a.address);  // the first copy is untouched
+  std::memcpy(&base, m2.bytes.data(), 8);
+  EXPECT_EQ(base, a.address + 4096);
+  EXPECT_NE(error_of([&] { (void)cache.get(g, a.offset(8), s); }).find("not 16-byte aligned"), std::string::npos);
+
+  // a tensor map parameter takes a TensorMap, by value (128 bytes)
+  auto k = ptx::kernel("tma").tensor_map("tmap").in(tensor(f32, {4})).arch("sm_90a").body([](TensorMapParam, Tensor) { ret(); });
+  auto b = bind(g, k);
+  fake.clear();
+  b(m, a);
+  EXPECT_NE(fake.log().find("p0=" + std::to_string(static_cast<uint32_t>(a.address))), std::string::npos) << fake.log();
+  EXPECT_NE(error_of([&] { b(a, a); }).find("argument 0 (tma_tmap): a tensor map parameter takes a ptx::TensorMap"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { b(m, m); }).find("argument 1 (tma_param_1): a ptx::TensorMap given for a tensor"), std::string::npos);
+  EXPECT_NE(k.ptx().find(".param .align 64 .b8 tma_tmap[128]"), std::string::npos) << k.ptx();
+
+  // sm_80 has no TMA (a second fake GPU, made while the fake says compute capability 8.0)
+  fake.set("devices", 3);
+  fake.set("cc", 80);
+  Device old = device::gpu(2);
+  fake.set("cc", 90);
+  fake.set("devices", 1);
+  DevicePtr o = old.alloc(4096);
+  EXPECT_NE(error_of([&] { (void)make_tensor_map(old, o, s); }).find("tensor maps need compute capability 9.0 or higher; GPU 2"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)make_tensor_map(g, o, s); }).find("the base pointer belongs to another device"), std::string::npos);
+  g.free(a);
+}
+
+// On the CPU device the descriptor is the emulator's encoding of the same spec.
+TEST(Runtime, TensorMapsOnTheCpuDevice) {
+  Device c = device::cpu();
+  DevicePtr a = c.alloc(1 << 16);
+  TensorMapSpec s;
+  s.type = TmaType::f32;
+  s.dims = {40, 30, 2};
+  s.strides = {256, 256 * 30};
+  s.box = {8, 16, 1};
+  s.element_strides = {1, 2, 1};
+  s.oob_fill = TmaOobFill::nan_request_zero_fma;
+  TensorMap m = make_tensor_map(c, a, s);
+  auto d = emu::decode(m.bytes.data());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->kind, emu::TensorMapKind::Tiled);
+  EXPECT_EQ(d->rank, 3);
+  EXPECT_EQ(d->base, a.address);
+  EXPECT_EQ(d->dims[1], 30u);
+  EXPECT_EQ(d->strides[0], 4u);
+  EXPECT_EQ(d->strides[1], 256u);
+  EXPECT_EQ(d->strides[2], 256u * 30);
+  EXPECT_EQ(d->box[1], 16);
+  EXPECT_EQ(d->element_strides[1], 2);
+  EXPECT_EQ(d->oob_nan, 1);
+  replace_address(c, m, a.offset(1024));
+  EXPECT_EQ(emu::decode(m.bytes.data())->base, a.address + 1024);
+  // packed strides are derived
+  s.strides = {};
+  s.dims = {64, 30, 2};
+  d = emu::decode(make_tensor_map(c, a, s).bytes.data());
+  EXPECT_EQ(d->strides[1], 256u);
+  EXPECT_EQ(d->strides[2], 256u * 30);
+  TensorMap junk;
+  EXPECT_FALSE(emu::decode(junk.bytes.data()).has_value());
+  EXPECT_NE(error_of([&] { replace_address(c, junk, a); }).find("not a tensor map of the CPU device"), std::string::npos);
+}
+
+// A launch of a bound kernel is safe inside a CUDA-graph stream capture: it makes no
+// call a capture refuses (allocation, copies, module loads, synchronization). The
+// fake driver refuses them while "capturing" is set, as the real one does.
+TEST(Runtime, BoundLaunchesAreCaptureSafe) {
+  Fake fake;
+  Device g = device::gpu(0);
+  auto k = ptx::kernel("captured").in(tensor(f32, {"N"})).scalar("s", f32).arch("sm_90a").block(128).grid(
+      [](const Bindings& b) { return Dim3(static_cast<uint32_t>(b.at("N") / 128)); }).body([](Tensor, Scalar) { ret(); });
+  DevicePtr x = g.alloc(4096);
+  Stream s = g.stream();
+  auto bound = bind(g, k, {{"N", 1024}});  // loads the module: before the capture
+  TensorMapSpec spec;
+  spec.dims = {1024};
+  spec.box = {128};
+  TensorMapCache maps;
+  (void)maps.get(g, x, spec);
+  fake.clear();
+  fake.set("capturing", 1);
+  for (int i = 0; i < 3; ++i) bound.on(s, x, 1.0f);
+  (void)maps.get(g, x.offset(1024), spec);  // descriptors are host-side work
+  fake.set("capturing", 0);
+  const std::string log = fake.log();
+  EXPECT_EQ(log.find("capture violation"), std::string::npos) << log;
+  EXPECT_EQ(count(log, "cuLaunchKernelEx"), 3u) << log;
+  // what is not capture-safe fails with the driver's error, not silently
+  fake.set("capturing", 1);
+  EXPECT_NE(error_of([&] { s.synchronize(); }).find("900"), std::string::npos);
+  fake.set("capturing", 0);
   g.free(x);
 }
 

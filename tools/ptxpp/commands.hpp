@@ -14,6 +14,8 @@ void register_text_commands(CLI::App& app);
 void register_spec_commands(CLI::App& app);
 // run
 void register_run_commands(CLI::App& app);
+// transpile
+void register_transpile_commands(CLI::App& app);
 
 // Reads a file, or standard input for "-". Prints an error and returns nullopt on failure.
 std::optional<std::string> read_input(const std::string& path);

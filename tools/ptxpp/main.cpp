@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   ptxpp_cli::register_text_commands(app);
   ptxpp_cli::register_spec_commands(app);
   ptxpp_cli::register_run_commands(app);
+  ptxpp_cli::register_transpile_commands(app);
 
   try {
     app.parse(argc, argv);

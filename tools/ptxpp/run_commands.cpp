@@ -206,7 +206,7 @@ void run_gpu(const RunArgs& a, const std::string& text, const ptx::ir::Module& m
     } else if (v.find(':') != std::string::npos) {
       scalars.push_back(scalar_arg(v));
       p.dtype = dtype_of(v);
-      args.push_back(ptx::LaunchArg{false, p.dtype, static_cast<uint8_t>(scalars.back().bytes.size()), scalars.back().bytes.data(), nullptr});
+      args.push_back(ptx::LaunchArg{false, p.dtype, static_cast<uint8_t>(scalars.back().bytes.size()), scalars.back().bytes.data(), nullptr, false});
     } else {
       throw Usage(fmt::format("--arg {}: neither a --buf name nor TYPE:NUMBER", v));
     }

@@ -75,6 +75,7 @@ struct Param {
   TensorSpec spec;    // tensors
   DType dtype;        // scalars
   const Bindings* bindings;
+  bool is_tensor_map;  // a 128-byte TMA descriptor passed by value (__grid_constant__)
 };
 }  // namespace dsl::detail
 
@@ -111,6 +112,24 @@ class Scalar {
   const dsl::detail::Param* p_;
 };
 
+// A tensor map (TMA descriptor) parameter: `.param .align 64 .b8 name[128]`, passed by
+// value at launch (a ptx::TensorMap), read by cp.async.bulk.tensor through its address.
+class TensorMapParam {
+ public:
+  explicit TensorMapParam(const dsl::detail::Param& p);
+  std::string_view param() const { return p_->name; }
+  // The descriptor's generic address: `mov.b64 a, name;  cvta.param.u64 g, a;` (two instructions, as nvcc).
+  Reg generic_address(ptx::SourceLocation where = ptx::SourceLocation::current()) const;
+
+ private:
+  const dsl::detail::Param* p_;
+};
+
+// `[map, {c0, c1, ...}]`: the tensor-coordinate operand of cp.async.bulk.tensor (1 to 5
+// coordinates; `map` holds the descriptor's generic address). No instruction.
+Operand tensor_coords(const Reg& map, std::initializer_list<Operand> coords,
+                      ptx::SourceLocation where = ptx::SourceLocation::current());
+
 // The global pointers of several tensors: ld.param.u64 + cvta.to.global.u64 each.
 template <class... T>
 auto global_ptrs(const T&... t) {
@@ -123,6 +142,7 @@ struct ParamInfo {
   DType dtype = DType::none;
   std::vector<int64_t> shape;  // bound
   bool is_output = false;
+  bool is_tensor_map = false;  // takes a ptx::TensorMap (128 bytes)
 };
 
 // One traced kernel: its PTX and what launching it needs.
@@ -146,6 +166,8 @@ class Kernel {
   Kernel& in(TensorSpec t);
   Kernel& out(TensorSpec t);
   Kernel& scalar(std::string name, DType t);
+  // A TMA descriptor parameter (the body takes a ptx::TensorMapParam); launched with a ptx::TensorMap.
+  Kernel& tensor_map(std::string name);
   Kernel& grid(Dim3 d);
   Kernel& grid(std::function<Dim3(const Bindings&)> f);
   Kernel& block(Dim3 d);

@@ -11,10 +11,13 @@ namespace ptx {
 class Label {
  public:
   explicit Label(std::string_view hint = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
+  // For the library: a handle to label `id` of the running trace.
+  static Label adopt(uint32_t id, ptx::SourceLocation where) { return Label(id, where); }
   uint32_t id() const { return id_; }
   ptx::SourceLocation where() const { return where_; }
 
  private:
+  Label(uint32_t id, ptx::SourceLocation where) : id_(id), where_(where) {}
   uint32_t id_;
   ptx::SourceLocation where_;
 };

@@ -10,6 +10,7 @@
 #include "ptxpp/dsl/source_location.hpp"
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "ptxpp/dsl/types.hpp"
 #include "ptxpp/ir/expr.hpp"
@@ -73,6 +74,8 @@ inline Operand as_operand(const Operand& o) { return o; }
 inline Operand as_operand(Sink s) { return to_operand(s); }
 // {a, b, c, d}: a vector operand; elements may be `_`.
 Operand vec(std::span<const Operand> elems);
+// {r[a], ..., r[a+n-1]}: `ptx::vec(acc.range(0, 64))` (wgmma's accumulators).
+Operand vec(const std::vector<Operand>& elems);
 template <class... T>
 Operand vec(const T&... elems) {
   const Operand ops[] = {as_operand(elems)...};

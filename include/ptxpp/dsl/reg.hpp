@@ -89,9 +89,13 @@ class RegArray {
  public:
   RegArray(DType t, uint32_t count, std::string_view name = {},
            ptx::SourceLocation where = ptx::SourceLocation::current());
+  // Registers declared elsewhere (ptx::listing::regs), as one array.
+  explicit RegArray(std::vector<Reg> regs) : regs_(std::move(regs)) {}
   Reg& operator[](size_t i);
   const Reg& operator[](size_t i) const;
   size_t size() const { return regs_.size(); }
+  // Elements first .. first+count-1 as operands, for ptx::vec.
+  std::vector<Operand> range(size_t first, size_t count) const;
   auto begin() { return regs_.begin(); }
   auto end() { return regs_.end(); }
   auto begin() const { return regs_.begin(); }

@@ -14,6 +14,7 @@
 
 #include "ptxpp/dsl/kernel.hpp"
 #include "ptxpp/runtime/device.hpp"
+#include "ptxpp/runtime/tensor_map.hpp"
 
 namespace ptx {
 
@@ -24,6 +25,7 @@ struct LaunchArg {
   uint8_t size = 0;
   const void* data = nullptr;
   const DeviceImpl* device = nullptr;  // pointers
+  bool tensor_map = false;             // a ptx::TensorMap (size 128)
 };
 
 template <class T>
@@ -41,12 +43,13 @@ constexpr DType scalar_type() {
   else return DType::none;
 }
 
-inline LaunchArg launch_arg(const DevicePtr& p) { return LaunchArg{true, DType::u64, 8, &p.address, p.device}; }
+inline LaunchArg launch_arg(const DevicePtr& p) { return LaunchArg{true, DType::u64, 8, &p.address, p.device, false}; }
+inline LaunchArg launch_arg(const TensorMap& m) { return LaunchArg{false, DType::none, 128, m.bytes.data(), nullptr, true}; }
 template <class T>
   requires std::is_arithmetic_v<T>
 LaunchArg launch_arg(const T& v) {
   static_assert(scalar_type<T>() != DType::none, "kernel scalars: float, double, or fixed-width integers");
-  return LaunchArg{false, scalar_type<T>(), sizeof(T), &v, nullptr};
+  return LaunchArg{false, scalar_type<T>(), sizeof(T), &v, nullptr, false};
 }
 
 struct BoundKernelImpl;

@@ -17,6 +17,7 @@ std::string print(const ir::Module& m, PrintMode mode = PrintMode::Exact);
 void print(const ir::Module& m, std::string& out, PrintMode mode = PrintMode::Exact);
 // One expression or statement, for messages and tools.
 std::string print_expr(const ir::Module& m, ir::ExprId e);
-std::string print_stmt(const ir::Module& m, ir::Stmt s);
+// Canonical by default; Exact writes the statement's own trivia (its lead included, its trail not).
+std::string print_stmt(const ir::Module& m, ir::Stmt s, PrintMode mode = PrintMode::Canonical);
 
 }  // namespace ptx::text

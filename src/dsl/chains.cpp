@@ -1,0 +1,60 @@
+#include "ptxpp/dsl/chains.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+
+namespace ptx::dsl {
+
+namespace {
+struct ChainToken {
+  std::string_view ptx;  // ".shared::cta"
+  std::string_view cxx;  // "shared_cta"
+};
+struct ChainState {
+  uint32_t first_edge;
+  uint32_t edge_count;
+  bool accepting;
+};
+struct ChainEdge {
+  uint32_t token;
+  uint32_t to;  // a state (kChainEdges), or an opcode's start state (kChainOpcodes)
+};
+#include "chains.inc"
+
+std::optional<uint32_t> token_of(std::string_view text) {
+  static const std::unordered_map<std::string_view, uint32_t> index = [] {
+    std::unordered_map<std::string_view, uint32_t> m;
+    for (uint32_t i = 0; i < std::size(kChainTokens); ++i) m.emplace(kChainTokens[i].ptx, i);
+    return m;
+  }();
+  const auto it = index.find(text);
+  if (it == index.end()) return std::nullopt;
+  return it->second;
+}
+}  // namespace
+
+std::optional<std::string> chain_spelling(std::string_view opcode, std::span<const std::string_view> modifiers) {
+  const auto op = token_of(opcode);
+  if (!op) return std::nullopt;
+  const ChainEdge* start = std::find_if(std::begin(kChainOpcodes), std::end(kChainOpcodes),
+                                        [&](const ChainEdge& e) { return e.token == *op; });
+  if (start == std::end(kChainOpcodes)) return std::nullopt;
+  uint32_t state = start->to;
+  std::string out(kChainTokens[*op].cxx);
+  for (std::string_view m : modifiers) {
+    const auto t = token_of(m);
+    if (!t) return std::nullopt;
+    const ChainState& s = kChainStates[state];
+    const ChainEdge* e = std::find_if(kChainEdges + s.first_edge, kChainEdges + s.first_edge + s.edge_count,
+                                      [&](const ChainEdge& x) { return x.token == *t; });
+    if (e == kChainEdges + s.first_edge + s.edge_count) return std::nullopt;
+    state = e->to;
+    out += '.';
+    out += kChainTokens[*t].cxx;
+  }
+  if (!kChainStates[state].accepting) return std::nullopt;
+  return out;
+}
+
+}  // namespace ptx::dsl

@@ -1,0 +1,195 @@
+// Listings: text pieces and traced bodies, joined, parsed again and printed in
+// canonical form. Statements written as text (stmt, instruction) stay text
+// inside the body's trace (a directive node whose name is the whole statement)
+// until that final parse.
+#include "ptxpp/dsl/listing.hpp"
+
+#include <fmt/format.h>
+
+#include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/instruction_call.hpp"
+#include "ptxpp/text/parser.hpp"
+#include "ptxpp/text/printer.hpp"
+#include "trace.hpp"
+
+namespace ptx {
+
+using dsl::Trace;
+
+Listing::Listing(ListingOptions o) : options_(std::move(o)) {}
+
+Listing& Listing::text(std::string ptx_text) {
+  pieces_.push_back({std::move(ptx_text), {}});
+  return *this;
+}
+
+Listing& Listing::body(std::function<void()> body) {
+  pieces_.push_back({{}, std::move(body)});
+  return *this;
+}
+
+std::string Listing::ptx() const {
+  const auto target = spec::Target::parse(options_.target);
+  if (!target) throw Error(fmt::format("ptx::Listing: '{}' is not a target", options_.target), {});
+  std::string out;
+  for (const Piece& p : pieces_) {
+    if (!p.body) {
+      out += p.text;
+      continue;
+    }
+    dsl::TraceOptions o;
+    o.target = *target;
+    o.validate = options_.validate;
+    Trace t(o);
+    Trace::Scope scope(t);
+    p.body();
+    std::vector<ir::Stmt> stmts = t.finish_body();
+    const size_t added = stmts.size() - t.body.size();
+    const ir::Trivia close = t.apply_leads(stmts, added);
+    const uint32_t block = t.m.add_block();
+    t.m.blocks[block].stmts = std::move(stmts);
+    t.m.blocks[block].open = ir::Trivia::none();
+    t.m.blocks[block].close = close;
+    out += text::print_stmt(t.m, ir::Stmt{ir::StmtKind::Block, block}, text::PrintMode::Exact);
+  }
+  auto parsed = text::parse(out, {"<listing>"});
+  if (!parsed) throw Error(fmt::format("ptx::Listing: the module does not parse: {}", parsed.error().format()), {});
+  return text::print(parsed.module(), text::PrintMode::Canonical);
+}
+
+namespace listing {
+
+namespace {
+
+// `text` parsed as the body of a function; throws at `where` when it does not parse.
+text::ParseResult parse_in_body(std::string_view what, std::string_view text, ptx::SourceLocation where) {
+  std::string src = ".version 9.0\n.target sm_100a\n.address_size 64\n.entry _listing_()\n{\n";
+  src += text;
+  src += "\n}\n";
+  auto parsed = text::parse(src, {"<listing>"});
+  if (!parsed) throw Error(fmt::format("ptx::listing::{}: {}", what, parsed.error().message), where);
+  return parsed;
+}
+
+size_t body_statements(const ir::Module& m) {
+  for (const ir::Stmt& s : m.root().stmts)
+    if (s.kind == ir::StmtKind::Function) return m.blocks[m.functions[s.index].body].stmts.size();
+  return 0;
+}
+
+// A statement kept as text until the listing is parsed.
+void verbatim(Trace& t, std::string_view text) {
+  t.body.push_back(t.m.add_directive(text, std::span<const ir::ExprId>{}));
+  t.last_instruction = t.last_dest = 0xFFFFFFFFu;
+}
+
+void add_lead(std::string_view text, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  t.leads[t.body.size()] += text;
+}
+
+}  // namespace
+
+RegArray regs(DType t, std::string_view name, uint32_t count, ptx::SourceLocation where) {
+  if (count == 0) throw Error("a register array needs at least one register", where);
+  return RegArray(Trace::current(where).declare_regs(t, name, count, where));
+}
+
+Reg reg(DType t, std::string_view name, ptx::SourceLocation where) {
+  std::vector<Reg> r = Trace::current(where).declare_regs(t, name, 0, where);
+  return std::move(r[0]);
+}
+
+Reg reg_ref(DType t, std::string_view name, ptx::SourceLocation where) {
+  return Trace::current(where).reg_ref(t, name, where);
+}
+
+Label label(std::string_view name, ptx::SourceLocation where) {
+  return Label::adopt(Trace::current(where).new_label_exact(name, where), where);
+}
+
+void stmt(std::string_view text, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  auto parsed = parse_in_body("stmt", text, where);
+  if (body_statements(parsed.module()) != 1) throw Error("ptx::listing::stmt takes exactly one statement", where);
+  verbatim(t, text);
+}
+
+void instruction(std::string_view text, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  auto parsed = parse_in_body("instruction", text, where);
+  if (parsed.module().instructions.size() != 1 || body_statements(parsed.module()) != 1)
+    throw Error("ptx::listing::instruction takes exactly one instruction", where);
+  verbatim(t, text);
+}
+
+Operand operand(std::string_view text, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  auto parsed = parse_in_body("operand", fmt::format("_operand_ {};", text), where);
+  const ir::Module& pm = parsed.module();
+  if (pm.instructions.size() != 1 || pm.instructions[0].operands.count != 1)
+    throw Error(fmt::format("ptx::listing::operand: '{}' is not one operand", text), where);
+  return dsl::import_operand(pm, pm.operand(pm.instructions[0], 0), t.m);
+}
+
+void block(const std::function<void()>& body, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  std::vector<ir::Stmt> outer = std::move(t.body);
+  std::map<size_t, std::string> outer_leads = std::move(t.leads);
+  t.body.clear();
+  t.leads.clear();
+  body();
+  std::vector<ir::Stmt> inner = std::move(t.body);
+  const ir::Trivia close = t.apply_leads(inner, 0);
+  t.body = std::move(outer);
+  t.leads = std::move(outer_leads);
+  const uint32_t b = t.m.add_block();
+  t.m.blocks[b].stmts = std::move(inner);
+  t.m.blocks[b].close = close;
+  t.body.push_back(ir::Stmt{ir::StmtKind::Block, b});
+  t.last_instruction = t.last_dest = 0xFFFFFFFFu;
+}
+
+namespace {
+void back_edge_loop(const Label& top, const Reg& p, bool negated, const std::function<void()>& body, bool uni,
+                    ptx::SourceLocation where) {
+  ptx::place(top, where);
+  body();
+  const Operand target(top);
+  const Operand guard = dsl::detail::guard_operand(p, negated);
+  dsl::Trace::current(where).emit_text(uni ? "bra.uni" : "bra", std::span<const Operand>(&target, 1), where, &guard);
+}
+}  // namespace
+
+void repeat_while(const Label& top, const Reg& p, const std::function<void()>& body, bool uni, ptx::SourceLocation where) {
+  back_edge_loop(top, p, false, body, uni, where);
+}
+
+void repeat_until(const Label& top, const Reg& p, const std::function<void()>& body, bool uni, ptx::SourceLocation where) {
+  back_edge_loop(top, p, true, body, uni, where);
+}
+
+void wait_loop(const Label& top, const Label& done, const Reg& p, const std::function<void()>& body,
+               ptx::SourceLocation where) {
+  ptx::place(top, where);
+  body();
+  dsl::Trace& t = dsl::Trace::current(where);
+  const Operand to_done(done), to_top(top);
+  const Operand guard = dsl::detail::guard_operand(p, false);
+  t.emit_text("bra", std::span<const Operand>(&to_done, 1), where, &guard);
+  t.emit_text("bra.uni", std::span<const Operand>(&to_top, 1), where);
+  ptx::place(done, where);
+}
+
+void comment(std::string_view text, ptx::SourceLocation where) { add_lead(fmt::format("\n{}", text), where); }
+void comment_same_line(std::string_view text, ptx::SourceLocation where) { add_lead(fmt::format(" {}", text), where); }
+void blank_line(ptx::SourceLocation where) { add_lead("\n", where); }
+
+void trail(std::string_view text, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  if (t.body.empty()) throw Error("ptx::listing::trail: no statement before it", where);
+  t.body.back().trail = ir::Trivia{t.m.intern(fmt::format(" {}", text)).id};
+}
+
+}  // namespace listing
+}  // namespace ptx

@@ -1,0 +1,337 @@
+// wgmma, the warpgroup-level matrix multiply-accumulate of sm_90a (PTX ISA 9.7.15).
+//
+// D (64 x N) = A (64 x K) * B (K x N) + D, issued by the four warps of a warpgroup.
+// Here wgmma.mma_async runs to completion when a warp issues it, so wgmma.fence,
+// commit_group and wait_group have nothing left to order (they decode to Nop), and the
+// results are in the registers after wait_group as the ISA requires. Each warp computes
+// its own 16 rows of D (rows 16 * rank ...): they depend only on that warp's registers,
+// its 16 rows of A and all of B, so no warp waits for the others.
+//
+// A and B in shared memory are described by 64-bit matrix descriptors (9.7.15.5.1.2):
+// bits 0-13 start address >> 4, 16-29 leading dimension byte offset >> 4 (LBO), 32-45
+// stride dimension byte offset >> 4 (SBO), 49-51 base offset, 62-63 swizzle mode
+// (0 none, 1 128B, 2 64B, 3 32B). The matrix is made of 16-byte chunks; see chunk_address.
+#include "wgmma.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "float_formats.hpp"
+
+namespace ptx::emu {
+
+namespace {
+
+// DInst::sub of a wgmma.mma_async: its immediate operands and A's source.
+enum WgmmaBits : uint8_t { kTransA = 1, kTransB = 2, kNegA = 4, kNegB = 8, kARegs = 16 };
+
+std::optional<Ty> element_type(std::string_view m) {
+  if (m == ".f16") return Ty{'h', 16};
+  if (m == ".bf16") return Ty{'B', 16};
+  if (m == ".tf32") return Ty{'t', 32};
+  if (m == ".e4m3") return Ty{'E', 8};
+  if (m == ".e5m2") return Ty{'M', 8};
+  if (m == ".s8") return Ty{'s', 8};
+  if (m == ".u8") return Ty{'u', 8};
+  if (m == ".b1") return Ty{'b', 1};
+  if (m == ".f32") return Ty{'f', 32};
+  if (m == ".s32") return Ty{'s', 32};
+  return std::nullopt;
+}
+
+std::string type_name(Ty t) {
+  switch (t.k) {
+    case 'h': return "f16";
+    case 'B': return "bf16";
+    case 't': return "tf32";
+    case 'E': return "e4m3";
+    case 'M': return "e5m2";
+    default: return fmt::format("{}{}", t.k, static_cast<unsigned>(t.bits));
+  }
+}
+
+// .m64nNkK, with numbers that fit (from_chars reports overflow instead of wrapping).
+bool parse_shape(std::string_view mo, unsigned& m, unsigned& n, unsigned& k) {
+  if (mo.size() < 2 || mo.substr(0, 2) != ".m") return false;
+  const char* p = mo.data() + 2;
+  const char* end = mo.data() + mo.size();
+  for (auto [letter, out] : {std::pair{'\0', &m}, std::pair{'n', &n}, std::pair{'k', &k}}) {
+    if (letter) {
+      if (p == end || *p != letter) return false;
+      ++p;
+    }
+    auto [q, ec] = std::from_chars(p, end, *out);
+    if (ec != std::errc{}) return false;
+    p = q;
+  }
+  return p == end;
+}
+
+// K of one wgmma is 32 bytes of A's row for every type: 16 (f16, bf16), 8 (tf32), 32 (8-bit), 256 (b1).
+unsigned k_for(Ty a) { return 256u / a.bits; }
+
+bool is_fp8(Ty t) { return t.k == 'E' || t.k == 'M'; }
+bool is_int8(Ty t) { return (t.k == 's' || t.k == 'u') && t.bits == 8; }
+
+// N: multiples of 8 up to 256; the integer and b1 forms take 8, 16, 24 and multiples of 16 from 32
+// (the manual's list stops at 224; ptxas 13.0 also takes 240 and 256).
+bool valid_n(unsigned n, bool integer) {
+  if (n < 8 || n > 256 || n % 8 != 0) return false;
+  return !integer || n <= 32 || n % 16 == 0;
+}
+
+}  // namespace
+
+std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+                                             const Program& p) {
+  auto bad = [](std::string what) { return WgmmaDecodeError{false, std::move(what)}; };
+  auto unsupported = [](std::string what) { return WgmmaDecodeError{true, std::move(what)}; };
+  enum class Kind { None, Mma, Sync } kind = Kind::None;
+  std::vector<Ty> types;  // .dtype .atype .btype, in order
+  unsigned m = 0, n = 0, k = 0;
+  bool shape = false, satfinite = false, and_op = false, popc = false;
+  for (std::string_view mo : mods) {
+    if (mo == ".mma_async") kind = Kind::Mma;
+    else if (mo == ".fence" || mo == ".commit_group" || mo == ".wait_group") kind = Kind::Sync;
+    else if (mo == ".sp") return unsupported("wgmma.mma_async.sp (sparse wgmma)");
+    else if (mo == ".sync" || mo == ".aligned") continue;
+    else if (mo == ".satfinite") satfinite = true;
+    else if (mo == ".and") and_op = true;
+    else if (mo == ".popc") popc = true;
+    else if (auto t = element_type(mo)) types.push_back(*t);
+    else if (parse_shape(mo, m, n, k)) shape = true;
+    else return unsupported(fmt::format("the modifier {} of wgmma", mo));
+  }
+  if (kind == Kind::Sync) {  // every wgmma.mma_async completed at issue: nothing to fence or wait for
+    d.op = Opc::Nop;
+    return std::nullopt;
+  }
+  if (kind == Kind::None) return unsupported("this wgmma instruction");
+  if (!shape || types.size() != 3) return bad("wgmma.mma_async needs a shape .m64nNkK and the types .dtype.atype.btype");
+  const Ty td = types[0], ta = types[1], tb = types[2];
+  const std::string names = fmt::format(".{}.{}.{}", type_name(td), type_name(ta), type_name(tb));
+  const bool f16 = ta.k == 'h' && tb.k == 'h' && (td == Ty{'h', 16} || td == Ty{'f', 32});
+  const bool bf16 = ta.k == 'B' && tb.k == 'B' && td == Ty{'f', 32};
+  const bool tf32 = ta.k == 't' && tb.k == 't' && td == Ty{'f', 32};
+  const bool fp8 = is_fp8(ta) && is_fp8(tb) && (td == Ty{'h', 16} || td == Ty{'f', 32});
+  const bool int8 = is_int8(ta) && is_int8(tb) && td == Ty{'s', 32};
+  const bool b1 = ta == Ty{'b', 1} && tb == Ty{'b', 1} && td == Ty{'s', 32};
+  if (!(f16 || bf16 || tf32 || fp8 || int8 || b1)) return bad(fmt::format("wgmma.mma_async{} is not a type combination of the ISA", names));
+  if (m != 64 || k != k_for(ta) || !valid_n(n, int8 || b1))
+    return bad(fmt::format("wgmma.mma_async.m{}n{}k{}{}: not a shape of the ISA (m64nNk{} with these types)", m, n, k, names, k_for(ta)));
+  if (satfinite && !int8) return bad(".satfinite is only for integer wgmma.mma_async");
+  if (b1 != (and_op && popc)) return bad("wgmma.mma_async.b1 needs .and.popc, and only it takes them");
+
+  // Operands: d, a (descriptor or 4 registers), b-desc, scale-d, then immediates by type.
+  const bool a_regs = ops.size() > 1 && ops[1].kind == Opnd::Vec;
+  const size_t count = (f16 || bf16) ? (a_regs ? 7 : 8) : (tf32 || fp8) ? 6 : 4;
+  if (ops.size() != count)
+    return bad(fmt::format("wgmma.mma_async{} with {} operands; this form has {}", names, ops.size(), count));
+  auto registers = [&](const Opnd& o, uint32_t want, const char* what) -> std::optional<WgmmaDecodeError> {
+    if (o.kind != Opnd::Vec || o.count != want) return bad(fmt::format("{} of wgmma.mma_async{} must be {} registers in braces", what, names, want));
+    for (uint32_t i = 0; i < o.count; ++i) {
+      const uint32_t slot = p.vec_slots[o.slot + i];
+      if (slot == kNoSlot || p.slot_types[slot].bits != 32) return bad(fmt::format("{} of wgmma.mma_async must be 32-bit registers", what));
+    }
+    return std::nullopt;
+  };
+  auto descriptor = [&](const Opnd& o, const char* what) -> std::optional<WgmmaDecodeError> {
+    if ((o.kind == Opnd::Reg && !o.neg && p.slot_types[o.slot].bits == 64) || (o.kind == Opnd::Imm && !o.symbol)) return std::nullopt;
+    return bad(fmt::format("{} of wgmma.mma_async must be a 64-bit register or an immediate", what));
+  };
+  if (auto e = registers(ops[0], td.bits == 16 ? n / 4 : n / 2, "d")) return e;
+  if (auto e = a_regs ? registers(ops[1], 4, "a") : descriptor(ops[1], "a-desc")) return e;
+  if (auto e = descriptor(ops[2], "b-desc")) return e;
+  const Opnd& scale_d = ops[3];
+  const bool pred = scale_d.kind == Opnd::Reg && p.slot_types[scale_d.slot].k == 'p';
+  if (!pred && !(scale_d.kind == Opnd::Imm && !scale_d.symbol && scale_d.imm <= 1))
+    return bad("scale-d of wgmma.mma_async must be a predicate or the immediate 0 or 1");
+  // The trailing immediates: imm-scale-a and imm-scale-b (-1 negates), then imm-trans-a (A from
+  // a descriptor only) and imm-trans-b (1: MN-major).
+  for (size_t i = 4; i < count; ++i) {
+    const Opnd& o = ops[i];
+    const int64_t v = static_cast<int64_t>(o.imm);
+    const bool scale = i < 6;
+    if (o.kind != Opnd::Imm || o.symbol || (scale ? v != -1 && v != 1 : v != 0 && v != 1))
+      return bad(fmt::format("{} of wgmma.mma_async must be the immediate {}",
+                             scale ? (i == 4 ? "imm-scale-a" : "imm-scale-b") : (i == 6 && count == 8 ? "imm-trans-a" : "imm-trans-b"),
+                             scale ? "-1 or 1" : "0 or 1"));
+  }
+  const bool neg_a = count >= 6 && static_cast<int64_t>(ops[4].imm) == -1;
+  const bool neg_b = count >= 6 && static_cast<int64_t>(ops[5].imm) == -1;
+  const bool trans_a = count == 8 && ops[6].imm == 1;
+  const bool trans_b = count >= 7 && ops[count - 1].imm == 1;
+
+  d.op = Opc::Wgmma;
+  d.type = td, d.type2 = ta, d.type3 = tb;
+  d.mma_m = static_cast<uint16_t>(m), d.mma_n = static_cast<uint16_t>(n), d.mma_k = static_cast<uint16_t>(k);
+  d.flags = satfinite ? uint32_t{kSatfinite} : 0u;
+  d.sub = static_cast<uint8_t>((trans_a ? kTransA : 0) | (trans_b ? kTransB : 0) | (neg_a ? kNegA : 0) | (neg_b ? kNegB : 0) |
+                               (a_regs ? kARegs : 0));
+  d.nops = 4;
+  for (size_t i = 0; i < 4; ++i) d.ops[i] = ops[i];
+  return std::nullopt;
+}
+
+namespace {
+
+struct Descriptor {
+  uint64_t start, lbo, sbo;  // bytes
+  uint64_t base;             // the swizzle pattern's phase where it starts (0: at a pattern boundary)
+  uint64_t width;            // the swizzle atom's width in 16-byte chunks: 1 (none), 2 (32B), 4 (64B), 8 (128B)
+};
+
+Descriptor parse_descriptor(uint64_t bits) {
+  static constexpr uint64_t kWidth[4] = {1, 8, 4, 2};
+  return {(bits & 0x3FFF) << 4, (bits >> 16 & 0x3FFF) << 4, (bits >> 32 & 0x3FFF) << 4, bits >> 49 & 7, kWidth[bits >> 62]};
+}
+
+// The swizzle permutes the 16-byte chunks of each 128-byte line: address bits [4, 4 + log2 W)
+// are XORed with bits [7, 7 + log2 W), the line's place in the pattern of W lines that repeats
+// every W * 128 bytes (1024, 512, 256), counted from where the pattern starts (the base offset
+// is that start's bits [7, 10); 0 when it starts at a multiple of W * 128).
+uint64_t swizzle(const Descriptor& d, uint64_t addr) {
+  if (d.width == 1) return addr;
+  const uint64_t phase = ((addr >> 7) - d.base) & (d.width - 1);
+  return addr ^ (phase << 4);
+}
+
+// The shared-memory address of a 16-byte chunk, per the canonical layouts (units of 16 bytes,
+// W the swizzle width in chunks):
+//   K-major, chunk c (0, 1) of row mn (one wgmma's K is 32 bytes = 2 chunks):
+//     no swizzle: 8 x 16-byte core matrices; rows 16 bytes apart, mn / 8 at SBO, c at LBO
+//     swizzled:   rows W * 16 bytes apart, mn / 8 at SBO, c the next chunk (LBO unused)
+//   MN-major, chunk q of the MN dimension (16 bytes of consecutive mn), row k:
+//     no swizzle: rows k % 8 16 bytes apart, k / 8 at LBO, q at SBO
+//     swizzled:   rows k % 8 W * 16 bytes apart, k / 8 at SBO, q % W the chunk, q / W at LBO
+uint64_t chunk_address(const Descriptor& d, bool mn_major, uint64_t mn_or_q, uint64_t c_or_k) {
+  uint64_t a;
+  if (!mn_major) {
+    const uint64_t mn = mn_or_q, c = c_or_k;
+    a = d.start + mn / 8 * d.sbo + (d.width == 1 ? mn % 8 * 16 + c * d.lbo : mn % 8 * d.width * 16 + c * 16);
+  } else {
+    const uint64_t q = mn_or_q, k = c_or_k;
+    a = d.width == 1 ? d.start + q * d.sbo + k / 8 * d.lbo + k % 8 * 16
+                     : d.start + q / d.width * d.lbo + q % d.width * 16 + k / 8 * d.sbo + k % 8 * d.width * 16;
+  }
+  return swizzle(d, a);
+}
+
+// Element j (of `bits` bits) of little-endian bytes.
+uint32_t element_bits(const uint8_t* bytes, unsigned j, unsigned bits) {
+  if (bits == 1) return bytes[j / 8] >> (j % 8) & 1u;
+  uint32_t v = 0;
+  for (unsigned i = 0; i < bits / 8; ++i) v |= static_cast<uint32_t>(bytes[j * bits / 8 + i]) << (8 * i);
+  return v;
+}
+
+// Rows [first, first + rows) of an operand in shared memory (A: M x K, B: N x K, i.e. both
+// indexed [mn][k]), as raw element bits in out[(mn - first) * K + k].
+void load_shared(WgmmaWarp& w, const Descriptor& d, bool mn_major, unsigned ebits, unsigned first, unsigned rows, unsigned K,
+                 std::vector<uint32_t>& out) {
+  const unsigned per_chunk = 128 / ebits;
+  if (!mn_major) {
+    for (unsigned r = 0; r < rows; ++r)
+      for (unsigned c = 0; c < 2; ++c) {
+        const uint8_t* bytes = w.shared16(chunk_address(d, false, first + r, c));
+        for (unsigned j = 0; j < per_chunk; ++j) out[r * K + c * per_chunk + j] = element_bits(bytes, j, ebits);
+      }
+    return;
+  }
+  for (unsigned k = 0; k < K; ++k)
+    for (unsigned q = first / per_chunk; q < (first + rows) / per_chunk; ++q) {
+      const uint8_t* bytes = w.shared16(chunk_address(d, true, q, k));
+      for (unsigned j = 0; j < per_chunk; ++j) out[(q * per_chunk + j - first) * K + k] = element_bits(bytes, j, ebits);
+    }
+}
+
+double element_value(Ty t, uint32_t bits) {
+  switch (t.k) {
+    case 'h': return decode(Format::F16, bits);
+    case 'B': return decode(Format::BF16, bits);
+    case 't': return decode(Format::TF32, bits);
+    case 'E': return decode(Format::E4M3, bits);
+    case 'M': return decode(Format::E5M2, bits);
+    case 's': return static_cast<double>(static_cast<int8_t>(static_cast<uint8_t>(bits)));
+    default: return static_cast<double>(bits);  // u8, b1
+  }
+}
+
+// An operand all lanes must give alike (descriptors, scale-d): its value.
+uint64_t uniform(WgmmaWarp& w, const Opnd& o, const char* what) {
+  const uint64_t v = w.value(o, 0);
+  for (int l = 1; l < 32; ++l)
+    if (w.value(o, l) != v) w.fail(fmt::format("wgmma.mma_async: {} differs between lanes 0 and {} of the warp", what, l));
+  return v;
+}
+
+}  // namespace
+
+void wgmma_execute(const Program& p, const DInst& in, WgmmaWarp& w) {
+  const unsigned N = in.mma_n, K = in.mma_k;
+  const Ty td = in.type, ta = in.type2, tb = in.type3;
+  const Opnd &od = in.ops[0], &oa = in.ops[1], &ob = in.ops[2];
+
+  // A: this warp's 16 rows; B: all N columns (as [n][k]); both as values, negated per imm-scale.
+  std::vector<uint32_t> a_bits(16 * K), b_bits(static_cast<size_t>(N) * K);
+  if (in.sub & kARegs) {
+    // The register fragment: register j of lane l holds row g + 8 (j % 2) of the warp's rows,
+    // the 4 bytes at 16 (j / 2) + 4 t of its 32-byte K row (g = l / 4, t = l % 4).
+    for (int l = 0; l < 32; ++l)
+      for (unsigned j = 0; j < 4; ++j) {
+        const uint32_t v = static_cast<uint32_t>(w.reg(p.vec_slots[oa.slot + j], l));
+        const unsigned row = static_cast<unsigned>(l) / 4 + 8 * (j % 2);
+        const unsigned first_k = (16 * (j / 2) + 4 * (static_cast<unsigned>(l) % 4)) * 8 / ta.bits;
+        for (unsigned e = 0; e < 32 / ta.bits; ++e)
+          a_bits[row * K + first_k + e] = ta.bits == 32 ? v : v >> (e * ta.bits) & ((1u << ta.bits) - 1);
+      }
+  } else {
+    load_shared(w, parse_descriptor(uniform(w, oa, "the A descriptor")), in.sub & kTransA, ta.bits, 16 * w.rank(), 16, K, a_bits);
+  }
+  load_shared(w, parse_descriptor(uniform(w, ob, "the B descriptor")), in.sub & kTransB, tb.bits, 0, N, K, b_bits);
+  const bool scale_d = uniform(w, in.ops[3], "scale-d") != 0;
+
+  std::vector<double> a(a_bits.size()), b(b_bits.size());
+  const double sa = (in.sub & kNegA) ? -1.0 : 1.0, sb = (in.sub & kNegB) ? -1.0 : 1.0;
+  for (size_t i = 0; i < a.size(); ++i) a[i] = sa * element_value(ta, a_bits[i]);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = sb * element_value(tb, b_bits[i]);
+
+  // D: element i of lane l is row g + 8 ((i / 2) % 2), column 8 (i / 4) + 2 t + i % 2; f16
+  // registers hold elements 2j (low half) and 2j + 1, .f32/.s32 registers one each.
+  const unsigned per_reg = td.bits == 16 ? 2 : 1;
+  for (int l = 0; l < 32; ++l) {
+    const unsigned g = static_cast<unsigned>(l) / 4, t = static_cast<unsigned>(l) % 4;
+    for (uint32_t r = 0; r < od.count; ++r) {
+      uint64_t& reg = w.reg(p.vec_slots[od.slot + r], l);
+      uint64_t out = 0;
+      for (unsigned h = 0; h < per_reg; ++h) {
+        const unsigned i = r * per_reg + h;
+        const unsigned row = g + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * t + i % 2;
+        double sum = 0;  // exact for the integer types; one rounding of a near-exact sum for floats
+        for (unsigned k = 0; k < K; ++k) sum += a[row * K + k] * b[col * K + k];
+        uint64_t bits;
+        if (td.k == 's') {  // .s32: wrapping, or clamped with .satfinite
+          int64_t acc = static_cast<int64_t>(sum) + (scale_d ? static_cast<int32_t>(static_cast<uint32_t>(reg)) : 0);
+          if (in.flags & kSatfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+          bits = static_cast<uint32_t>(acc);
+        } else if (td.k == 'f') {
+          const double c = scale_d ? static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(reg))) : 0.0;
+          const float f = static_cast<float>(sum + c);
+          bits = std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f);  // the canonical NaN, as mma.sync
+        } else {
+          const double c = scale_d ? decode(Format::F16, static_cast<uint32_t>(reg >> (16 * h) & 0xFFFF)) : 0.0;
+          bits = encode(Format::F16, sum + c);
+        }
+        out |= bits << (16 * h);
+      }
+      reg = out;
+    }
+  }
+}
+
+}  // namespace ptx::emu

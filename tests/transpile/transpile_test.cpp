@@ -1,0 +1,319 @@
+// The transpiler's output for small inputs, and ptx::Listing (what that output
+// is written with): exact names, statements in place, comments, blank lines, errors.
+// The whole-corpus round trip (generated C++ compiled and run) is
+// tests/transpile/corpus-roundtrip.sh (ctest transpile.corpus_roundtrip).
+#include <gtest/gtest.h>
+
+#include <ptxpp/dsl.hpp>
+#include <ptxpp/text/parser.hpp>
+#include <ptxpp/text/printer.hpp>
+#include <ptxpp/transpile/transpile.hpp>
+
+#include "ptxas_util.hpp"
+
+namespace ptx::test {
+namespace {
+
+namespace lst = ptx::listing;
+namespace inst = ptx::inst;
+
+const char* kHeader = ".version 8.0\n.target sm_90a\n.address_size 64\n";
+
+std::string canonical(const std::string& text) {
+  auto parsed = text::parse(text);
+  EXPECT_TRUE(bool(parsed)) << (parsed ? "" : parsed.error().format());
+  return parsed ? text::print(parsed.module(), text::PrintMode::Canonical) : "";
+}
+
+std::string cpp_of(const std::string& ptx_text, transpile::Options o = {}) {
+  auto parsed = text::parse(ptx_text);
+  EXPECT_TRUE(bool(parsed)) << (parsed ? "" : parsed.error().format());
+  return transpile::to_cpp(parsed.module(), ptx_text, o);
+}
+
+// A listing written by hand: the statements come out in order, with their names,
+// comments and blank lines, and the module assembles.
+TEST(Listing, StatementsInPlaceWithExactNames) {
+  ptx::Listing m({.target = "sm_90a"});
+  m.text(std::string(kHeader) + "\n// adds one\n.visible .entry add_one(\n\t.param .u64 p,\n\t.param .u32 n\n)\n");
+  m.body([] {
+    ptx::RegArray r = lst::regs(DType::b32, "%r", 4);
+    ptx::RegArray rd = lst::regs(DType::b64, "%rd", 3);
+    ptx::Reg p = lst::reg(DType::pred, "%done");
+    ptx::Label exit = lst::label("$L__BB0_2");
+    lst::blank_line();
+    lst::comment("// load the pointer and the count");
+    inst::ld.param.u64(rd[1], ptx::addr("p"));
+    inst::ld.param.u32(r[1], ptx::addr("n"));
+    inst::mov.u32(r[2], ptx::special::tid.x());
+    inst::setp.ge.u32(p, r[2], r[1]);
+    lst::trail("// past the end?");
+    inst::bra[p](exit);
+    inst::cvta.to.global.u64(rd[2], rd[1]);
+    inst::mul.wide.u32(rd[1], r[2], 4);
+    inst::add.s64(rd[2], rd[2], rd[1]);
+    lst::block([&] {
+      lst::stmt(".reg .b32 %t;");
+      lst::instruction("ld.global.u32 %t, [%rd2];");
+      inst::add.s32(lst::reg_ref(DType::b32, "%t"), lst::reg_ref(DType::b32, "%t"), 1);
+      inst::st.global.u32(ptx::addr(rd[2]), lst::reg_ref(DType::b32, "%t"));
+    });
+    ptx::place(exit);
+    inst::ret();
+    lst::comment("// end");
+  });
+  const std::string want = std::string(kHeader) + R"(
+// adds one
+.visible .entry add_one(
+	.param .u64 p,
+	.param .u32 n
+)
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<3>;
+	.reg .pred 	%done;
+
+	// load the pointer and the count
+	ld.param.u64 	%rd1, [p];
+	ld.param.u32 	%r1, [n];
+	mov.u32 	%r2, %tid.x;
+	setp.ge.u32 	%done, %r2, %r1; // past the end?
+	@%done bra 	$L__BB0_2;
+	cvta.to.global.u64 	%rd2, %rd1;
+	mul.wide.u32 	%rd1, %r2, 4;
+	add.s64 	%rd2, %rd2, %rd1;
+	{
+		.reg .b32 %t;
+		ld.global.u32 %t, [%rd2];
+		add.s32 	%t, %t, 1;
+		st.global.u32 	[%rd2], %t;
+	}
+$L__BB0_2:
+	ret;
+	// end
+}
+)";
+  const std::string got = m.ptx();
+  EXPECT_EQ(got, canonical(want));
+  EXPECT_EQ(canonical(got), got);  // canonical form
+  if (have_ptxas()) {
+    const PtxasResult r = run_ptxas(got, "sm_90a");
+    EXPECT_TRUE(r.ok) << r.log << got;
+  }
+}
+
+TEST(Listing, ErrorsNameTheLine) {
+  auto error_of = [](std::function<void()> body, ListingOptions o = {}) -> std::string {
+    ptx::Listing m(std::move(o));
+    m.text(std::string(kHeader) + ".entry k()\n").body(std::move(body));
+    try {
+      (void)m.ptx();
+    } catch (const ptx::Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string here = __FILE__;
+  std::string e = error_of([] { lst::stmt(".reg .b32 %r<"); });
+  EXPECT_NE(e.find("ptx::listing::stmt"), std::string::npos) << e;
+  EXPECT_NE(e.find(here), std::string::npos) << e;
+  e = error_of([] { lst::stmt(".reg .b32 %a; .reg .b32 %b;"); });
+  EXPECT_NE(e.find("exactly one statement"), std::string::npos) << e;
+  e = error_of([] { lst::instruction("ret; ret;"); });
+  EXPECT_NE(e.find("exactly one instruction"), std::string::npos) << e;
+  e = error_of([] { lst::instruction(".reg .b32 %a;"); });
+  EXPECT_NE(e.find("exactly one instruction"), std::string::npos) << e;
+  e = error_of([] { inst::mov.u32(lst::reg(DType::b32, "%a"), lst::operand("1, 2")); });
+  EXPECT_NE(e.find("is not one operand"), std::string::npos) << e;
+  e = error_of([] { (void)lst::regs(DType::b32, "%9x", 2); });
+  EXPECT_NE(e.find("not a PTX identifier"), std::string::npos) << e;
+  e = error_of([] { (void)lst::regs(DType::b32, "%r", 0); });
+  EXPECT_NE(e.find("at least one register"), std::string::npos) << e;
+  e = error_of([] {
+    ptx::Label l = lst::label("$L__x");
+    inst::bra(l);
+  });
+  EXPECT_NE(e.find("used but never placed"), std::string::npos) << e;
+  e = error_of([] { lst::trail("// nothing before"); });
+  EXPECT_NE(e.find("no statement before it"), std::string::npos) << e;
+  // instructions are checked against the target unless validate is off
+  e = error_of([] { inst::setmaxnreg.inc.sync.aligned.u32(32); }, {.target = "sm_80"});
+  EXPECT_NE(e.find("the kernel's target is sm_80"), std::string::npos) << e;
+  EXPECT_EQ(error_of([] { inst::setmaxnreg.inc.sync.aligned.u32(32); }, {.target = "sm_80", .validate = false}), "no error");
+  e = error_of([] {}, {.target = "sm_x"});
+  EXPECT_NE(e.find("'sm_x' is not a target"), std::string::npos) << e;
+  // text that does not parse once joined: an error, not a silent drop
+  ptx::Listing broken;
+  broken.text(std::string(kHeader) + ".entry k( {}\n");
+  EXPECT_THROW((void)broken.ptx(), ptx::Error);
+  // outside a listing body
+  EXPECT_THROW(lst::comment("// no trace"), ptx::Error);
+}
+
+// What the transpiler writes: typed instruction calls, registers and labels by
+// name, comments and blank lines as calls, text only where nothing else fits.
+TEST(Transpile, WritesTypedCalls) {
+  const std::string src = std::string(kHeader) + R"(
+// a comment before the kernel
+.visible .entry k(.param .u64 p)   // trailing
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<5>;
+	.reg .b64 	%rd<3>;
+
+	// the pointer
+	ld.param.u64 	%rd1, [p];
+	mov.u32 	%r1, %tid.x;
+	and.b32 	%r2, %r1, 0xFF;
+	setp.ne.s32 	%p1, %r2, -3;
+	@!%p1 bra 	$L__BB0_2;
+	st.global.f32 	[%rd1+-4], 0f3F800000;
+$L__BB0_2:
+	add /* inside */ .s32 %r3, %r2, 1;
+	ret;
+}
+)";
+  transpile::Options o;
+  o.name = "my_module";
+  o.main = true;
+  o.source_name = "k.ptx";
+  const std::string cpp = cpp_of(src, o);
+  for (const char* want :
+       {"inline ptx::Listing my_module() {", "ptx::Listing m({.target = \"sm_90a\", .validate = true});",
+        "ptx::RegArray p = lst::regs(DType::pred, \"%p\", 2);", "ptx::RegArray r = lst::regs(DType::b32, \"%r\", 5);",
+        "ptx::Label L_BB0_2 = lst::label(\"$L__BB0_2\");", "lst::blank_line();", "lst::comment(\"// the pointer\");",
+        "inst::ld.param.u64(rd[1], ptx::addr(\"p\"));", "inst::mov.u32(r[1], ptx::special::tid.x());",
+        "inst::and_.b32(r[2], r[1], lst::operand(\"0xFF\"));", "inst::setp.ne.s32(p[1], r[2], -3);",
+        "inst::bra[!p[1]](L_BB0_2);", "inst::st.global.f32(ptx::addr(rd[1], -4), 1.0f);",
+        "ptx::place(L_BB0_2);", "lst::instruction(\"add /* inside */ .s32 %r3, %r2, 1;\");", "inst::ret();",
+        "int main() {", "std::fputs(my_module().ptx().c_str(), stdout);", "// a comment before the kernel"})
+    EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
+}
+
+TEST(Transpile, InvalidModulesTurnTheCheckOff) {
+  // the validator rejects this (an undeclared register); the listing must still re-emit it
+  const std::string src = std::string(kHeader) + ".entry k()\n{\n\tadd.s32 %nope, %nope, 1;\n\tfrobnicate.u32 %nope;\n}\n";
+  const std::string cpp = cpp_of(src);
+  EXPECT_NE(cpp.find(".validate = false"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("lst::instruction(\"frobnicate.u32 %nope;\");"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("inst::add.s32(lst::operand(\"%nope\"), lst::operand(\"%nope\"), 1);"), std::string::npos) << cpp;
+}
+
+TEST(Transpile, NamesAreValidCxx) {
+  EXPECT_TRUE(transpile::is_cxx_identifier("corpus_1"));
+  EXPECT_FALSE(transpile::is_cxx_identifier("1abc"));
+  EXPECT_FALSE(transpile::is_cxx_identifier("int"));
+  EXPECT_FALSE(transpile::is_cxx_identifier("a-b"));
+  EXPECT_FALSE(transpile::is_cxx_identifier(""));
+  // registers named like C++ keywords or the generated code's own names get a suffix
+  const std::string src = std::string(kHeader) + ".entry k()\n{\n\t.reg .b32 %int;\n\t.reg .b32 %m;\n\t.reg .b32 inst;\n"
+                                                 "\tmov.u32 %int, %m;\n\tmov.u32 inst, 1;\n}\n";
+  const std::string cpp = cpp_of(src);
+  EXPECT_NE(cpp.find("ptx::Reg int_2 = lst::reg(DType::b32, \"%int\");"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("ptx::Reg m_2 = lst::reg(DType::b32, \"%m\");"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("ptx::Reg inst_2 = lst::reg(DType::b32, \"inst\");"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("inst::mov.u32(int_2, m_2);"), std::string::npos) << cpp;
+}
+
+TEST(Transpile, TextNeedingEscapesIsQuoted) {
+  // a raw string cannot hold a carriage return safely, and ")ptx\"" would end it
+  const std::string src = std::string(kHeader) + "// )ptx\" inside\r\n.entry k()\r\n{\r\n\tret;\r\n}\r\n";
+  const std::string cpp = cpp_of(src);
+  EXPECT_NE(cpp.find("\\r\\n"), std::string::npos) << cpp;
+  const std::string src2 = std::string(kHeader) + "// )ptx\" inside\n.entry k()\n{\n\tret;\n}\n";
+  EXPECT_NE(cpp_of(src2).find("R\"ptx1("), std::string::npos);
+}
+
+// The loop helpers write exactly the statements a back edge or a forward wait is made of.
+TEST(Listing, LoopHelpersWriteTheBranches) {
+  ptx::Listing m({.target = "sm_90a"});
+  m.text(std::string(kHeader) + ".visible .entry k(.param .u64 p)\n");
+  m.body([] {
+    ptx::RegArray r = lst::regs(DType::b32, "%r", 3);
+    ptx::RegArray p = lst::regs(DType::pred, "%p", 3);
+    ptx::Label top = lst::label("$L__BB0_1"), spin = lst::label("$L__BB0_2");
+    ptx::Label w = lst::label("W"), d = lst::label("D");
+    inst::mov.u32(r[1], 0);
+    lst::repeat_while(top, p[1], [&] {
+      inst::add.s32(r[1], r[1], 1);
+      inst::setp.lt.s32(p[1], r[1], 10);
+    });
+    lst::repeat_until(spin, p[2], [&] { inst::setp.ge.s32(p[2], r[1], 10); }, true);
+    lst::wait_loop(w, d, p[0], [&] { inst::setp.ge.s32(p[0], r[1], 10); });
+    inst::ret();
+  });
+  const std::string want = std::string(kHeader) + R"(.visible .entry k(.param .u64 p)
+{
+	.reg .b32 	%r<3>;
+	.reg .pred 	%p<3>;
+	mov.u32 	%r1, 0;
+$L__BB0_1:
+	add.s32 	%r1, %r1, 1;
+	setp.lt.s32 	%p1, %r1, 10;
+	@%p1 bra 	$L__BB0_1;
+$L__BB0_2:
+	setp.ge.s32 	%p2, %r1, 10;
+	@!%p2 bra.uni 	$L__BB0_2;
+W:
+	setp.ge.s32 	%p0, %r1, 10;
+	@%p0 bra 	D;
+	bra.uni 	W;
+D:
+	ret;
+}
+)";
+  const std::string got = m.ptx();
+  EXPECT_EQ(got, canonical(want));
+  if (have_ptxas()) {
+    const PtxasResult r = run_ptxas(got, "sm_90a");
+    EXPECT_TRUE(r.ok) << r.log << got;
+  }
+}
+
+// --sugar: the same statements, written for a person to edit.
+TEST(Transpile, SugarRaisesLoopsFoldsRepeatsAndUsesRanges) {
+  std::string src = std::string(kHeader) + R"(
+.visible .entry _Z4loopPfi(.param .u64 p)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<20>;
+	.reg .f32 	%f<20>;
+	mov.u32 	%r1, 0;
+$L__BB0_1:
+	add.s32 	%r1, %r1, 1;
+	setp.lt.s32 	%p1, %r1, 10;
+	@%p1 bra 	$L__BB0_1;
+	mov.f32 	%f2, %f1;
+	mov.f32 	%f3, %f1;
+	mov.f32 	%f4, %f1;
+	mov.f32 	%f5, %f1;
+	add.s32 	%r2, %r1, 4;
+	add.s32 	%r3, %r1, 8;
+	add.s32 	%r4, %r1, 12;
+	mov.b32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};
+	{
+	.reg .pred P;
+	WAIT:
+	setp.ge.s32 P, %r1, 10;
+	@P bra DONE;
+	bra.uni WAIT;
+	DONE:
+	}
+	ret;
+}
+)";
+  transpile::Options o;
+  o.sugar = true;
+  const std::string cpp = cpp_of(src, o);
+  for (const char* want : {"// loop(float*, int)", "lst::repeat_while(L_BB0_1, p[1], [&] {",
+                           "for (int i = 0; i < 4; ++i) {", "inst::mov.f32(f[2 + i], f[1]);",
+                           "for (int i = 0; i < 3; ++i) {", "inst::add.s32(r[2 + i], r[1], 4 + 4 * i);",
+                           "lst::wait_loop(L_WAIT, L_DONE, P, [&] {", "f.range(1, 8)", "r.range(1, 8)"})
+    EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
+  // without --sugar: none of it
+  EXPECT_EQ(cpp_of(src).find("repeat_while"), std::string::npos);
+  EXPECT_EQ(cpp_of(src).find("for (int"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptx::test
