@@ -59,26 +59,35 @@ Operand imm(DType type, uint64_t bits) {
 }
 
 namespace {
-ir::ExprId with_offset(ir::Module& m, ir::ExprId base, int64_t offset) {
-  if (offset == 0) return base;
-  if (offset > 0) return m.add_binary(ir::Op::Add, base, Trace::current({}).small_int(static_cast<uint64_t>(offset)));
+ir::ExprId with_offset(ir::Module& m, ir::ExprId base, int64_t offset, bool keep_zero = false) {
+  if (offset == 0 && !keep_zero) return base;
+  if (offset >= 0) return m.add_binary(ir::Op::Add, base, Trace::current({}).small_int(static_cast<uint64_t>(offset)));
   return m.add_binary(ir::Op::Add, base, m.add_unary(ir::Op::Neg, m.add_int(0 - static_cast<uint64_t>(offset))));
 }
 }  // namespace
 
-Operand addr(const Reg& base, int64_t offset) {
+namespace {
+Operand reg_address(const Reg& base, int64_t offset, bool keep_zero) {
   Trace& t = Trace::current({});
   t.check_reg(base, {});
   if (base.type() == DType::pred || (bits(base.type()) != 32 && bits(base.type()) != 64))
     throw Error("an address register must be 32 or 64 bits wide", {});
   ir::Module& m = t.m;
-  return Operand(OperandKind::Addr, base.type(), m.add_list(ir::Delim::Bracket, {with_offset(m, base.expr(), offset)}));
+  return Operand(OperandKind::Addr, base.type(),
+                 m.add_list(ir::Delim::Bracket, {with_offset(m, base.expr(), offset, keep_zero)}));
 }
 
-Operand addr(std::string_view symbol, int64_t offset) {
+Operand symbol_address(std::string_view symbol, int64_t offset, bool keep_zero) {
   ir::Module& m = Trace::current({}).m;
-  return Operand(OperandKind::Addr, DType::none, m.add_list(ir::Delim::Bracket, {with_offset(m, m.add_name(symbol), offset)}));
+  return Operand(OperandKind::Addr, DType::none,
+                 m.add_list(ir::Delim::Bracket, {with_offset(m, m.add_name(symbol), offset, keep_zero)}));
 }
+}  // namespace
+
+Operand addr(const Reg& base, int64_t offset) { return reg_address(base, offset, false); }
+Operand addr(std::string_view symbol, int64_t offset) { return symbol_address(symbol, offset, false); }
+Operand addr(const Reg& base, Offset offset) { return reg_address(base, offset.bytes, true); }
+Operand addr(std::string_view symbol, Offset offset) { return symbol_address(symbol, offset.bytes, true); }
 
 Operand pair(const Reg& d, const Reg& p) {
   Trace& t = Trace::current({});
@@ -86,6 +95,13 @@ Operand pair(const Reg& d, const Reg& p) {
   t.check_reg(p, {});
   if (p.type() != DType::pred) throw Error("the second register of a pair d|p must be a predicate", {});
   return Operand(OperandKind::Pred, d.type(), t.m.add_binary(ir::Op::BitOr, d.expr(), p.expr()), 0, d.id());
+}
+
+Operand args(std::initializer_list<std::string_view> names) {
+  ir::Module& m = Trace::current({}).m;
+  std::vector<ir::ExprId> items;
+  for (std::string_view n : names) items.push_back(m.add_name(n));
+  return Operand(OperandKind::Args, DType::none, m.add_list(ir::Delim::Paren, items));
 }
 
 Operand symbol(std::string_view name) {

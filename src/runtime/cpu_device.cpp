@@ -56,12 +56,11 @@ struct CpuDevice : DeviceImpl {
     d.l2_promotion = static_cast<uint8_t>(spec.l2_promotion);
     d.oob_nan = static_cast<uint8_t>(spec.oob_fill);
     d.base = base;
-    const uint64_t es = emu::tensor_map_element_bytes(d.dtype);
-    d.strides[0] = es;
+    d.strides[0] = emu::tensor_map_element_bytes(d.dtype);
+    const std::vector<uint64_t> strides = byte_strides(spec);
     for (size_t i = 0; i < spec.dims.size(); ++i) {
       d.dims[i] = spec.dims[i];
-      if (i > 0) d.strides[i] = spec.strides.empty() ? d.strides[i - 1] * (i == 1 ? spec.dims[0] : spec.dims[i - 1])
-                                                     : spec.strides[i - 1];
+      if (i > 0) d.strides[i] = strides[i - 1];
       d.element_strides[i] = static_cast<uint8_t>(spec.element_strides.empty() ? 1 : spec.element_strides[i]);
       if (i < spec.box.size()) d.box[i] = static_cast<uint16_t>(spec.box[i]);
     }

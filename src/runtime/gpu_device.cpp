@@ -174,10 +174,8 @@ struct GpuDevice : DeviceImpl {
       throw runtime::Error(fmt::format("the CUDA driver ({}) has no {}", drv.library, im2col ? "cuTensorMapEncodeIm2col" : "cuTensorMapEncodeTiled"));
     activate();
     const unsigned rank = static_cast<unsigned>(s.dims.size());
-    std::vector<unsigned long long> dims(s.dims.begin(), s.dims.end()), strides(s.strides.begin(), s.strides.end());
-    if (strides.empty())  // packed
-      for (unsigned i = 1; i < rank; ++i)
-        strides.push_back((i == 1 ? dims[0] * emu_element_bytes(s.type) : strides.back() * dims[i - 1]));
+    const std::vector<uint64_t> byte_stride = byte_strides(s);
+    std::vector<unsigned long long> dims(s.dims.begin(), s.dims.end()), strides(byte_stride.begin(), byte_stride.end());
     std::vector<unsigned> estr(s.element_strides.begin(), s.element_strides.end());
     if (estr.empty()) estr.assign(rank, 1);
     runtime::cu::TensorMap m{};
@@ -206,7 +204,6 @@ struct GpuDevice : DeviceImpl {
     drv.check(drv.cuTensorMapReplaceAddress(&m, reinterpret_cast<void*>(static_cast<uintptr_t>(base))), "cuTensorMapReplaceAddress");
     std::memcpy(map.bytes.data(), &m, sizeof m);
   }
-  static unsigned long long emu_element_bytes(TmaType t) { return emu::tensor_map_element_bytes(static_cast<uint8_t>(t)); }
 
   std::shared_ptr<StreamImpl> make_stream() const override {
     activate();

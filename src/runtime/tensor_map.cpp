@@ -34,6 +34,14 @@ std::string rule(const std::string& what) { return "tensor map: " + what; }
 
 }  // namespace
 
+std::vector<uint64_t> byte_strides(const TensorMapSpec& s) {
+  if (!s.strides.empty() || s.dims.empty()) return s.strides;
+  std::vector<uint64_t> out;
+  uint64_t stride = element_bytes(s.type);
+  for (size_t i = 1; i < s.dims.size(); ++i) out.push_back(stride *= s.dims[i - 1]);
+  return out;
+}
+
 std::string check_tensor_map(const TensorMapSpec& s, uint64_t base) {
   const uint32_t es = element_bytes(s.type);
   if (es == 0) return rule(fmt::format("unknown element type {}", static_cast<int>(s.type)));

@@ -72,65 +72,147 @@ std::string affine(int64_t base, int64_t step, const std::string& var) {
 
 }  // namespace
 
-void fold_repeats(std::vector<Line>& lines, const std::vector<std::string>& taken) {
-  std::string var = "i";
-  for (int n = 2; std::find(taken.begin(), taken.end(), var) != taken.end(); ++n) var = fmt::format("i{}", n);
+namespace {
+
+constexpr size_t kMaxPeriod = 32;
+constexpr size_t kMinRepeats = 3;        // an affine loop
+constexpr size_t kMinTableRepeats = 4;   // a loop over a table
+constexpr size_t kMaxTableColumns = 3;   // literals per period read from the table
+
+// One candidate loop at some line: `n` repeats of `p` lines; columns are the
+// literals of one period in order, table[c] says whether column c is read from
+// the table (else it is affine in the loop variable).
+struct Candidate {
+  size_t p = 0, n = 0;
+  std::vector<bool> table;
+  size_t columns_in_table() const { return static_cast<size_t>(std::count(table.begin(), table.end(), true)); }
+  // Tables are harder to read than affine expressions: they win only by a margin.
+  size_t score() const { return columns_in_table() ? p * n * 3 / 4 : p * n; }
+};
+
+std::string unique(const std::string& base, std::vector<std::string>& taken) {
+  std::string name = base;
+  for (int n = 2; std::find(taken.begin(), taken.end(), name) != taken.end(); ++n) name = fmt::format("{}{}", base, n);
+  taken.push_back(name);
+  return name;
+}
+
+}  // namespace
+
+void fold_repeats(std::vector<Line>& lines, const std::vector<std::string>& taken_names) {
+  std::vector<std::string> taken = taken_names;
+  const std::string var = unique("i", taken);
   std::vector<Cut> cuts;
   cuts.reserve(lines.size());
   for (const Line& l : lines) cuts.push_back(l.foldable ? cut(l.text) : Cut{});
   auto same_shape = [&](size_t a, size_t b) {
     return lines[a].foldable && lines[b].foldable && lines[a].depth == lines[b].depth && cuts[a].text == cuts[b].text;
   };
-  constexpr size_t kMaxPeriod = 32, kMinRepeats = 3;
   std::vector<Line> out;
   out.reserve(lines.size());
   for (size_t i = 0; i < lines.size();) {
-    size_t best_p = 0, best_n = 0;
+    const int base = lines[i].depth;
+    Candidate best;
     for (size_t p = 1; p <= kMaxPeriod && i + p * kMinRepeats <= lines.size(); ++p) {
-      bool ok = true;
-      for (size_t k = 0; k < p && ok; ++k) ok = lines[i + k].foldable && lines[i + k].depth == lines[i].depth;
-      if (!ok) break;  // a longer period would contain the same line
-      // steps from the first two repeats; then as many repeats as keep them
-      std::vector<std::vector<int64_t>> step(p);
-      size_t n = 1;
-      for (; i + (n + 1) * p <= lines.size(); ++n) {
+      const Line& last = lines[i + p - 1];
+      if (!last.foldable || last.depth < base) break;  // a longer period would contain the same line
+      int open = 0;
+      bool balanced = lines[i].nest >= 0;
+      for (size_t k = 0; k < p && balanced; ++k) balanced = (open += lines[i + k].nest) >= 0;
+      if (!balanced || open != 0 || lines[i].nest < 0) continue;  // the period must not cut a C++ scope
+      // the literals of every repeat, column by column
+      std::vector<std::vector<int64_t>> columns;
+      for (size_t k = 0; k < p; ++k)
+        for (const int64_t v : cuts[i + k].values) columns.push_back({v});
+      Candidate affine{p, 1, std::vector<bool>(columns.size(), false)};
+      Candidate table = affine;
+      for (size_t n = 1; i + (n + 1) * p <= lines.size(); ++n) {
         bool fits = true;
-        for (size_t k = 0; k < p && fits; ++k) {
-          const size_t a = i + k, b = i + n * p + k;
-          if (!same_shape(a, b)) {
-            fits = false;
-            break;
-          }
-          const auto& va = cuts[a].values;
-          const auto& vb = cuts[b].values;
-          if (n == 1) {
-            step[k].resize(va.size());
-            for (size_t t = 0; t < va.size(); ++t) step[k][t] = vb[t] - va[t];
-          } else {
-            for (size_t t = 0; t < va.size() && fits; ++t)
-              fits = vb[t] == va[t] + static_cast<int64_t>(n) * step[k][t];
-          }
-        }
+        for (size_t k = 0; k < p && fits; ++k) fits = same_shape(i + k, i + n * p + k);
         if (!fits) break;
+        size_t c = 0;
+        for (size_t k = 0; k < p; ++k)
+          for (const int64_t v : cuts[i + n * p + k].values) columns[c++].push_back(v);
+        std::vector<bool> in_table(columns.size(), false);
+        for (size_t c2 = 0; c2 < columns.size(); ++c2) {
+          const auto& col = columns[c2];
+          const int64_t step = col[1] - col[0];
+          for (size_t r = 2; r < col.size() && !in_table[c2]; ++r) in_table[c2] = col[r] != col[0] + static_cast<int64_t>(r) * step;
+        }
+        const Candidate now{p, n + 1, in_table};
+        if (now.columns_in_table() > kMaxTableColumns) break;
+        table = now;  // until a column leaves the affine form, both are the same loop
+        if (!now.columns_in_table()) affine = now;
       }
-      if (n >= kMinRepeats && n * p > best_n * best_p) {
-        best_p = p;
-        best_n = n;
-      }
+      if (affine.n >= kMinRepeats && affine.score() > best.score()) best = affine;
+      if (table.columns_in_table() && table.n >= kMinTableRepeats && table.n * p >= 8 && table.score() > best.score())
+        best = table;
     }
-    if (best_n == 0) {
+    if (best.n == 0) {
       out.push_back(std::move(lines[i]));
       ++i;
       continue;
     }
-    const int depth = lines[i].depth;
-    out.push_back({depth, fmt::format("for (int {0} = 0; {0} < {1}; ++{0}) {{", var, best_n), false});
-    for (size_t k = 0; k < best_p; ++k) {
+    const size_t p = best.p, n = best.n;
+    // The table's columns: each literal read from the table, unless it is an
+    // earlier column plus a constant (then written as that: table[i][0] + 32).
+    struct TableColumn {
+      std::vector<int64_t> values;
+      size_t stored = 0;   // its column in the table, or that of the column it follows
+      int64_t offset = 0;  // ... plus this
+    };
+    std::vector<TableColumn> table_columns;
+    size_t stored_columns = 0;
+    for (size_t k = 0, c = 0; k < p; ++k)
+      for (size_t t = 0; t < cuts[i + k].values.size(); ++t, ++c) {
+        if (!best.table[c]) continue;
+        TableColumn col;
+        for (size_t r = 0; r < n; ++r) col.values.push_back(cuts[i + r * p + k].values[t]);
+        bool follows = false;
+        for (const TableColumn& earlier : table_columns) {
+          if (earlier.offset != 0) continue;
+          const int64_t d = col.values[0] - earlier.values[0];
+          follows = d != 0;
+          for (size_t r = 0; r < n && follows; ++r) follows = col.values[r] - earlier.values[r] == d;
+          if (follows) {
+            col.stored = earlier.stored;
+            col.offset = d;
+            break;
+          }
+        }
+        if (!follows) col.stored = stored_columns++;
+        table_columns.push_back(std::move(col));
+      }
+    std::string table_name;
+    if (!table_columns.empty()) {
+      table_name = unique("table", taken);
+      std::string rows;
+      for (size_t r = 0; r < n; ++r) {
+        std::string row;
+        for (const TableColumn& col : table_columns)
+          if (col.offset == 0) row += fmt::format("{}{}", row.empty() ? "" : ", ", col.values[r]);
+        rows += fmt::format("{}{}", r ? ", " : "", stored_columns == 1 ? row : "{" + row + "}");
+      }
+      out.push_back({base, stored_columns == 1
+                               ? fmt::format("constexpr int {}[{}] = {{{}}};", table_name, n, rows)
+                               : fmt::format("constexpr int {}[{}][{}] = {{{}}};", table_name, n, stored_columns, rows)});
+    }
+    out.push_back({base, fmt::format("for (int {0} = 0; {0} < {1}; ++{0}) {{", var, n)});
+    size_t column = 0, table_column = 0;
+    for (size_t k = 0; k < p; ++k) {
       const Cut& first = cuts[i + k];
-      const Cut& second = cuts[i + best_p + k];
+      const Cut& second = cuts[i + p + k];
       std::string text = first.text[0];
-      for (size_t t = 0; t < first.values.size(); ++t) {
-        std::string v = affine(first.values[t], second.values[t] - first.values[t], var);
+      for (size_t t = 0; t < first.values.size(); ++t, ++column) {
+        std::string v;
+        if (best.table[column]) {
+          const TableColumn& col = table_columns[table_column++];
+          v = stored_columns == 1 ? fmt::format("{}[{}]", table_name, var)
+                                  : fmt::format("{}[{}][{}]", table_name, var, col.stored);
+          if (col.offset) v = fmt::format("({} {} {})", v, col.offset < 0 ? '-' : '+', col.offset < 0 ? -col.offset : col.offset);
+        } else {
+          v = affine(first.values[t], second.values[t] - first.values[t], var);
+        }
         // r[(4 + i)] -> r[4 + i]; f(a, (4 + i)) -> f(a, 4 + i)
         const std::string& next = first.text[t + 1];
         const bool opens = text.ends_with("[") || text.ends_with("(") || text.ends_with(", ");
@@ -138,10 +220,10 @@ void fold_repeats(std::vector<Line>& lines, const std::vector<std::string>& take
         if (v.front() == '(' && opens && closes) v = v.substr(1, v.size() - 2);
         text += v + first.text[t + 1];
       }
-      out.push_back({depth + 1, std::move(text), false});
+      out.push_back({lines[i + k].depth + 1, std::move(text)});
     }
-    out.push_back({depth, "}", false});
-    i += best_p * best_n;
+    out.push_back({base, "}"});
+    i += p * n;
   }
   lines = std::move(out);
 }

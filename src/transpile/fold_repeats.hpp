@@ -1,7 +1,8 @@
 // Sugar pass: runs of generated lines that repeat with only integer literals
-// changing, each by a constant step, become one C++ for-loop over the period.
-// The loop emits the same lines in the same order, so nothing moves across a
-// barrier, fence or wait.
+// changing become one C++ for-loop over the period. Literals that change by a
+// constant step become `base + step * i`; the others (at most a few per period)
+// are read from a table declared next to the loop. The loop emits the same lines
+// in the same order, so nothing moves across a barrier, fence or wait.
 #pragma once
 
 #include <string>
@@ -12,7 +13,8 @@ namespace ptx::transpile {
 struct Line {
   int depth = 0;
   std::string text;
-  bool foldable = false;  // one instruction call: may become part of a loop body
+  bool foldable = false;  // may become part of a loop body (an instruction call, a C++ scope's braces)
+  int nest = 0;           // +1: opens a C++ scope, -1: closes one (a period must not cut a scope)
 };
 
 // Rewrites `lines` in place; `taken` are C++ names the loop variable must avoid.

@@ -163,9 +163,9 @@ class Writer {
   std::map<std::string, std::string, std::less<>> labels_;  // this function's labels -> C++ names
   std::set<std::string, std::less<>> cxx_names_;            // C++ names taken in this function
 
-  void line(std::string_view s, bool foldable = false) {
+  void line(std::string_view s, bool foldable = false, int nest = 0) {
     if (buffer_) {
-      buffer_->push_back({depth_, std::string(s), foldable});
+      buffer_->push_back({depth_, std::string(s), foldable, nest});
       return;
     }
     if (!s.empty()) out_.append(static_cast<size_t>(depth_) * 2, ' ');
@@ -286,6 +286,7 @@ class Writer {
     }
     line("m.body([] {");
     ++depth_;
+    body_depth_ = depth_;
     std::vector<Line> lines;
     if (o_.sugar) buffer_ = &lines;
     // .reg parameters and return values (declared in the header): registers of the body
@@ -304,9 +305,15 @@ class Writer {
     }
     collect_labels(body);
     count_label_uses(body);
+    function_name_ = m_.text(f.name);
+    aliases_.clear();
+    alias_lines_.clear();
+    const size_t aliases_at = lines.size();
+    if (o_.sugar) count_register_uses(body);
     statements(body);
     lead(body.close);
     if (buffer_) {
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(aliases_at), alias_lines_.begin(), alias_lines_.end());
       buffer_ = nullptr;
       fold_repeats(lines, std::vector<std::string>(cxx_names_.begin(), cxx_names_.end()));
       for (const Line& l : lines) {
@@ -361,7 +368,7 @@ class Writer {
       if (labels_.count(name)) continue;
       std::string_view bare = name;
       if (bare.starts_with("$L__")) bare.remove_prefix(4);
-      const std::string cxx = cxx_name(bare, "L_");
+      const std::string cxx = o_.sugar ? cxx_name(short_label(bare)) : cxx_name(bare, "L_");
       labels_.emplace(name, cxx);
       line(fmt::format("ptx::Label {} = lst::label({});", cxx, quote(name)));
     }
@@ -377,6 +384,13 @@ class Writer {
     for (size_t i = from; i < to; ++i) {
       const Stmt& s = stmts[i];
       lead(lead_of(m_, s));
+      if (o_.sugar) {
+        if (const size_t use = address_group(stmts, i, to)) {
+          address_arithmetic(stmts, i, use);
+          i = use - 1;
+          continue;
+        }
+      }
       if (o_.sugar && s.kind == StmtKind::Label) {
         if (const size_t end = forward_wait(stmts, i, to)) {
           wait(stmts, i, end);
@@ -478,6 +492,175 @@ class Writer {
   }
 
   bool has_comment(Trivia t) const { return !t.synthesized() && m_.text(t).find('/') != std::string_view::npos; }
+
+  // ---- sugar: address arithmetic ------------------------------------------------------
+  // How often each name appears as an operand or guard in this function.
+  std::map<std::string, size_t, std::less<>> name_uses_;
+  void count_register_uses(const Block& b) {
+    name_uses_.clear();
+    std::vector<const Block*> todo{&b};
+    while (!todo.empty()) {
+      const Block* blk = todo.back();
+      todo.pop_back();
+      for (const Stmt& s : blk->stmts) {
+        if (s.kind == StmtKind::Block) todo.push_back(&m_.blocks[s.index]);
+        if (s.kind != StmtKind::Instruction) continue;
+        const Instruction& in = m_.instructions[s.index];
+        if (in.guard) for_each_name(in.guard, [&](std::string_view n) { ++name_uses_[std::string(n)]; });
+        for (const ListItem& it : m_.operands_of(in))
+          for_each_name(ExprId{it.node}, [&](std::string_view n) { ++name_uses_[std::string(n)]; });
+      }
+    }
+  }
+  template <class F>
+  void for_each_name(ExprId id, const F& f) const {
+    const Expr& e = m_.expr(id);
+    switch (e.kind) {
+      case ExprKind::Name: f(m_.text(Symbol{e.a})); break;
+      case ExprKind::Unary: for_each_name(ExprId{e.a}, f); break;
+      case ExprKind::Binary:
+      case ExprKind::Apply:
+        for_each_name(ExprId{e.a}, f);
+        for_each_name(ExprId{e.b}, f);
+        break;
+      case ExprKind::List:
+        for (uint32_t i = 0; i < e.b; ++i) for_each_name(ExprId{m_.items[e.a + i].node}, f);
+        break;
+      default: break;
+    }
+  }
+
+  // The register an instruction writes, when it is an unguarded integer ALU
+  // instruction of the kind that computes addresses; else empty.
+  std::string_view address_step_result(Stmt s) const {
+    static constexpr std::string_view kSteps[] = {"add", "sub", "mul", "mad", "shl", "shr", "cvt", "cvta",
+                                                  "mov", "and", "or",  "mul24", "mad24"};
+    if (s.kind != StmtKind::Instruction) return {};
+    const Instruction& in = m_.instructions[s.index];
+    if (in.guard || in.operands.count < 2 || has_comment(s.trail)) return {};
+    if (std::find(std::begin(kSteps), std::end(kSteps), m_.text(in.opcode)) == std::end(kSteps)) return {};
+    const ExprId dst = m_.operand(in, 0);
+    if (m_.expr(dst).kind != ExprKind::Name || m_.expr(dst).b) return {};
+    const std::string_view n = m_.name_of(dst);
+    return reg_expr(n) ? n : std::string_view{};
+  }
+
+  // The register an instruction's [reg] or [reg+imm] operand is based on; else empty.
+  std::string_view address_base(Stmt s) const {
+    if (s.kind != StmtKind::Instruction) return {};
+    const Instruction& in = m_.instructions[s.index];
+    const std::string_view op = m_.text(in.opcode);
+    if (op == "bra" || op == "call" || op == "brx") return {};
+    for (const ListItem& it : m_.operands_of(in)) {
+      const Expr& e = m_.expr(ExprId{it.node});
+      if (e.kind != ExprKind::List || e.sub != static_cast<uint8_t>(Delim::Bracket) || e.b != 1) continue;
+      ExprId inner{m_.items[e.a].node};
+      if (m_.expr(inner).kind == ExprKind::Binary && m_.expr(inner).sub == static_cast<uint8_t>(Op::Add))
+        inner = ExprId{m_.expr(inner).a};
+      if (m_.expr(inner).kind == ExprKind::Name && !m_.expr(inner).b && reg_expr(m_.name_of(inner)))
+        return m_.name_of(inner);
+    }
+    return {};
+  }
+
+  // When stmts[at..use) is the whole computation of the address the instruction
+  // stmts[use] reads (two or more steps, each result used once, by the next steps
+  // or the address): use; else 0.
+  size_t address_group(const std::vector<Stmt>& stmts, size_t at, size_t to) {
+    constexpr size_t kMaxSteps = 16;
+    size_t use = at;
+    while (use < to && use - at <= kMaxSteps && !address_step_result(stmts[use]).empty() &&
+           (use == at || plain_lead(lead_of(m_, stmts[use]))))
+      ++use;
+    if (use - at < 2 || use >= to || use - at > kMaxSteps) return 0;
+    const std::string_view base = address_base(stmts[use]);
+    if (base.empty()) return 0;
+    std::set<std::string, std::less<>> needed{std::string(base)};
+    for (size_t j = use; j-- > at;) {
+      const std::string_view dst = address_step_result(stmts[j]);
+      auto it = needed.find(dst);
+      if (it == needed.end() || name_uses_[std::string(dst)] != 2) return 0;  // written once, read once
+      needed.erase(it);
+      const Instruction& in = m_.instructions[stmts[j].index];
+      const auto ops = m_.operands_of(in);
+      for (size_t k = 1; k < ops.size(); ++k)
+        for_each_name(ExprId{ops[k].node}, [&](std::string_view n) { needed.emplace(n); });
+    }
+    return use;
+  }
+
+  void address_arithmetic(const std::vector<Stmt>& stmts, size_t at, size_t use) {
+    const std::string text = stmt_text(stmts[use]);
+    const std::string mnemonic = text.substr(0, text.find_first_of(" \t"));
+    line(fmt::format("{{  // address for the {} below", mnemonic), true, +1);
+    ++depth_;
+    for (size_t k = at; k < use; ++k) {
+      if (k > at) lead(lead_of(m_, stmts[k]));
+      statement(stmts[k]);
+      trail(stmts[k].trail);
+    }
+    --depth_;
+    line("}", true, -1);
+  }
+
+  // ---- sugar: names ------------------------------------------------------------------
+  // $L__BB0_12 -> bb12
+  static std::string short_label(std::string_view bare) {
+    if (!bare.starts_with("BB")) return std::string(bare);
+    const size_t us = bare.find('_');
+    const std::string_view fn = bare.substr(2, us == std::string_view::npos ? 0 : us - 2);
+    const std::string_view n = us == std::string_view::npos ? std::string_view{} : bare.substr(us + 1);
+    const auto digits = [](std::string_view d) { return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos; };
+    return digits(fn) && digits(n) ? fmt::format("bb{}", n) : std::string(bare);
+  }
+
+  // A symbol operand: with --sugar, a mangled name becomes a C++ constant named
+  // after what it demangles to (param_0, As, shfl_xor_sync), declared at the top
+  // of the body; other names stay string literals.
+  std::string_view function_name_;
+  std::map<std::string, std::string, std::less<>> aliases_;
+  std::vector<Line> alias_lines_;
+  int body_depth_ = 0;
+
+  std::string symbol_ref(std::string_view n) {
+    if (!o_.sugar) return quote(n);
+    if (auto it = aliases_.find(n); it != aliases_.end()) return it->second;
+    const std::string base = alias_base(n);
+    if (base.empty()) return quote(n);
+    const std::string cxx = cxx_name(base);
+    aliases_.emplace(std::string(n), cxx);
+    alias_lines_.push_back({body_depth_, fmt::format("constexpr std::string_view {} = {};", cxx, quote(n)), false, 0});
+    return cxx;
+  }
+
+  std::string alias_base(std::string_view n) const {
+    if (n.starts_with(function_name_) && n.substr(function_name_.size()).starts_with("_param_")) {
+      const std::string_view index = n.substr(function_name_.size() + 7);
+      if (!index.empty() && index.find_first_not_of("0123456789") == std::string_view::npos)
+        return fmt::format("param_{}", index);
+    }
+    if (!n.starts_with("_Z")) return {};
+    int status = 0;
+    char* d = abi::__cxa_demangle(std::string(n).c_str(), nullptr, nullptr, &status);
+    const std::string demangled = status == 0 && d ? d : "";
+    std::free(d);
+    // the last name at nesting depth 0: f<int>(float*)::As -> As; ns::g(int) -> g
+    std::string last;
+    int nest = 0;
+    for (size_t i = 0; i < demangled.size(); ++i) {
+      const char c = demangled[i];
+      if (c == '<' || c == '(' || c == '[') ++nest;
+      else if (c == '>' || c == ')' || c == ']') --nest;
+      else if (nest == 0 && c == ':' && i + 1 < demangled.size() && demangled[i + 1] == ':') {
+        last.clear();
+        ++i;
+      } else if (nest == 0 && c == ' ') last.clear();  // `void f<...>(...)`: the return type
+      else if (nest == 0) last += c;
+    }
+    const size_t start = last.find_first_not_of('_');
+    if (start == std::string::npos || !is_cxx_identifier(last.substr(start))) return {};
+    return last.substr(start);
+  }
 
   void statement(Stmt s) {
     switch (s.kind) {
@@ -649,7 +832,7 @@ class Writer {
       if (r && r->name == n && r->components.empty() && r->count == 0) return fmt::format("ptx::special::{}", cxx_special(n));
       return std::nullopt;
     }
-    return fmt::format("ptx::symbol({})", quote(n));
+    return fmt::format("ptx::symbol({})", symbol_ref(n));
   }
 
   static std::string cxx_special(std::string_view n) {
@@ -710,11 +893,24 @@ class Writer {
         if (o.kind == ExprKind::Int) n = int_literal(off, false);
         else if (o.kind == ExprKind::Unary && o.sub == static_cast<uint8_t>(Op::Neg) && m_.expr(ExprId{o.a}).kind == ExprKind::Int)
           n = int_literal(ExprId{o.a}, true);
-        // ptx::addr drops a zero offset; [r+-0] and the like stay as written
-        if (!n || *n == "0" || *n == "-0" || n->ends_with("ull") || n->starts_with("(")) return std::nullopt;
+        // ptx::addr drops a zero offset unless it is ptx::offset(0); [r+-0] and the like stay as written
+        if (!n || *n == "-0" || n->ends_with("ull") || n->starts_with("(")) return std::nullopt;
+        if (*n == "0") n = "ptx::offset(0)";
         return address(m_.name_of(base), *n);
       }
       return std::nullopt;
+    }
+    if (e.sub == static_cast<uint8_t>(Delim::Paren) && e.b > 0) {  // (param0, param1): a call's arguments
+      std::string out;
+      for (uint32_t i = 0; i < e.b; ++i) {
+        const ExprId el{m_.items[e.a + i].node};
+        const Expr& x = m_.expr(el);
+        if (x.kind != ExprKind::Name || x.b) return std::nullopt;
+        const std::string_view n = m_.name_of(el);
+        if (n.empty() || n[0] == '%' || reg_expr(n) || labels_.count(n) || n == "_") return std::nullopt;
+        out += (i ? ", " : "") + symbol_ref(n);
+      }
+      return fmt::format("ptx::args({{{}}})", out);
     }
     if (e.sub == static_cast<uint8_t>(Delim::Brace) && e.b > 0) {
       std::vector<std::string> elems;
@@ -756,10 +952,10 @@ class Writer {
     return fmt::format("{}.range({}, {})", array, first, elems.size());
   }
 
-  std::optional<std::string> address(std::string_view base, std::string_view offset) const {
+  std::optional<std::string> address(std::string_view base, std::string_view offset) {
     std::string b;
     if (const auto r = reg_expr(base)) b = *r;
-    else if (!base.empty() && base[0] != '%' && !labels_.count(base) && base != "_") b = quote(base);
+    else if (!base.empty() && base[0] != '%' && !labels_.count(base) && base != "_") b = symbol_ref(base);
     else return std::nullopt;
     if (offset.empty()) return fmt::format("ptx::addr({})", b);
     return fmt::format("ptx::addr({}, {})", b, offset);

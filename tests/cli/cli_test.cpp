@@ -333,6 +333,39 @@ TEST_F(Cli, RunOnTheGpuThroughTheRuntime) {
   EXPECT_NE(r.err.find("frobnicate not in {stats,clear,dir}"), std::string::npos) << r.err;
 }
 
+// The output is in the repository's clang-format style: clang-format leaves it as it is.
+TEST_F(Cli, TranspileFormatsInTheRepositoryStyle) {
+  if (std::system("clang-format --version > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "clang-format is not installed (scripts/install-deps installs it)";
+  const fs::path k = fs::path(PTXPP_SOURCE_DIR) / "tests/corpus/nvcc/sm_90a/mbarrier-lineinfo.ptx", out = dir_ / "k.cpp";
+  for (const char* mode : {"", "--sugar "}) {
+    Outcome r = run(std::string("transpile ") + mode + k.string() + " -o " + out.string());
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    r = run("transpile --no-format " + std::string(mode) + k.string());
+    const std::string unformatted = r.out;
+    const std::string cpp = slurp(out);
+    const fs::path again = dir_ / "again.cpp";
+    const std::string cmd = "clang-format --style=file:" + std::string(PTXPP_SOURCE_DIR) + "/.clang-format " +
+                            out.string() + " > " + again.string();
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    EXPECT_EQ(slurp(again), cpp) << mode;
+    EXPECT_NE(unformatted.find("inst::ret();"), std::string::npos) << unformatted;
+  }
+  // no clang-format: the output unformatted, and a warning that says so
+  const fs::path small = write("small.ptx", kGood);
+  Outcome r = run("transpile " + small.string(), "", "PTXPP_CLANG_FORMAT=/no/such/clang-format");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.err.find("warning: the output is not formatted: /no/such/clang-format (PTXPP_CLANG_FORMAT) not found"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("inst::ret();"), std::string::npos) << r.out;
+  // a clang-format that fails
+  r = run("transpile " + small.string(), "", "PTXPP_CLANG_FORMAT=false");
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_NE(r.err.find("false failed (exit status 1)"), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, TranspileWritesCxxAndRejectsBadInput) {
   const fs::path k = write("k.ptx", kGood), out = dir_ / "k.cpp";
   Outcome r = run("transpile --name kmod --main " + k.string() + " -o " + out.string());

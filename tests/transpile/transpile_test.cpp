@@ -102,6 +102,50 @@ $L__BB0_2:
   }
 }
 
+// ptx::offset keeps a zero offset ([param0+0], as nvcc writes it) and ptx::args
+// writes a call's parameter lists; the module assembles.
+TEST(Listing, ZeroOffsetsAndCallArguments) {
+  ptx::Listing m({.target = "sm_90a"});
+  m.text(std::string(kHeader) + R"(
+.func  (.param .b32 func_retval0) twice(
+	.param .b32 twice_param_0
+)
+)");
+  m.body([] {
+    ptx::RegArray r = lst::regs(DType::b32, "%r", 3);
+    inst::ld.param.u32(r[1], ptx::addr("twice_param_0", ptx::offset(0)));
+    inst::add.s32(r[2], r[1], r[1]);
+    inst::st.param.b32(ptx::addr("func_retval0", ptx::offset(0)), r[2]);
+    inst::ret();
+  });
+  m.text("\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n");
+  m.body([] {
+    ptx::RegArray r = lst::regs(DType::b32, "%r", 3);
+    ptx::RegArray rd = lst::regs(DType::b64, "%rd", 3);
+    inst::ld.param.u64(rd[1], ptx::addr("k_param_0"));
+    inst::cvta.to.global.u64(rd[2], rd[1]);
+    inst::ld.global.u32(r[1], ptx::addr(rd[2], ptx::offset(0)));
+    lst::block([&] {
+      lst::stmt(".param .b32 param0;");
+      inst::st.param.b32(ptx::addr("param0", ptx::offset(0)), r[1]);
+      lst::stmt(".param .b32 retval0;");
+      inst::call.uni(ptx::args({"retval0"}), ptx::symbol("twice"), ptx::args({"param0"}));
+      inst::ld.param.b32(r[2], ptx::addr("retval0", ptx::offset(0)));
+    });
+    inst::st.global.u32(ptx::addr(rd[2], 4), r[2]);
+    inst::ret();
+  });
+  const std::string got = m.ptx();
+  for (const char* want : {"ld.param.u32 \t%r1, [twice_param_0+0];", "st.param.b32 \t[func_retval0+0], %r2;",
+                           "ld.global.u32 \t%r1, [%rd2+0];", "call.uni \t(retval0), twice, (param0);",
+                           "ld.global.u32", "st.global.u32 \t[%rd2+4], %r2;"})
+    EXPECT_NE(got.find(want), std::string::npos) << want << "\n" << got;
+  if (have_ptxas()) {
+    const PtxasResult r = run_ptxas(got, "sm_90a");
+    EXPECT_TRUE(r.ok) << r.log << got;
+  }
+}
+
 TEST(Listing, ErrorsNameTheLine) {
   auto error_of = [](std::function<void()> body, ListingOptions o = {}) -> std::string {
     ptx::Listing m(std::move(o));
@@ -305,14 +349,63 @@ $L__BB0_1:
   transpile::Options o;
   o.sugar = true;
   const std::string cpp = cpp_of(src, o);
-  for (const char* want : {"// loop(float*, int)", "lst::repeat_while(L_BB0_1, p[1], [&] {",
+  for (const char* want : {"// loop(float*, int)", "lst::repeat_while(bb1, p[1], [&] {",
                            "for (int i = 0; i < 4; ++i) {", "inst::mov.f32(f[2 + i], f[1]);",
                            "for (int i = 0; i < 3; ++i) {", "inst::add.s32(r[2 + i], r[1], 4 + 4 * i);",
-                           "lst::wait_loop(L_WAIT, L_DONE, P, [&] {", "f.range(1, 8)", "r.range(1, 8)"})
+                           "lst::wait_loop(WAIT, DONE, P, [&] {", "f.range(1, 8)", "r.range(1, 8)"})
     EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
   // without --sugar: none of it
   EXPECT_EQ(cpp_of(src).find("repeat_while"), std::string::npos);
   EXPECT_EQ(cpp_of(src).find("for (int"), std::string::npos);
+}
+
+// --sugar: literals that do not step evenly come from a table; address arithmetic
+// is grouped above the access; mangled symbols get the names they demangle to.
+TEST(Transpile, SugarTablesAddressGroupsAndSymbolNames) {
+  const std::string src = std::string(kHeader) + R"(
+.shared .align 4 .b8 _ZZ4tblsPfE4tile[64];
+.visible .entry _Z4tblsPf(.param .u64 _Z4tblsPf_param_0)
+{
+	.reg .b32 	%r<40>;
+	.reg .f32 	%f<40>;
+	.reg .b64 	%rd<10>;
+	ld.param.u64 	%rd1, [_Z4tblsPf_param_0];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd2, %r1, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	ld.global.f32 	%f1, [%rd3];
+	mov.u32 	%r2, _ZZ4tblsPfE4tile;
+	st.shared.f32 	[%r2], %f1;
+	mov.f32 	%f10, %f21;
+	mov.f32 	%f13, %f24;
+	mov.f32 	%f11, %f22;
+	mov.f32 	%f17, %f28;
+	mov.f32 	%f12, %f23;
+	mov.f32 	%f15, %f26;
+	mov.f32 	%f14, %f25;
+	mov.f32 	%f16, %f27;
+	add.s32 	%r3, %r1, 1;
+	add.s32 	%r4, %r3, %r3;
+	st.shared.u32 	[%r2+4], %r4;
+$L__BB0_7:
+	ret;
+}
+)";
+  transpile::Options o;
+  o.sugar = true;
+  const std::string cpp = cpp_of(src, o);
+  for (const char* want :
+       {"constexpr std::string_view param_0 = \"_Z4tblsPf_param_0\";", "inst::ld.param.u64(rd[1], ptx::addr(param_0));",
+        "constexpr std::string_view tile = \"_ZZ4tblsPfE4tile\";", "inst::mov.u32(r[2], ptx::symbol(tile));",
+        "{  // address for the ld.global.f32 below\n      inst::mul.wide.u32(rd[2], r[1], 4);\n"
+        "      inst::add.s64(rd[3], rd[1], rd[2]);\n    }\n    inst::ld.global.f32(f[1], ptx::addr(rd[3]));",
+        "constexpr int table[8] = {10, 13, 11, 17, 12, 15, 14, 16};", "inst::mov.f32(f[table[i]], f[table[i] + 11]);",
+        "ptx::Label bb7 = lst::label(\"$L__BB0_7\");"})
+    EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
+  // %r3 is read twice (by the add and as its own operand): no group for the st.shared.u32
+  EXPECT_EQ(cpp.find("address for the st.shared.u32"), std::string::npos) << cpp;
+  // %r2 is read twice: the mov is not grouped with the first st.shared
+  EXPECT_EQ(cpp.find("address for the st.shared.f32"), std::string::npos) << cpp;
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ptxpp/ir/module.hpp"
+
 #include <optional>
 #include <string>
 
@@ -19,6 +21,15 @@ void register_transpile_commands(CLI::App& app);
 
 // Reads a file, or standard input for "-". Prints an error and returns nullopt on failure.
 std::optional<std::string> read_input(const std::string& path);
+
+// An input file read and parsed: its text, the name diagnostics use ("<stdin>" for "-"), the module.
+struct ParsedInput {
+  std::string text;
+  std::string name;
+  ptx::ir::Module module;
+};
+// Reads and parses `path`; prints the reading or parse error (file:line:column) and returns nullopt on failure.
+std::optional<ParsedInput> parse_input(const std::string& path);
 
 // The exit status set by the subcommand that ran.
 int exit_code();

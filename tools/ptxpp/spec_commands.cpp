@@ -42,19 +42,13 @@ void check_file(const CheckArgs& a) {
     }
     opts.version = ptx::spec::PtxIsaVersion{static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
   }
-  auto text = read_input(a.file);
-  if (!text) return set_exit_code(1);
-  ptx::text::ParseOptions popts;
-  popts.file_name = a.file == "-" ? "<stdin>" : a.file;
-  auto parsed = ptx::text::parse(*text, popts);
-  if (!parsed) {
-    std::cerr << parsed.error().format() << "\n";
-    return set_exit_code(1);
-  }
-  const auto diags = ptx::spec::check(parsed.module(), opts);
+  const auto input = parse_input(a.file);
+  if (!input) return set_exit_code(1);
+  const std::string* text = &input->text;
+  const auto diags = ptx::spec::check(input->module, opts);
   size_t errors = 0;
   for (const auto& d : diags) {
-    auto loc = ptx::text::locate(popts.file_name, *text, d.offset, d.message);
+    auto loc = ptx::text::locate(input->name, *text, d.offset, d.message);
     std::string shown = loc.format();
     if (d.severity == ptx::spec::Severity::Warning) {
       const size_t at = shown.find(": error: ");
@@ -65,7 +59,7 @@ void check_file(const CheckArgs& a) {
     std::cerr << shown << "\n";
   }
   if (errors) {
-    std::cerr << errors << (errors == 1 ? " error" : " errors") << " in " << popts.file_name << "\n";
+    std::cerr << errors << (errors == 1 ? " error" : " errors") << " in " << input->name << "\n";
     set_exit_code(1);
   }
 }

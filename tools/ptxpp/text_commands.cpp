@@ -25,16 +25,9 @@ std::string display_name(const std::string& path) { return path == "-" ? "<stdin
 
 // Parses `path` and writes it back in `mode` to stdout.
 void print_file(const std::string& path, ptx::text::PrintMode mode) {
-  auto text = read_input(path);
-  if (!text) return set_exit_code(1);
-  ptx::text::ParseOptions opts;
-  opts.file_name = display_name(path);
-  auto result = ptx::text::parse(*text, opts);
-  if (!result) {
-    std::cerr << result.error().format() << "\n";
-    return set_exit_code(1);
-  }
-  const std::string out = ptx::text::print(result.module(), mode);
+  const auto input = parse_input(path);
+  if (!input) return set_exit_code(1);
+  const std::string out = ptx::text::print(input->module, mode);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
@@ -111,6 +104,19 @@ bool roundtrip_file(const std::string& path, const RoundtripOptions& o) {
 
 int exit_code() { return g_exit; }
 void set_exit_code(int code) { g_exit = code; }
+
+std::optional<ParsedInput> parse_input(const std::string& path) {
+  auto text = read_input(path);
+  if (!text) return std::nullopt;
+  ptx::text::ParseOptions opts;
+  opts.file_name = display_name(path);
+  auto result = ptx::text::parse(*text, opts);
+  if (!result) {
+    std::cerr << result.error().format() << "\n";
+    return std::nullopt;
+  }
+  return ParsedInput{std::move(*text), opts.file_name, std::move(result.module())};
+}
 
 std::optional<std::string> read_input(const std::string& path) {
   if (path == "-") {

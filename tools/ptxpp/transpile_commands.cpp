@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "clang_format.hpp"
 #include "commands.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "ptxpp/transpile/transpile.hpp"
@@ -19,6 +20,7 @@ struct TranspileArgs {
   std::string out;
   bool main = false;
   bool sugar = false;
+  bool no_format = false;
 };
 
 void transpile(const TranspileArgs& a) {
@@ -26,21 +28,21 @@ void transpile(const TranspileArgs& a) {
     std::cerr << "ptxpp transpile: --name '" << a.name << "' is not a C++ identifier (or is a keyword)\n";
     return set_exit_code(2);
   }
-  auto text = read_input(a.file);
-  if (!text) return set_exit_code(1);
-  ptx::text::ParseOptions po;
-  po.file_name = a.file == "-" ? "<stdin>" : a.file;
-  auto parsed = ptx::text::parse(*text, po);
-  if (!parsed) {
-    std::cerr << parsed.error().format() << "\n";
-    return set_exit_code(1);
-  }
+  const auto input = parse_input(a.file);
+  if (!input) return set_exit_code(1);
   ptx::transpile::Options o;
   o.name = a.name;
   o.main = a.main;
   o.sugar = a.sugar;
-  o.source_name = po.file_name;
-  const std::string cpp = ptx::transpile::to_cpp(parsed.module(), *text, o);
+  o.source_name = input->name;
+  std::string cpp = ptx::transpile::to_cpp(input->module, input->text, o);
+  if (!a.no_format) {
+    Formatted f = clang_format(cpp);
+    if (!f.problem.empty())
+      std::cerr << "ptxpp transpile: warning: the output is not formatted: " << f.problem
+                << " (install clang-format, or pass --no-format)\n";
+    cpp = std::move(f.code);
+  }
   if (a.out.empty() || a.out == "-") {
     std::fwrite(cpp.data(), 1, cpp.size(), stdout);
     return;
@@ -63,6 +65,8 @@ void register_transpile_commands(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--main", args->main, "Also define main(), printing the module's PTX");
   cmd->add_flag("--sugar", args->sugar, "Output to edit: loops raised from back edges, repeated blocks as for-loops, register ranges");
+  cmd->add_flag("--no-format", args->no_format,
+                "Do not run clang-format (by default the output is formatted in the repository's style)");
   cmd->add_option("-o,--output", args->out, "Output file (default: standard output)");
   cmd->callback([args] { transpile(*args); });
 }

@@ -65,11 +65,20 @@ struct Located {
   ptx::SourceLocation where;
 };
 
-// [base], [base+offset], [symbol+offset]
+// [base], [base+offset], [symbol+offset]; a zero offset is left out.
 Operand addr(const Reg& base, int64_t offset = 0);
 Operand addr(std::string_view symbol, int64_t offset = 0);
+// An offset written even when it is zero: addr(p, ptx::offset(0)) is [p+0] (as nvcc writes [param0+0]).
+struct Offset {
+  int64_t bytes = 0;
+};
+constexpr Offset offset(int64_t bytes) { return Offset{bytes}; }
+Operand addr(const Reg& base, Offset offset);
+Operand addr(std::string_view symbol, Offset offset);
 // A named symbol (a module variable, a parameter, a function).
 Operand symbol(std::string_view name);
+// (a, b, c): a call's argument or return-value list, by the names of its .param variables.
+Operand args(std::initializer_list<std::string_view> names);
 inline Operand as_operand(const Operand& o) { return o; }
 inline Operand as_operand(Sink s) { return to_operand(s); }
 // {a, b, c, d}: a vector operand; elements may be `_`.

@@ -57,6 +57,8 @@ struct alignas(64) TensorMap {
 
 // "" when `spec` and the base address follow the driver's rules, else what does not.
 std::string check_tensor_map(const TensorMapSpec& spec, uint64_t base_address);
+// The byte strides of dimensions 1 .. rank-1: spec.strides, or those of packed rows when it is empty.
+std::vector<uint64_t> byte_strides(const TensorMapSpec& spec);
 // Checks, then encodes; throws runtime::Error (the rule broken, or the driver's error).
 TensorMap make_tensor_map(const Device& dev, DevicePtr base, const TensorMapSpec& spec);
 // The same descriptor for another base address (cuTensorMapReplaceAddress): no re-encoding.
