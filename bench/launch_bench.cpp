@@ -1,5 +1,6 @@
 // Host overhead of a launch through ptx::BoundKernel against a raw cuLaunchKernelEx of
-// the same kernel, in the same run (DESIGN.md: <= 1 us over raw). Needs a GPU;
+// the same kernel, in the same run (DESIGN.md: <= 1 us over raw), and of replaying a
+// captured ptx::Graph. Needs a GPU;
 // without one it says so and exits 0.
 //
 //   launch_bench [google-benchmark flags]
@@ -60,6 +61,19 @@ void BM_BoundKernel(benchmark::State& state) {
   s.dev.synchronize();
 }
 
+// A graph of 16 launches captured once and replayed: host time per replay (the GPU
+// runs the 16 kernels; items/s counts kernels).
+void BM_GraphReplay16(benchmark::State& state) {
+  Setup& s = setup();
+  ptx::Stream stream = s.dev.stream();
+  const ptx::Graph g = ptx::Graph::capture(stream, [&] {
+    for (int i = 0; i < 16; ++i) s.bound.on(stream, s.buf, 1.0f);
+  });
+  for (auto _ : state) g.launch(stream);
+  stream.synchronize();
+  state.SetItemsProcessed(state.iterations() * 16);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +83,7 @@ int main(int argc, char** argv) {
   }
   benchmark::RegisterBenchmark("BM_RawCuLaunchKernelEx", BM_RawCuLaunchKernelEx);
   benchmark::RegisterBenchmark("BM_BoundKernel", BM_BoundKernel);
+  benchmark::RegisterBenchmark("BM_GraphReplay16", BM_GraphReplay16);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

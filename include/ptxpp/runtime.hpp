@@ -4,7 +4,9 @@
 
 #include "ptxpp/runtime/aot.hpp"
 #include "ptxpp/runtime/cache.hpp"
+#include "ptxpp/runtime/compiler.hpp"
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/error.hpp"
+#include "ptxpp/runtime/graph.hpp"
 #include "ptxpp/runtime/launch.hpp"
 #include "ptxpp/runtime/tensor_map.hpp"

@@ -1,4 +1,5 @@
 // The cpu device: the emulator behind the device API.
+#include <atomic>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -17,11 +18,22 @@ struct CpuDevice;
 struct CpuKernel : BoundKernelImpl {
   ir::Module module;
   void launch(std::span<const LaunchArg> args, const StreamImpl* stream) const override;
+  void run(const std::vector<emu::Arg>& args) const;
 };
 
-// Work on the CPU device runs when issued: a stream only keeps time.
+// Launches recorded by a capture, run again in order.
+struct CpuGraph : GraphImpl {
+  std::vector<std::pair<const CpuKernel*, std::vector<emu::Arg>>> recorded;
+  void launch(const StreamImpl*) const override {
+    for (const auto& [kernel, args] : recorded) kernel->run(args);
+  }
+};
+
+// Work on the CPU device runs when issued: a stream only keeps time, or records
+// launches while it is captured.
 struct CpuStream : StreamImpl {
-  void synchronize() const override {}
+  mutable std::shared_ptr<CpuGraph> capturing;
+  void synchronize() const override;
   std::shared_ptr<void> mark() const override {
     return std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
   }
@@ -29,22 +41,48 @@ struct CpuStream : StreamImpl {
     const auto start = *static_cast<const std::chrono::steady_clock::time_point*>(m.get());
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
+  void begin_capture() const override;
+  std::shared_ptr<GraphImpl> end_capture() const override;
+  void abort_capture() const override;
 };
 
 struct CpuDevice : DeviceImpl {
   mutable emu::Emulator emu;
   mutable std::mutex launch_mu;  // one launch at a time (each uses every core)
+  mutable std::atomic<int> captures{0};  // streams being captured
+
+  // What a GPU refuses during a stream capture is refused here too, so code that
+  // works on the CPU device works on a GPU.
+  void not_while_capturing(const char* what) const {
+    if (captures.load(std::memory_order_relaxed))
+      throw runtime::Error(fmt::format("{} while a stream is being captured into a graph: do it before or after the capture", what));
+  }
 
   CpuDevice() {
     kind = DeviceKind::Cpu;
     name = "CPU emulator";
   }
-  uint64_t alloc(size_t bytes, const std::string& n) const override { return emu.memory().alloc(bytes, n); }
-  void free(uint64_t a) const override { emu.memory().free(a); }
-  void copy_to_device(uint64_t dst, const void* src, size_t bytes) const override { emu.memory().write(dst, src, bytes); }
-  void copy_to_host(void* dst, uint64_t src, size_t bytes) const override { emu.memory().read(dst, src, bytes); }
-  void fill(uint64_t dst, uint8_t v, size_t bytes) const override { emu.memory().fill(dst, v, bytes); }
-  void synchronize() const override {}
+  uint64_t alloc(size_t bytes, const std::string& n) const override {
+    not_while_capturing("allocating");
+    return emu.memory().alloc(bytes, n);
+  }
+  void free(uint64_t a) const override {
+    not_while_capturing("freeing");
+    emu.memory().free(a);
+  }
+  void copy_to_device(uint64_t dst, const void* src, size_t bytes) const override {
+    not_while_capturing("copying to the device");
+    emu.memory().write(dst, src, bytes);
+  }
+  void copy_to_host(void* dst, uint64_t src, size_t bytes) const override {
+    not_while_capturing("copying to the host");
+    emu.memory().read(dst, src, bytes);
+  }
+  void fill(uint64_t dst, uint8_t v, size_t bytes) const override {
+    not_while_capturing("filling memory");
+    emu.memory().fill(dst, v, bytes);
+  }
+  void synchronize() const override { not_while_capturing("synchronizing the device"); }
   // The emulator's encoding (ptxpp/emu/tensor_map.hpp), read back by cp.async.bulk.tensor.
   TensorMap encode_tensor_map(uint64_t base, const TensorMapSpec& spec) const override {
     emu::TensorMapDesc d;
@@ -87,6 +125,7 @@ struct CpuDevice : DeviceImpl {
     return s;
   }
   std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const override {
+    not_while_capturing(fmt::format("loading kernel {}", traced->name).c_str());
     auto k = std::make_shared<CpuKernel>();
     auto parsed = text::parse(traced->ptx, {traced->name + ".ptx"});
     if (!parsed) throw runtime::Error(parsed.error().format());
@@ -97,14 +136,48 @@ struct CpuDevice : DeviceImpl {
   }
 };
 
-void CpuKernel::launch(std::span<const LaunchArg> args, const StreamImpl*) const {
+void CpuStream::synchronize() const {
+  if (capturing) throw runtime::Error("synchronizing a stream while it is being captured into a graph");
+}
+
+void CpuStream::begin_capture() const {
+  if (capturing) throw runtime::Error("the stream is already being captured");
+  capturing = std::make_shared<CpuGraph>();
+  capturing->device = device;
+  ++static_cast<const CpuDevice*>(device)->captures;
+}
+
+std::shared_ptr<GraphImpl> CpuStream::end_capture() const {
+  if (!capturing) throw runtime::Error("the stream is not being captured");
+  --static_cast<const CpuDevice*>(device)->captures;
+  return std::move(capturing);
+}
+
+void CpuStream::abort_capture() const {
+  if (!capturing) return;
+  --static_cast<const CpuDevice*>(device)->captures;
+  capturing.reset();
+}
+
+void CpuKernel::launch(std::span<const LaunchArg> args, const StreamImpl* stream) const {
   check(args);
-  const auto* dev = static_cast<const CpuDevice*>(device);
   std::vector<emu::Arg> eargs(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     eargs[i].bytes.resize(args[i].size);
     std::memcpy(eargs[i].bytes.data(), args[i].data, args[i].size);
   }
+  if (stream) {
+    if (const auto& graph = static_cast<const CpuStream*>(stream)->capturing) {
+      graph->recorded.emplace_back(this, std::move(eargs));
+      ++graph->launches;
+      return;
+    }
+  }
+  run(eargs);
+}
+
+void CpuKernel::run(const std::vector<emu::Arg>& args) const {
+  const auto* dev = static_cast<const CpuDevice*>(device);
   emu::LaunchConfig cfg;
   cfg.grid = {traced->grid.x, traced->grid.y, traced->grid.z};
   cfg.block = {traced->block.x, traced->block.y, traced->block.z};
@@ -112,7 +185,7 @@ void CpuKernel::launch(std::span<const LaunchArg> args, const StreamImpl*) const
   cfg.dynamic_smem = static_cast<uint32_t>(traced->dynamic_smem_bytes);
   std::lock_guard lock(dev->launch_mu);
   try {
-    dev->emu.launch(module, traced->name, cfg, eargs);
+    dev->emu.launch(module, traced->name, cfg, args);
   } catch (const emu::Error& e) {
     throw runtime::Error(e.what());
   }

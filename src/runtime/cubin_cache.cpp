@@ -111,8 +111,10 @@ CubinCache::Stats CubinCache::stats() const {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
     if (e.path().extension() != ".cubin") continue;
+    const uint64_t bytes = e.file_size(ec);
+    if (ec) continue;  // removed by another process meanwhile
     ++s.entries;
-    s.bytes += e.file_size(ec);
+    s.bytes += bytes;
   }
   return s;
 }
@@ -134,10 +136,21 @@ void CubinCache::evict() const {
   };
   std::vector<Entry> entries;
   uint64_t total = 0;
+  const auto now = fs::file_time_type::clock::now();
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    if (e.path().filename().string().starts_with(".tmp-")) {
+      // a writer that died before its rename: gone after an hour (live writers take milliseconds)
+      const fs::file_time_type t = e.last_write_time(ec);
+      if (!ec && now - t > std::chrono::hours(1)) fs::remove(e.path(), ec);
+      continue;
+    }
     if (e.path().extension() != ".cubin") continue;
-    entries.push_back({e.path(), e.last_write_time(ec), e.file_size(ec)});
-    total += entries.back().bytes;
+    const fs::file_time_type used = e.last_write_time(ec);
+    if (ec) continue;  // removed by another process meanwhile
+    const uint64_t bytes = e.file_size(ec);
+    if (ec) continue;
+    entries.push_back({e.path(), used, bytes});
+    total += bytes;
   }
   if (total <= max_bytes_) return;
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });

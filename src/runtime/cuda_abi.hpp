@@ -27,6 +27,12 @@ using Module = ModSt*;
 using Function = FuncSt*;
 using Stream = StreamSt*;
 using Event = EventSt*;
+struct GraphSt;
+struct GraphExecSt;
+using Graph = GraphSt*;
+using GraphExec = GraphExecSt*;
+// CUstreamCaptureMode
+constexpr int kStreamCaptureModeThreadLocal = 1;
 
 // CUjit_option
 enum JitOption : int {

@@ -15,12 +15,23 @@
 
 namespace ptx {
 
+struct GraphImpl {
+  const DeviceImpl* device = nullptr;
+  size_t launches = 0;
+  virtual ~GraphImpl() = default;
+  virtual void launch(const StreamImpl* stream) const = 0;  // nullptr: the default stream
+};
+
 struct StreamImpl {
   const DeviceImpl* device = nullptr;
   virtual ~StreamImpl() = default;
   virtual void synchronize() const = 0;
   virtual std::shared_ptr<void> mark() const = 0;
   virtual double since(const std::shared_ptr<void>& mark) const = 0;
+  // Graph capture: launches on this stream between begin and end are recorded.
+  virtual void begin_capture() const = 0;
+  virtual std::shared_ptr<GraphImpl> end_capture() const = 0;
+  virtual void abort_capture() const = 0;  // after a failure: ends the capture, drops what it recorded
 };
 
 struct BoundKernelImpl {

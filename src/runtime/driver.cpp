@@ -83,6 +83,13 @@ Loaded load() {
   optional(d.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   optional(d.cuTensorMapEncodeIm2col, "cuTensorMapEncodeIm2col");
   optional(d.cuTensorMapReplaceAddress, "cuTensorMapReplaceAddress");
+  optional(d.cuStreamBeginCapture, "cuStreamBeginCapture");
+  optional(d.cuStreamEndCapture, "cuStreamEndCapture");
+  optional(d.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+  optional(d.cuGraphGetNodes, "cuGraphGetNodes");
+  optional(d.cuGraphLaunch, "cuGraphLaunch");
+  optional(d.cuGraphExecDestroy, "cuGraphExecDestroy");
+  optional(d.cuGraphDestroy, "cuGraphDestroy");
   if (const cu::Result r = d.cuInit(0); r != cu::kSuccess) {
     out.error = fmt::format("the CUDA driver did not initialize: {}", d.describe(r));
     return out;

@@ -45,6 +45,14 @@ struct Driver {
   cu::TensorMapEncodeTiled cuTensorMapEncodeTiled = nullptr;
   cu::TensorMapEncodeIm2col cuTensorMapEncodeIm2col = nullptr;
   cu::TensorMapReplaceAddress cuTensorMapReplaceAddress = nullptr;
+  // Optional: graphs (stream capture).
+  cu::Result (*cuStreamBeginCapture)(cu::Stream, int) = nullptr;
+  cu::Result (*cuStreamEndCapture)(cu::Stream, cu::Graph*) = nullptr;
+  cu::Result (*cuGraphInstantiateWithFlags)(cu::GraphExec*, cu::Graph, unsigned long long) = nullptr;
+  cu::Result (*cuGraphGetNodes)(cu::Graph, void**, size_t*) = nullptr;
+  cu::Result (*cuGraphLaunch)(cu::GraphExec, cu::Stream) = nullptr;
+  cu::Result (*cuGraphExecDestroy)(cu::GraphExec) = nullptr;
+  cu::Result (*cuGraphDestroy)(cu::Graph) = nullptr;
 
   int version = 0;  // e.g. 13000 for CUDA 13.0
   std::string library;

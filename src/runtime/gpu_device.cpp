@@ -1,13 +1,9 @@
 // The gpu device: the CUDA driver behind the device API. Kernels are compiled to
-// cubins with ptxas when the toolkit is present (cached on disk), else JIT-compiled
-// by the driver from the PTX text.
-#include <unistd.h>
-
+// cubins with nvJitLink or ptxas when the toolkit is present (cached on disk), else
+// JIT-compiled by the driver from the PTX text.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -16,53 +12,15 @@
 #include "driver.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
 #include "ptxpp/runtime/cache.hpp"
+#include "ptxpp/runtime/compiler.hpp"
 #include "ptxpp/spec/isa.hpp"
 
 namespace ptx {
 
 namespace {
 
-namespace fs = std::filesystem;
 using runtime::Driver;
 using runtime::Error;
-
-// The text of line `n` of `text` (1-based), for messages.
-std::string line_of(const std::string& text, int n) {
-  std::istringstream in(text);
-  std::string line;
-  for (int i = 1; std::getline(in, line); ++i)
-    if (i == n) return line;
-  return {};
-}
-
-// A compiler log with the PTX lines it names ("line 12; error ...") quoted under it.
-std::string with_lines(const std::string& log, const std::string& ptx) {
-  std::string out = log;
-  size_t pos = 0;
-  while ((pos = log.find("line ", pos)) != std::string::npos) {
-    pos += 5;
-    const int n = std::atoi(log.c_str() + pos);
-    if (n > 0) out += fmt::format("\n  PTX line {}: {}", n, line_of(ptx, n));
-  }
-  return out;
-}
-
-std::string find_ptxas() {
-  if (const char* no = std::getenv("PTXPP_NO_PTXAS"); no && *no && *no != '0') return {};  // the driver JIT only
-  if (const char* p = std::getenv("PTXAS"); p && *p) return p;
-  if (fs::exists("/usr/local/cuda/bin/ptxas")) return "/usr/local/cuda/bin/ptxas";
-  return {};
-}
-
-std::string run_capture(const std::string& cmd) {
-  std::string out;
-  if (FILE* f = ::popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (size_t n = std::fread(buf, 1, sizeof buf, f)) out.append(buf, n);
-    ::pclose(f);
-  }
-  return out;
-}
 
 // The kernel's target runs on a device of compute capability `cc` (e.g. 90)?
 bool runs_on(spec::Target t, int cc) {
@@ -79,11 +37,45 @@ struct GpuKernel : BoundKernelImpl {
   void launch(std::span<const LaunchArg> args, const StreamImpl* stream) const override;
 };
 
+struct GpuGraph : GraphImpl {
+  const Driver* drv = nullptr;
+  runtime::cu::Graph graph = nullptr;
+  runtime::cu::GraphExec exec = nullptr;
+  ~GpuGraph() override {
+    if (exec) drv->cuGraphExecDestroy(exec);
+    if (graph) drv->cuGraphDestroy(graph);
+  }
+  void launch(const StreamImpl* stream) const override;
+};
+
 struct GpuStream : StreamImpl {
   const Driver* drv = nullptr;
   runtime::cu::Stream stream = nullptr;
   ~GpuStream() override {
     if (stream) drv->cuStreamDestroy(stream);
+  }
+  void require_graphs() const {
+    if (!drv->cuStreamBeginCapture || !drv->cuStreamEndCapture || !drv->cuGraphInstantiateWithFlags || !drv->cuGraphLaunch ||
+        !drv->cuGraphExecDestroy || !drv->cuGraphDestroy)
+      throw Error(fmt::format("the CUDA driver ({}) has no graph entry points", drv->library));
+  }
+  void begin_capture() const override {
+    require_graphs();
+    drv->check(drv->cuStreamBeginCapture(stream, runtime::cu::kStreamCaptureModeThreadLocal), "cuStreamBeginCapture");
+  }
+  std::shared_ptr<GraphImpl> end_capture() const override {
+    auto g = std::make_shared<GpuGraph>();
+    g->drv = drv;
+    g->device = device;
+    drv->check(drv->cuStreamEndCapture(stream, &g->graph), "cuStreamEndCapture");
+    drv->check(drv->cuGraphInstantiateWithFlags(&g->exec, g->graph, 0), "cuGraphInstantiateWithFlags");
+    size_t n = 0;
+    if (drv->cuGraphGetNodes && drv->cuGraphGetNodes(g->graph, nullptr, &n) == runtime::cu::kSuccess) g->launches = n;
+    return g;
+  }
+  void abort_capture() const override {
+    runtime::cu::Graph g = nullptr;
+    if (drv->cuStreamEndCapture(stream, &g) == runtime::cu::kSuccess && g) drv->cuGraphDestroy(g);
   }
   void synchronize() const override { drv->check(drv->cuStreamSynchronize(stream), "cuStreamSynchronize"); }
   std::shared_ptr<void> mark() const override {
@@ -242,7 +234,7 @@ struct GpuDevice : DeviceImpl {
                            runtime::max_ptx_for_driver(drv.version) % 10, traced->ptx_major, traced->ptx_minor);
       if (error_log[0]) {
         msg += '\n';
-        msg += with_lines(error_log.data(), traced->ptx);
+        msg += runtime::quote_ptx_lines(error_log.data(), traced->ptx);
       }
       throw Error(msg);
     }
@@ -256,13 +248,14 @@ struct GpuDevice : DeviceImpl {
     return k;
   }
 
-  // The cubin (through ptxas and the disk cache) or, without ptxas, the PTX text for the driver's JIT.
+  // The cubin (through nvJitLink or ptxas, and the disk cache) or, with neither, the PTX
+  // text for the driver's JIT.
   std::vector<uint8_t> compile(const Traced& t) const {
-    const std::string ptxas = find_ptxas();
+    const std::optional<runtime::Compiler> compiler = runtime::find_compiler();
     int version = drv.version;
     drv.check(drv.cuDriverGetVersion(&version), "cuDriverGetVersion");
     const int max_ptx = runtime::max_ptx_for_driver(version);
-    if (ptxas.empty()) {
+    if (!compiler) {
       if (t.ptx_major * 10 + t.ptx_minor > max_ptx)
         throw Error(fmt::format("kernel {} is PTX ISA {}.{}; the driver (CUDA {}.{}) JIT-compiles up to {}.{}: update the driver",
                                 t.name, t.ptx_major, t.ptx_minor, version / 1000, version % 1000 / 10, max_ptx / 10, max_ptx % 10));
@@ -270,24 +263,19 @@ struct GpuDevice : DeviceImpl {
       text.push_back(0);
       return text;
     }
-    static const std::string compiler = run_capture(ptxas + " --version 2>&1");
     const runtime::CubinCache cache;
-    const std::string key = runtime::CubinCache::key(t.ptx, t.target, compiler, version);
+    const std::string key = runtime::CubinCache::key(t.ptx, t.target, compiler->identity, version);
     if (auto hit = cache.get(key)) return *hit;
-    const fs::path dir = fs::temp_directory_path() / fmt::format("ptxpp-jit-{}-{}", ::getpid(), key);
-    fs::create_directories(dir);
-    std::ofstream(dir / "k.ptx") << t.ptx;
-    const std::string cmd = fmt::format("{} -arch={} {} -o {} 2>&1", ptxas, t.target, (dir / "k.ptx").string(), (dir / "k.cubin").string());
-    const std::string log = run_capture(cmd);
-    std::ifstream in(dir / "k.cubin", std::ios::binary);
-    std::vector<uint8_t> cubin((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    if (cubin.empty()) throw Error(fmt::format("ptxas rejected kernel {} for {}:\n{}", t.name, t.target, with_lines(log, t.ptx)));
+    std::vector<uint8_t> cubin = runtime::compile_cubin(*compiler, t.ptx, t.target, "kernel " + t.name);
     cache.put(key, cubin);
     return cubin;
   }
 };
+
+void GpuGraph::launch(const StreamImpl* stream) const {
+  static_cast<const GpuDevice*>(device)->activate();
+  drv->check(drv->cuGraphLaunch(exec, stream ? static_cast<const GpuStream*>(stream)->stream : nullptr), "cuGraphLaunch");
+}
 
 void GpuKernel::launch(std::span<const LaunchArg> args, const StreamImpl* stream) const {
   check(args);

@@ -121,6 +121,10 @@ Result cuLaunchKernelEx(const cu::LaunchConfig* c, cu::Function, void** params, 
     s += " p" + std::to_string(i) + "=" + std::to_string(v);
   }
   record(s);
+  if (setting("capturing")) {
+    std::lock_guard lock(mu);
+    ++settings["captured_launches"];
+  }
   return 0;
 }
 Result cuMemAlloc(unsigned long long* p, size_t n) {
@@ -203,6 +207,45 @@ Result cuEventElapsedTime(float* ms, cu::Event a, cu::Event b) {
 }
 Result cuEventDestroy(cu::Event) { return 0; }
 
+// Graphs: a capture counts the launches issued meanwhile; a graph handle is that count + 1.
+Result cuStreamBeginCapture(cu::Stream s, int mode) {
+  if (setting("capturing")) return 900;
+  record("cuStreamBeginCapture stream " + std::to_string(reinterpret_cast<uintptr_t>(s)) + " mode " + std::to_string(mode));
+  std::lock_guard lock(mu);
+  settings["capturing"] = 1;
+  settings["captured_launches"] = 0;
+  return 0;
+}
+Result cuStreamEndCapture(cu::Stream s, cu::Graph* g) {
+  record("cuStreamEndCapture stream " + std::to_string(reinterpret_cast<uintptr_t>(s)));
+  std::lock_guard lock(mu);
+  settings["capturing"] = 0;
+  *g = reinterpret_cast<cu::Graph>(static_cast<uintptr_t>(settings["captured_launches"] + 1));
+  return 0;
+}
+Result cuGraphInstantiateWithFlags(cu::GraphExec* e, cu::Graph g, unsigned long long) {
+  record("cuGraphInstantiateWithFlags");
+  *e = reinterpret_cast<cu::GraphExec>(g);
+  return 0;
+}
+Result cuGraphGetNodes(cu::Graph g, void**, size_t* n) {
+  *n = reinterpret_cast<uintptr_t>(g) - 1;
+  return 0;
+}
+Result cuGraphLaunch(cu::GraphExec e, cu::Stream s) {
+  record("cuGraphLaunch nodes " + std::to_string(reinterpret_cast<uintptr_t>(e) - 1) + " stream " +
+         std::to_string(reinterpret_cast<uintptr_t>(s)));
+  return 0;
+}
+Result cuGraphExecDestroy(cu::GraphExec) {
+  record("cuGraphExecDestroy");
+  return 0;
+}
+Result cuGraphDestroy(cu::Graph) {
+  record("cuGraphDestroy");
+  return 0;
+}
+
 // Tensor maps: the call and its arguments go to the log; the descriptor holds the
 // base address in its first 8 bytes (what cuTensorMapReplaceAddress changes).
 std::string list(const unsigned long long* v, unsigned n) {
@@ -279,7 +322,9 @@ __attribute__((visibility("default"))) Result cuGetProcAddress_v2(const char* sy
       E(cuModuleUnload), E(cuFuncSetAttribute), E(cuLaunchKernelEx), E(cuMemAlloc), E(cuMemFree), E(cuMemcpyHtoD),
       E(cuMemcpyDtoH), E(cuMemsetD8), E(cuMemcpyDtoD), E(cuStreamCreate), E(cuStreamSynchronize), E(cuStreamDestroy), E(cuEventCreate), E(cuEventRecord),
       E(cuEventSynchronize), E(cuEventElapsedTime), E(cuEventDestroy), E(cuGetErrorName), E(cuGetErrorString),
-      E(cuTensorMapEncodeTiled), E(cuTensorMapEncodeIm2col), E(cuTensorMapReplaceAddress),
+      E(cuTensorMapEncodeTiled), E(cuTensorMapEncodeIm2col), E(cuTensorMapReplaceAddress), E(cuStreamBeginCapture),
+      E(cuStreamEndCapture), E(cuGraphInstantiateWithFlags), E(cuGraphGetNodes), E(cuGraphLaunch), E(cuGraphExecDestroy),
+      E(cuGraphDestroy),
 #undef E
   };
   auto it = table.find(sym);

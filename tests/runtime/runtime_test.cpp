@@ -167,20 +167,27 @@ TEST(Runtime, CompilerAndJitErrorsQuoteThePtx) {
   ::unsetenv("PTXPP_NO_PTXAS");
 }
 
-TEST(Runtime, CubinsComeFromPtxasAndTheCache) {
+TEST(Runtime, CubinsComeFromTheToolkitCompilersAndTheCache) {
   Fake fake;
-  fake.clear();
   Device g = device::gpu(0);
   const runtime::CubinCache cache;
   cache.clear();
-  auto k = ptx::kernel("cached").arch("sm_90a").body([] { ret(); });
-  bind(g, k);
-  EXPECT_NE(fake.log().find("cuModuleLoadDataEx cubin"), std::string::npos) << fake.log();
-  EXPECT_EQ(cache.stats().entries, 1u);
-  // another kernel object with the same PTX: the cubin comes from the disk cache
-  auto again = ptx::kernel("cached").arch("sm_90a").body([] { ret(); });
-  bind(g, again);
-  EXPECT_EQ(cache.stats().entries, 1u);
+  size_t entries = 0;
+  for (const char* compiler : {"nvjitlink", "ptxas"}) {
+    SCOPED_TRACE(compiler);
+    ::setenv("PTXPP_COMPILER", compiler, 1);
+    if (!runtime::find_compiler()) continue;
+    fake.clear();
+    auto k = ptx::kernel("cached").arch("sm_90a").body([] { ret(); });
+    bind(g, k);
+    EXPECT_NE(fake.log().find("cuModuleLoadDataEx cubin"), std::string::npos) << fake.log();
+    EXPECT_EQ(cache.stats().entries, ++entries);  // the compiler is part of the key
+    // another kernel object with the same PTX: the cubin comes from the disk cache
+    auto again = ptx::kernel("cached").arch("sm_90a").body([] { ret(); });
+    bind(g, again);
+    EXPECT_EQ(cache.stats().entries, entries);
+  }
+  ::unsetenv("PTXPP_COMPILER");
 }
 
 TEST(Runtime, CacheEntriesAreCheckedAndBounded) {
@@ -457,6 +464,79 @@ TEST(Runtime, BoundLaunchesAreCaptureSafe) {
   EXPECT_NE(error_of([&] { s.synchronize(); }).find("900"), std::string::npos);
   fake.set("capturing", 0);
   g.free(x);
+}
+
+TEST(Runtime, GraphsCaptureLaunchesAndReplayThem) {
+  Fake fake;
+  Device g = device::gpu(0);
+  auto k = ptx::kernel("graphed").in(tensor(f32, {"N"})).scalar("s", f32).arch("sm_90a").block(128).grid(
+      [](const Bindings& b) { return Dim3(static_cast<uint32_t>(b.at("N") / 128)); }).body([](Tensor, Scalar) { ret(); });
+  DevicePtr x = g.alloc(4096);
+  Stream s = g.stream();
+  auto bound = bind(g, k, {{"N", 1024}});
+  fake.clear();
+  Graph graph = Graph::capture(s, [&] {
+    bound.on(s, x, 1.0f);
+    bound.on(s, x, 2.0f);
+  });
+  EXPECT_EQ(graph.launches(), 2u);
+  graph.launch(s);
+  graph.launch(s);
+  const std::string log = fake.log();
+  EXPECT_NE(log.find("cuStreamBeginCapture stream"), std::string::npos) << log;
+  EXPECT_NE(log.find(" mode 1"), std::string::npos) << log;  // thread-local capture
+  EXPECT_EQ(count(log, "cuGraphLaunch nodes 2"), 2u) << log;
+  EXPECT_EQ(log.find("capture violation"), std::string::npos) << log;
+  // the default stream cannot be captured
+  EXPECT_NE(error_of([&] { Graph::capture(Stream(), [] {}); }).find("the default stream cannot be captured"), std::string::npos);
+  // work a capture refuses: the error is the driver's, and the capture is ended (the stream works again)
+  fake.clear();
+  EXPECT_NE(error_of([&] { Graph::capture(s, [&] { s.synchronize(); }); }).find("900"), std::string::npos);
+  EXPECT_NE(fake.log().find("cuStreamEndCapture"), std::string::npos) << fake.log();
+  EXPECT_NO_THROW(s.synchronize());
+  EXPECT_NE(error_of([] { Graph().launch(Stream()); }).find("empty ptx::Graph"), std::string::npos);
+  g.free(x);
+}
+
+// The CPU device records captured launches and runs them again on each replay.
+TEST(Runtime, GraphsOnTheCpuDeviceReplayTheRecordedLaunches) {
+  Device c = device::cpu();
+  constexpr int n = 1024;
+  auto add = bind(c, examples::vector_add("sm_90a"), {{"N", n}});
+  std::vector<float> x(n), y(n), z(n);
+  for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i), y[i] = 0.5f;
+  DevicePtr dx = c.alloc(n * 4), dy = c.alloc(n * 4), dz = c.alloc(n * 4), dw = c.alloc(n * 4);
+  c.copy_to_device(dx, x.data(), n * 4);
+  c.copy_to_device(dy, y.data(), n * 4);
+  c.fill(dz, 0, n * 4);
+  Stream s = c.stream();
+  Graph graph = Graph::capture(s, [&] {
+    add.on(s, dx, dy, dz);  // z = x + y
+    add.on(s, dz, dy, dw);  // w = z + y
+  });
+  EXPECT_EQ(graph.launches(), 2u);
+  c.copy_to_host(z.data(), dz, n * 4);
+  EXPECT_EQ(z[5], 0.0f);  // captured, not run
+  graph.launch(s);
+  c.copy_to_host(z.data(), dw, n * 4);
+  EXPECT_EQ(z[5], 6.0f);
+  for (int i = 0; i < n; ++i) x[i] = 100.0f;
+  c.copy_to_device(dx, x.data(), n * 4);
+  graph.launch(s);  // the same pointers, the new contents
+  c.copy_to_host(z.data(), dw, n * 4);
+  EXPECT_EQ(z[5], 101.0f);
+  // what a GPU refuses during a capture is refused here too, and the capture ends
+  EXPECT_NE(error_of([&] { Graph::capture(s, [&] { c.copy_to_device(dx, x.data(), 4); }); })
+                .find("copying to the device while a stream is being captured into a graph"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { Graph::capture(s, [&] { s.synchronize(); }); }).find("synchronizing a stream while it is being captured"),
+            std::string::npos);
+  EXPECT_NO_THROW(c.copy_to_device(dx, x.data(), 4));
+  // a graph belongs to its device
+  Fake fake;
+  EXPECT_NE(error_of([&] { graph.launch(device::gpu(0).stream()); }).find("a graph captured on CPU emulator launched on a stream of"),
+            std::string::npos);
+  for (DevicePtr p : {dx, dy, dz, dw}) c.free(p);
 }
 
 }  // namespace
