@@ -1,5 +1,7 @@
 #include "ptxpp/dsl/kernel.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <mutex>
 
@@ -154,15 +156,50 @@ Kernel& Kernel::out(TensorSpec t) {
   impl_->outputs.back() = true;
   return *this;
 }
+Kernel& Kernel::in(std::string name, TensorSpec t) {
+  check_param_name(name);
+  impl_->params.push_back({true, fmt::format("{}_{}", impl_->name, name), std::move(t), DType::u64, nullptr, false, name});
+  impl_->outputs.push_back(false);
+  return *this;
+}
+Kernel& Kernel::out(std::string name, TensorSpec t) {
+  in(std::move(name), std::move(t));
+  impl_->outputs.back() = true;
+  return *this;
+}
+std::vector<ParamSpec> Kernel::params() const {
+  std::vector<ParamSpec> out;
+  for (size_t i = 0; i < impl_->params.size(); ++i) {
+    const auto& p = impl_->params[i];
+    ParamSpec s;
+    s.kind = p.is_tensor_map ? ParamSpec::Kind::tensor_map
+             : p.is_tensor   ? (impl_->outputs[i] ? ParamSpec::Kind::output : ParamSpec::Kind::input)
+                             : ParamSpec::Kind::scalar;
+    s.name = p.label;
+    s.spec = p.spec;
+    s.dtype = p.is_tensor ? p.spec.dtype : p.dtype;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+void Kernel::check_param_name(const std::string& name) const {
+  const bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+                  std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  if (!ok) throw Error(fmt::format("kernel {}: parameter name '{}' is not an identifier", impl_->name, name), impl_->where);
+  for (const auto& p : impl_->params)
+    if (p.label == name) throw Error(fmt::format("kernel {}: two parameters named '{}'", impl_->name, name), impl_->where);
+}
 Kernel& Kernel::scalar(std::string name, DType t) {
   if (t == DType::pred || t == DType::none || t == DType::b128)
     throw Error(fmt::format("kernel scalar '{}' cannot be {}: pass a .u32 and compare it", name, ptx::name(t)), impl_->where);
-  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, t, nullptr, false});
+  check_param_name(name);
+  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, t, nullptr, false, name});
   impl_->outputs.push_back(false);
   return *this;
 }
 Kernel& Kernel::tensor_map(std::string name) {
-  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, DType::b8, nullptr, true});
+  check_param_name(name);
+  impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, DType::b8, nullptr, true, name});
   impl_->outputs.push_back(false);
   return *this;
 }

@@ -41,6 +41,21 @@ void Device::fill(DevicePtr dst, uint8_t value, size_t bytes) const {
 void Device::synchronize() const { checked().synchronize(); }
 Stream Device::stream() const { return Stream(checked().make_stream()); }
 
+Stream Device::wrap_stream(void* cuda_stream) const {
+  const DeviceImpl& d = checked();
+  if (d.kind != DeviceKind::Gpu)
+    throw runtime::Error(fmt::format("wrap_stream: {} has no CUDA streams (use Device::stream())", d.name));
+  if (!cuda_stream) return Stream();
+  return Stream(d.wrap_stream(cuda_stream));
+}
+
+DevicePtr Device::wrap_pointer(const void* device_address) const {
+  const DeviceImpl& d = checked();
+  if (d.kind != DeviceKind::Gpu)
+    throw runtime::Error(fmt::format("wrap_pointer: {} memory is the emulator's; copy host data in with copy_to_device", d.name));
+  return DevicePtr{reinterpret_cast<uint64_t>(device_address), &d};
+}
+
 void Stream::synchronize() const {
   if (!impl_) throw runtime::Error("synchronize: the default stream has no handle; use Device::synchronize");
   impl_->synchronize();

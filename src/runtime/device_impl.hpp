@@ -57,6 +57,8 @@ struct DeviceImpl {
   virtual void synchronize() const = 0;
   virtual std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const = 0;
   virtual std::shared_ptr<StreamImpl> make_stream() const = 0;
+  // A stream made by other code (GPU devices only; not owned).
+  virtual std::shared_ptr<StreamImpl> wrap_stream(void* /*cuda_stream*/) const { return nullptr; }
   // Tensor maps for a spec check_tensor_map accepted.
   virtual TensorMap encode_tensor_map(uint64_t base, const TensorMapSpec& spec) const = 0;
   virtual void replace_tensor_map_address(TensorMap& map, uint64_t base) const = 0;

@@ -51,8 +51,9 @@ struct GpuGraph : GraphImpl {
 struct GpuStream : StreamImpl {
   const Driver* drv = nullptr;
   runtime::cu::Stream stream = nullptr;
+  bool owned = true;  // false: another library's stream (wrap_stream)
   ~GpuStream() override {
-    if (stream) drv->cuStreamDestroy(stream);
+    if (stream && owned) drv->cuStreamDestroy(stream);
   }
   void require_graphs() const {
     if (!drv->cuStreamBeginCapture || !drv->cuStreamEndCapture || !drv->cuGraphInstantiateWithFlags || !drv->cuGraphLaunch ||
@@ -203,6 +204,15 @@ struct GpuDevice : DeviceImpl {
     s->drv = &drv;
     s->device = this;
     drv.check(drv.cuStreamCreate(&s->stream, 0), "cuStreamCreate");
+    return s;
+  }
+
+  std::shared_ptr<StreamImpl> wrap_stream(void* cuda_stream) const override {
+    auto s = std::make_shared<GpuStream>();
+    s->drv = &drv;
+    s->device = this;
+    s->stream = static_cast<runtime::cu::Stream>(cuda_stream);
+    s->owned = false;
     return s;
   }
 

@@ -498,6 +498,30 @@ TEST(Runtime, GraphsCaptureLaunchesAndReplayThem) {
   g.free(x);
 }
 
+// Plain CUDA interop: another library's stream and memory.
+TEST(Runtime, ForeignStreamsAndPointers) {
+  Fake fake;
+  Device g = device::gpu(0);
+  auto k = ptx::kernel("foreign").in(tensor(f32, {"N"})).scalar("s", f32).arch("sm_90a").block(128).grid(
+      [](const Bindings& b) { return Dim3(static_cast<uint32_t>(b.at("N") / 128)); }).body([](Tensor, Scalar) { ret(); });
+  auto bound = bind(g, k, {{"N", 256}});
+  void* their_stream = reinterpret_cast<void*>(uintptr_t{0x5150});
+  const void* their_memory = reinterpret_cast<const void*>(uintptr_t{0x7f0000001000});
+  fake.clear();
+  {
+    Stream s = g.wrap_stream(their_stream);
+    bound.on(s, g.wrap_pointer(their_memory), 1.0f);
+  }  // not ours: not destroyed
+  const std::string log = fake.log();
+  EXPECT_NE(log.find("cuLaunchKernelEx stream " + std::to_string(0x5150) + " grid 2,1,1"), std::string::npos) << log;
+  EXPECT_NE(log.find("p0=" + std::to_string(static_cast<uint32_t>(0x7f0000001000))), std::string::npos) << log;
+  EXPECT_EQ(log.find("cuStreamDestroy"), std::string::npos) << log;
+  EXPECT_FALSE(g.wrap_stream(nullptr).impl());  // the default stream
+  Device c = device::cpu();
+  EXPECT_NE(error_of([&] { c.wrap_stream(their_stream); }).find("CPU emulator has no CUDA streams"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.wrap_pointer(their_memory); }).find("memory is the emulator's"), std::string::npos);
+}
+
 // The CPU device records captured launches and runs them again on each replay.
 TEST(Runtime, GraphsOnTheCpuDeviceReplayTheRecordedLaunches) {
   Device c = device::cpu();

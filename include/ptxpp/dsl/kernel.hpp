@@ -76,8 +76,19 @@ struct Param {
   DType dtype;        // scalars
   const Bindings* bindings;
   bool is_tensor_map;  // a 128-byte TMA descriptor passed by value (__grid_constant__)
+  std::string label = {};  // the name the user gave ("x"), empty for unnamed tensors
 };
 }  // namespace dsl::detail
+
+// A parameter as declared, before tracing: what interop layers (torch ops, ...)
+// derive signatures and output shapes from.
+struct ParamSpec {
+  enum class Kind : uint8_t { input, output, scalar, tensor_map };
+  Kind kind = Kind::input;
+  std::string name;  // as given; unnamed tensors: empty
+  TensorSpec spec;   // input, output
+  DType dtype = DType::none;  // scalar
+};
 
 // A tensor parameter inside a body: a .param .u64 holding a global pointer.
 class Tensor {
@@ -165,6 +176,9 @@ class Kernel {
 
   Kernel& in(TensorSpec t);
   Kernel& out(TensorSpec t);
+  // Named tensors: the .param symbol is kernel_name, and interop signatures use the name.
+  Kernel& in(std::string name, TensorSpec t);
+  Kernel& out(std::string name, TensorSpec t);
   Kernel& scalar(std::string name, DType t);
   // A TMA descriptor parameter (the body takes a ptx::TensorMapParam); launched with a ptx::TensorMap.
   Kernel& tensor_map(std::string name);
@@ -199,6 +213,7 @@ class Kernel {
   std::string ptx(const Bindings& b = {}) const { return trace(b)->ptx; }
   std::shared_ptr<const Traced> trace(const Bindings& b = {}) const;
   const std::string& name() const;
+  std::vector<ParamSpec> params() const;
 
   struct Impl;
   const std::shared_ptr<Impl>& impl() const { return impl_; }
@@ -206,6 +221,7 @@ class Kernel {
  private:
   using Body = std::function<void(std::span<const dsl::detail::Param>)>;
   void set_body(Body b);
+  void check_param_name(const std::string& name) const;
 
   template <class F, class R, class C, class... A>
   static Body make_body(F f, R (C::*)(A...) const) {

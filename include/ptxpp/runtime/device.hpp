@@ -66,6 +66,13 @@ class Device {
   // A new stream on this device.
   Stream stream() const;
 
+  // Interop with CUDA code (GPU devices): a stream made elsewhere (a cudaStream_t or
+  // CUstream of the device's primary context; not owned: it must outlive its uses;
+  // nullptr is the default stream), and memory allocated elsewhere (cudaMalloc, a
+  // framework's allocator) on this GPU.
+  Stream wrap_stream(void* cuda_stream) const;
+  DevicePtr wrap_pointer(const void* device_address) const;
+
   const std::shared_ptr<DeviceImpl>& impl() const { return impl_; }
   explicit operator bool() const { return impl_ != nullptr; }
 
