@@ -158,6 +158,24 @@ TEST(Ampere, EveryFormAssembles) {
     }
 }
 
+// Two fragments of one name: the second array is %a_2_<4> (ptxas does not know the
+// elements of an array whose name ends in a digit, such as %a_2<4> or %fa0<4>).
+TEST(Ampere, ArraysWhoseNamesEndInADigitAssemble) {
+  auto t = trace_body([] {
+    const MmaForm f = forms::m16n8k16_bf16_f32;
+    Fragment a(f, MmaOperand::A, "a"), a2(f, MmaOperand::A, "a"), a0(f, MmaOperand::A, "fa0");
+    Fragment b(f, MmaOperand::B, "b"), c(f, MmaOperand::C, "c");
+    zero(c);
+    mma(f, c, a, b, c);
+    mma(f, c, a2, b, c);
+    mma(f, c, a0, b, c);
+  }, "sm_80");
+  EXPECT_NE(t->ptx.find(".reg .b32 %a_2_<4>;"), std::string::npos) << t->ptx;
+  EXPECT_NE(t->ptx.find(".reg .b32 %fa0_<4>;"), std::string::npos) << t->ptx;
+  EXPECT_NE(t->ptx.find("{%a_2_0, %a_2_1, %a_2_2, %a_2_3}"), std::string::npos) << t->ptx;
+  expect_clean(t->ptx, "sm_80");
+}
+
 TEST(Ampere, MmaRefusesMismatchedFragments) {
   EXPECT_THROW(trace_body([] {
                  const MmaForm f = forms::m16n8k16_bf16_f32;
