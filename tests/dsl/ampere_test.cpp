@@ -329,6 +329,32 @@ TEST(Ampere, CpAsyncRingCountsStagesAndGroups) {
   EXPECT_THROW(CpAsyncRing(3, 1000), Error);
 }
 
+// The GEMM's shared tiles: 128 rows of 64 bytes, 16-byte chunk c of row r stored at chunk
+// c ^ ((r / 2) % 4) (smem::swizzle with Swizzle::B64: off ^ ((off >> 3) & 0x30)). Each
+// ldmatrix phase reads 8 rows at one logical chunk; cp.async writes 8 consecutive chunks
+// per quarter warp. Both touch eight different 16-byte bank groups of a 128-byte line.
+TEST(Ampere, GemmSwizzleMakesLdmatrixAndCpAsyncConflictFree) {
+  auto swz = [](uint32_t off) { return off ^ ((off >> 3) & 0x30); };
+  for (uint32_t r0 = 0; r0 < 128; r0 += 8)
+    for (uint32_t c = 0; c < 4; ++c) {
+      std::set<uint32_t> groups;
+      for (uint32_t r = r0; r < r0 + 8; ++r) groups.insert((swz(r * 64 + c * 16) / 16) % 8);
+      EXPECT_EQ(groups.size(), 8u) << "rows " << r0 << "+, chunk " << c;
+    }
+  for (uint32_t t0 = 0; t0 < 256; t0 += 8) {  // thread t copies chunk t % 4 of row t / 4 (byte t * 16)
+    std::set<uint32_t> groups;
+    for (uint32_t t = t0; t < t0 + 8; ++t) groups.insert((swz(t * 16) / 16) % 8);
+    EXPECT_EQ(groups.size(), 8u) << "threads " << t0 << "+";
+  }
+  // without the swizzle the ldmatrix rows collide four ways
+  std::set<uint32_t> plain;
+  for (uint32_t r = 0; r < 8; ++r) plain.insert((r * 64 / 16) % 8);
+  EXPECT_EQ(plain.size(), 2u);
+  // and the kernel uses exactly that swizzle: shr 3, and 0x30 (48), xor
+  const auto t = examples::gemm_sm80("sm_80").trace({{"M", 128}, {"N", 128}, {"K", 32}});
+  EXPECT_NE(t->ptx.find("and.b32 \t%r12, %r11, 48;"), std::string::npos);
+}
+
 TEST(Ampere, GemmRefusesShapesThatAreNotTileMultiples) {
   for (const Bindings& b : {Bindings{{"M", 100}, {"N", 128}, {"K", 64}}, Bindings{{"M", 128}, {"N", 130}, {"K", 64}},
                             Bindings{{"M", 128}, {"N", 128}, {"K", 48}}}) {
