@@ -1,8 +1,11 @@
 // scripts/gpu-check's program: every example kernel on the GPU at full size, checked
 // against a CPU reference, timed, and compared with the device-to-device copy
 // bandwidth measured in the same run. Prints a table and writes it to --out FILE.
+#include <dlfcn.h>
+
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -13,6 +16,7 @@
 #include <ptxpp/runtime.hpp>
 
 #include "../examples/kernels/elementwise.hpp"
+#include "../examples/kernels/gemm_sm80.hpp"
 #include "../examples/kernels/rows.hpp"
 #include "runtime/driver.hpp"
 
@@ -41,6 +45,53 @@ std::vector<float> randoms(size_t n, uint32_t seed) {
   }
   return v;
 }
+
+uint16_t to_bf16(float x) {  // round to nearest even (finite inputs)
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+float from_bf16(uint16_t h) {
+  const uint32_t u = static_cast<uint32_t>(h) << 16;
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+// cuBLAS, loaded at run time when present: cublasGemmEx bf16 x bf16 -> f32 (compute f32).
+struct Cublas {
+  using Create = int (*)(void**);
+  using Destroy = int (*)(void*);
+  using GemmEx = int (*)(void*, int, int, int, int, int, const void*, const void*, int, int, const void*, int, int,
+                         const void*, void*, int, int, int, int);
+  void* lib = nullptr;
+  void* handle = nullptr;
+  Create create = nullptr;
+  Destroy destroy = nullptr;
+  GemmEx gemm_ex = nullptr;
+  Cublas() {
+    for (const char* name : {"libcublas.so", "libcublas.so.13", "libcublas.so.12", "/usr/local/cuda/lib64/libcublas.so"})
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+    if (!lib) return;
+    create = reinterpret_cast<Create>(dlsym(lib, "cublasCreate_v2"));
+    destroy = reinterpret_cast<Destroy>(dlsym(lib, "cublasDestroy_v2"));
+    gemm_ex = reinterpret_cast<GemmEx>(dlsym(lib, "cublasGemmEx"));
+    if (!create || !destroy || !gemm_ex || create(&handle) != 0) handle = nullptr;
+  }
+  ~Cublas() {
+    if (handle) destroy(handle);
+  }
+  bool ok() const { return handle != nullptr; }
+  // Row-major C (M x N, f32) = A (M x K, bf16, row-major) * B^T (B: N x K, bf16, row-major),
+  // which column-major cuBLAS sees as C^T (N x M) = op_T(B^T as K x N) * A^T (K x M).
+  bool gemm(uint64_t a, uint64_t b, uint64_t c, int m, int n, int k) const {
+    const float alpha = 1.0f, beta = 0.0f;
+    constexpr int kOpN = 0, kOpT = 1, kBf16 = 14, kF32 = 0, kCompute32F = 68, kAlgoDefault = -1;
+    return gemm_ex(handle, kOpT, kOpN, n, m, k, &alpha, reinterpret_cast<const void*>(b), kBf16, k,
+                   reinterpret_cast<const void*>(a), kBf16, k, &beta, reinterpret_cast<void*>(c), kF32, n, kCompute32F,
+                   kAlgoDefault) == 0;
+  }
+};
 
 }  // namespace
 
@@ -150,6 +201,58 @@ int main(int argc, char** argv) {
       return std::exp(row[c] - mx) / sum;
     });
     report("softmax", shape, s, 2.0 * rows * cols * 4, ok);
+  }
+  {  // bf16 mma.sync GEMM (examples/kernels/gemm_sm80.hpp) against cuBLAS in the same run
+    table << "kernel        shape            time_us  TFLOPS  cuBLAS_TFLOPS  of_cuBLAS   check\n";
+    std::fputs("kernel        shape            time_us  TFLOPS  cuBLAS_TFLOPS  of_cuBLAS   check\n", stdout);
+    const Cublas cublas;
+    if (!cublas.ok()) {
+      table << "cuBLAS: not available\n";
+      std::puts("cuBLAS: not available");
+    }
+    for (const int sz : {4096, 8192}) {
+      const int gm = sz, gn = sz, gk = sz;
+      std::vector<uint16_t> ha(static_cast<size_t>(gm) * gk), hb(static_cast<size_t>(gn) * gk);
+      const auto ra = randoms(ha.size(), 5), rb = randoms(hb.size(), 6);
+      for (size_t i = 0; i < ha.size(); ++i) ha[i] = to_bf16(ra[i]);
+      for (size_t i = 0; i < hb.size(); ++i) hb[i] = to_bf16(rb[i]);
+      ptx::DevicePtr ga = dev.alloc(ha.size() * 2, "A"), gb = dev.alloc(hb.size() * 2, "B");
+      ptx::DevicePtr gc = dev.alloc(static_cast<size_t>(gm) * gn * 4, "C");
+      dev.copy_to_device(ga, ha.data(), ha.size() * 2);
+      dev.copy_to_device(gb, hb.data(), hb.size() * 2);
+      auto k = ptx::bind(dev, examples::gemm_sm80(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
+      const double s = seconds_per_run(dev, [&] { k(ga, gb, gc); });
+      std::vector<float> got(static_cast<size_t>(gm) * gn);
+      dev.copy_to_host(got.data(), gc, got.size() * 4);
+      bool ok = true;
+      for (int r = 0; r < gm && ok; r += 509)
+        for (int c = 0; c < gn && ok; c += 251) {
+          double ref = 0;
+          for (int kk = 0; kk < gk; ++kk)
+            ref += static_cast<double>(from_bf16(ha[static_cast<size_t>(r) * gk + kk])) * from_bf16(hb[static_cast<size_t>(c) * gk + kk]);
+          ok = std::fabs(got[static_cast<size_t>(r) * gn + c] - ref) <= 1e-2 * (1 + std::fabs(ref));
+        }
+      const double flops = 2.0 * gm * gn * gk, tflops = flops / s / 1e12;
+      double cublas_tflops = 0;
+      if (cublas.ok()) {
+        bool cok = true;
+        const double cs = seconds_per_run(dev, [&] { cok = cok && cublas.gemm(ga.address, gb.address, gc.address, gm, gn, gk); });
+        cublas_tflops = cok ? flops / cs / 1e12 : 0;
+      }
+      char line[256];
+      const std::string gshape = std::to_string(gm) + "x" + std::to_string(gn) + "x" + std::to_string(gk);
+      if (cublas_tflops > 0)
+        std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14.1f %9.0f%%   %s\n", "gemm_sm80", gshape.c_str(), s * 1e6,
+                      tflops, cublas_tflops, 100.0 * tflops / cublas_tflops, ok ? "ok" : "WRONG");
+      else
+        std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14s %10s   %s\n", "gemm_sm80", gshape.c_str(), s * 1e6, tflops,
+                      "-", "-", ok ? "ok" : "WRONG");
+      table << line;
+      std::fputs(line, stdout);
+      dev.free(ga);
+      dev.free(gb);
+      dev.free(gc);
+    }
   }
   std::ofstream(out_path) << table.str();
   std::printf("table written to %s\n", out_path.c_str());

@@ -4,6 +4,7 @@
 // See docs/dsl.md.
 #pragma once
 
+#include "ptxpp/dsl/ampere.hpp"
 #include "ptxpp/dsl/control.hpp"
 #include "ptxpp/dsl/error.hpp"
 #include "ptxpp/dsl/inst.hpp"

@@ -1,5 +1,7 @@
 #include "trace.hpp"
 
+#include <cctype>
+
 #include <atomic>
 #include <charconv>
 #include <cstdlib>
@@ -212,7 +214,10 @@ Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
 
 std::vector<Reg> Trace::new_array(DType t, uint32_t count, std::string_view name, ptx::SourceLocation where) {
   if (count == 0) throw Error("a register array needs at least one register", where);
-  const std::string base = unique_name(fmt::format("%{}", name.empty() ? "ra" : name));
+  std::string base = unique_name(fmt::format("%{}", name.empty() ? "ra" : name));
+  // ptxas does not know the elements of %x1<N> or %x_2<N> (a name ending in a digit):
+  // such a name (a second array named "x" is "x_2") gets a trailing underscore.
+  while (std::isdigit(static_cast<unsigned char>(base.back()))) base = unique_name(base + "_");
   named_.push_back({std::string(facts(t).decl), base, count});
   std::vector<Reg> out;
   out.reserve(count);

@@ -1,6 +1,7 @@
 // Every example kernel, for sm_80, sm_90a and sm_100a: traces, passes the
 // validator, and assembles with ptxas (promise 5).
 #include "../../examples/kernels/elementwise.hpp"
+#include "../../examples/kernels/gemm_sm80.hpp"
 #include "../../examples/kernels/rows.hpp"
 #include "dsl_test_util.hpp"
 
@@ -20,6 +21,7 @@ const Case kCases[] = {
     {"rmsnorm", examples::rmsnorm, {{"M", 1024}, {"N", 4096}}},
     {"layernorm", examples::layernorm, {{"M", 1024}, {"N", 4096}}},
     {"softmax", examples::softmax, {{"M", 1024}, {"N", 4096}}},
+    {"gemm_sm80", examples::gemm_sm80, {{"M", 4096}, {"N", 4096}, {"K", 4096}}},
 };
 
 TEST(Examples, AllAssembleForEveryTarget) {

@@ -18,15 +18,15 @@ struct PtxasResult {
   std::string log;
 };
 
-// `arch` like "sm_90a"; the PTX's own .target must allow it.
-inline PtxasResult run_ptxas(const std::string& ptx, const std::string& arch) {
+// `arch` like "sm_90a"; the PTX's own .target must allow it. `flags`: more options ("-v").
+inline PtxasResult run_ptxas(const std::string& ptx, const std::string& arch, const std::string& flags = "") {
   namespace fs = std::filesystem;
   char dir_template[] = "/tmp/ptxpp-test-XXXXXX";
   const char* dir = mkdtemp(dir_template);
   if (!dir) return {false, "mkdtemp failed"};
   const fs::path in = fs::path(dir) / "in.ptx", out = fs::path(dir) / "out.cubin", log = fs::path(dir) / "log.txt";
   std::ofstream(in, std::ios::binary) << ptx;
-  const std::string cmd = std::string(PTXPP_PTXAS) + " -arch=" + arch + " " + in.string() + " -o " + out.string() +
+  const std::string cmd = std::string(PTXPP_PTXAS) + " -arch=" + arch + (flags.empty() ? "" : " " + flags) + " " + in.string() + " -o " + out.string() +
                           " > " + log.string() + " 2>&1";
   const int rc = std::system(cmd.c_str());
   std::ifstream lf(log);
