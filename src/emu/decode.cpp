@@ -876,7 +876,8 @@ class Decoder {
     if (mo == ".tensor") return void(tensor_ = true);
     if (mo.size() == 3 && mo[0] == '.' && mo[1] >= '1' && mo[1] <= '5' && mo[2] == 'd') return void(d.vec = static_cast<uint8_t>(mo[1] - '0'));
     if (mo == ".tile" || mo == ".L2") return;
-    if (mo.rfind(".im2col", 0) == 0) throw unsupported(fmt::format("cp.async.bulk.tensor in {} mode (not supported by the emulator)", mo.substr(1)));
+    if (mo.rfind(".im2col", 0) == 0)
+      throw Error(fmt::format("kernel {}: cp.async.bulk.tensor in {} mode is not supported by the emulator (at {})", entry_, mo.substr(1), where_));
     if (mo == ".multicast::cluster") return void(d.flags |= kMulticast);
     if (mo == ".reduce") return void(reduce_ = true);
     static const std::unordered_map<std::string_view, AtomOp> kReduce = {

@@ -58,6 +58,7 @@ struct Warp {
   uint32_t pc[kLanes] = {};
   bool waiting = false;          // at a barrier
   bool yield = false;            // spinning on a wait that did not complete: let other warps run
+  uint32_t spin_pc = 0;          // the wait it spins on (for deadlock reports)
   uint32_t carry = 0;            // per-lane carry flag (add.cc / addc)
   uint32_t barrier = 0;
   uint32_t cl_arrived = 0;       // lanes that arrived at the cluster barrier's current phase
@@ -224,7 +225,7 @@ class Runner {
         if (!any) where += fmt::format(" CTA ({},{},{}) (rank {}):", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
         any = true;
         where += fmt::format(" warp {} {} {};", w.index, w.waiting ? "waiting at" : "spinning at",
-                             p_.texts[p_.code[lane_pc(w, std::countr_zero(w.live))].stmt]);
+                             p_.texts[p_.code[w.yield ? w.spin_pc : lane_pc(w, std::countr_zero(w.live))].stmt]);
       }
       if (!any) where += fmt::format(" CTA ({},{},{}) (rank {}): exited;", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
     }
@@ -1911,7 +1912,10 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
       default: break;
     }
   }
-  if ((op == MbarOp::TestWait || op == MbarOp::TryWait) && !all_done) w.yield = true;  // let the arrivals happen
+  if ((op == MbarOp::TestWait || op == MbarOp::TryWait) && !all_done) {  // let the arrivals happen
+    w.yield = true;
+    w.spin_pc = static_cast<uint32_t>(&in - p_.code.data());
+  }
   (void)active;
 }
 
