@@ -430,7 +430,7 @@ class Decoder {
     if (d.op == Opc::Call) return call(d, operands);
     if (tensor_) {
       tensor_ = false;
-      if (d.op == Opc::Nop) return d;  // prefetch.tensor
+      if (d.op == Opc::Nop || d.im2col) return d;  // prefetch.tensor; im2col: reported when executed
       return tensor(d, operands);
     }
     if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
@@ -442,6 +442,7 @@ class Decoder {
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
     if (op == "wgmma") return;  // wgmma_decode reads all of them
+    if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
     if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
         op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
@@ -480,6 +481,10 @@ class Decoder {
       if (mo == ".and") return void(d.sub = static_cast<uint8_t>(AtomOp::And));
       if (mo == ".or") return void(d.sub = static_cast<uint8_t>(AtomOp::Or));
       if (mo == ".xor") return void(d.sub = static_cast<uint8_t>(AtomOp::Xor));
+    }
+    if ((op == "st" || op == "red") && (mo == ".async" || mo == ".mbarrier::complete_tx::bytes")) {
+      if (mo != ".async") d.async_tx = true;
+      return;
     }
     if (mo.rfind(".L1::", 0) == 0 || mo.rfind(".L2::", 0) == 0 || mo == ".mmio" || mo == ".unified") return;  // cache hints
     if (op == "bar" && mo == ".warp") return;
@@ -604,7 +609,7 @@ class Decoder {
     if (op == "cp") {
       if (cp_nop_) d.op = Opc::Nop;  // commit/wait groups: copies complete when issued here
       else if (tensor_) d.op = Opc::CpAsyncTensor;
-      else if (reduce_) throw unsupported("cp.reduce.async.bulk without .tensor");
+      else if (reduce_) d.sub = 3;  // cp.reduce.async.bulk
       if (d.op == Opc::CpAsyncTensor) {
         if (d.vec < 1 || d.vec > 5) throw unsupported("cp.async.bulk.tensor without a dimension (.1d to .5d)");
         // loads go to shared memory (sub 0); stores (1) and reductions (2) to global memory
@@ -815,11 +820,23 @@ class Decoder {
     if (m.kind != ExprKind::List || m.sub != static_cast<uint8_t>(Delim::Bracket) || m.b != 2)
       throw unsupported("a tensor operand other than [map, {coordinates}]");
     d.ops[1] = operand(ExprId{m_.items[m.a].node}, d, 1);
-    d.ops[2] = operand(ExprId{m_.items[m.a + 1].node}, d, 2);
-    if (d.ops[2].kind != Opnd::Vec || d.ops[2].count != d.vec)
-      throw unsupported(fmt::format("tensor coordinates other than {} registers", d.vec));
-    for (uint32_t i = 0; i < d.ops[2].count; ++i)
-      if (p_.vec_slots[d.ops[2].slot + i] == kNoSlot) throw unsupported("the sink _ as a tensor coordinate");
+    // the coordinates: registers, or immediates (kImmCoord | the value's low 31 bits)
+    const Expr& c = m_.expr(ExprId{m_.items[m.a + 1].node});
+    if (c.kind != ExprKind::List || c.sub != static_cast<uint8_t>(Delim::Brace) || c.b != d.vec)
+      throw unsupported(fmt::format("tensor coordinates other than {{...}} of {} values", d.vec));
+    d.ops[2].kind = Opnd::Vec;
+    d.ops[2].slot = static_cast<uint32_t>(p_.vec_slots.size());
+    d.ops[2].count = c.b;
+    for (uint32_t i = 0; i < c.b; ++i) {
+      const ExprId el{m_.items[c.a + i].node};
+      if (auto v = eval_int(m_, el)) {
+        if (*v < -(int64_t{1} << 30) || *v >= (int64_t{1} << 30)) throw unsupported("a tensor coordinate beyond 30 bits");
+        p_.vec_slots.push_back(kImmCoord | (static_cast<uint32_t>(*v) & ~kImmCoord));
+      } else {
+        if (m_.name_of(el) == "_") throw unsupported("the sink _ as a tensor coordinate");
+        p_.vec_slots.push_back(reg_slot(el));
+      }
+    }
     d.ops[0] = operand(ExprId{operands[load ? 0 : 1].node}, d, 0);
     if (load) {
       d.ops[3] = operand(ExprId{operands[2].node}, d, 3);
@@ -876,8 +893,8 @@ class Decoder {
     if (mo == ".tensor") return void(tensor_ = true);
     if (mo.size() == 3 && mo[0] == '.' && mo[1] >= '1' && mo[1] <= '5' && mo[2] == 'd') return void(d.vec = static_cast<uint8_t>(mo[1] - '0'));
     if (mo == ".tile" || mo == ".L2") return;
-    if (mo.rfind(".im2col", 0) == 0)
-      throw Error(fmt::format("kernel {}: cp.async.bulk.tensor in {} mode is not supported by the emulator (at {})", entry_, mo.substr(1), where_));
+    if (mo.rfind(".im2col", 0) == 0) return void(d.im2col = true);  // reported when executed (prefetches: no effect)
+    if (mo == ".noftz") return;
     if (mo == ".multicast::cluster") return void(d.flags |= kMulticast);
     if (mo == ".reduce") return void(reduce_ = true);
     static const std::unordered_map<std::string_view, AtomOp> kReduce = {

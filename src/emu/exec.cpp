@@ -568,6 +568,17 @@ class Runner {
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
+  void bulk_reduce(Warp& w, int lane, const DInst& in);
+  // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
+  void async_tx(Warp& w, uint32_t exec, const Opnd& bar, unsigned bytes) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      sync_access_ = true;
+      uint8_t* p = resolve(w, l, Space::SharedCluster, (bar.slot != kNoSlot ? reg(w, bar.slot, l) : 0) + bar.imm, 8, true);
+      sync_access_ = false;
+      mbar_signal(w, l, p, bytes, 0);
+    }
+  }
   // The ranks of a .multicast::cluster ctaMask.
   std::vector<uint32_t> mask_ranks(Warp& w, int lane, uint64_t mask) {
     mask &= 0xFFFF;
@@ -1114,6 +1125,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           }
         }
       });
+      if (in.async_tx) async_tx(w, exec, o[2], es * in.vec);  // st.async: complete_tx on the (remote) mbarrier
       return;
     }
     case Opc::Bra: {
@@ -1311,6 +1323,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         std::memcpy(p, &r, es);
         if (atom) write(w, o[0], l, old, t);
       });
+      if (in.async_tx) async_tx(w, exec, o[2], es);  // red.async: complete_tx on the (remote) mbarrier
       return;
     }
     case Opc::Bfe:  // the ISA manual's definition, bit by bit
@@ -1659,6 +1672,10 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
       sync_access_ = false;
       continue;
     }
+    if (in.sub == 3) {  // cp.reduce.async.bulk: element by element into global or (remote) shared memory
+      bulk_reduce(w, l, in);
+      continue;
+    }
     const uint64_t n = value(w, o[2], l);
     uint64_t src_n = n;
     if (in.sub == 0 && in.nops >= 4 && o[3].kind != Opnd::Sink) {
@@ -1966,6 +1983,47 @@ bool tensor_reduce(uint8_t dtype, AtomOp op, uint64_t old, uint64_t v, uint64_t&
   return true;
 }
 
+// The CUtensorMapDataType of a PTX element type (for reductions), or 0xFF.
+uint8_t dtype_of(Ty t) {
+  switch (t.k) {
+    case 'h': return 6;
+    case 'B': return 9;
+    case 'f': return t.bits == 32 ? 7 : t.bits == 64 ? 8 : 0xFF;
+    case 's': return t.bits == 32 ? 3 : t.bits == 64 ? 5 : 0xFF;
+    default: return t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : t.bits == 64 ? 4 : 0xFF;
+  }
+}
+
+void Runner::bulk_reduce(Warp& w, int l, const DInst& in) {
+  const Opnd* o = in.ops;
+  const uint64_t n = value(w, o[2], l);
+  const unsigned es = in.type.bits / 8;
+  const uint8_t dtype = dtype_of(in.type);
+  if (n % 16 != 0) fail(w, l, fmt::format("cp.reduce.async.bulk of {} bytes (a multiple of 16)", n));
+  DInst src_in = in;
+  src_in.space = in.space2;
+  for (uint64_t done = 0; done < n; done += es) {
+    Opnd d_at = o[0], s_at = o[1];
+    d_at.imm += done, s_at.imm += done;
+    uint64_t v = 0, old = 0, r = 0;
+    std::memcpy(&v, access(w, l, src_in, s_at, es, false), es);
+    sync_access_ = true;  // like atomics
+    uint8_t* p = access(w, l, in, d_at, es, true);
+    sync_access_ = false;
+    std::lock_guard lock(atomic_lock(p));
+    std::memcpy(&old, p, es);
+    if (dtype == 0xFF || !tensor_reduce(dtype, static_cast<AtomOp>(in.boolop), old, v, r))
+      fail(w, l, "this cp.reduce.async.bulk operation and type are not supported");
+    std::memcpy(p, &r, es);
+  }
+  if (in.flags & kCompleteTx) {
+    sync_access_ = true;
+    uint8_t* bar = access(w, l, in, o[3], 8, true);
+    sync_access_ = false;
+    mbar_signal(w, l, bar, static_cast<int64_t>(n), 0);
+  }
+}
+
 // cp.async.bulk.tensor in tile mode: loads (to this CTA's or, multicast, several CTAs'
 // shared memory, then complete_tx on each one's mbarrier), stores and reductions (from
 // this CTA's shared memory). The copy happens when issued. The box is dense in shared
@@ -1975,6 +2033,7 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
   const Opnd* o = in.ops;
   for (uint32_t m = exec; m; m &= m - 1) {
     const int l = std::countr_zero(m);
+    if (in.im2col) fail(w, l, "cp.async.bulk.tensor in im2col mode is not supported by the emulator");
     // the tensor map: a kernel parameter (by name, or its address from mov/cvta.param), or in global memory
     const uint64_t ta = value(w, o[1], l);
     const uint8_t* tm = nullptr;
@@ -1998,7 +2057,8 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     uint64_t ext[5] = {1, 1, 1, 1, 1}, estride[5] = {1, 1, 1, 1, 1};
     uint64_t count = 1;
     for (unsigned i = 0; i < d.rank; ++i) {
-      coord[i] = sext(reg(w, p_.vec_slots[o[2].slot + i], l), 32);
+      const uint32_t slot = p_.vec_slots[o[2].slot + i];
+      coord[i] = slot != kNoSlot && (slot & kImmCoord) ? sext(slot, 31) : sext(reg(w, slot, l), 32);
       estride[i] = std::max<uint8_t>(d.element_strides[i], 1);
       ext[i] = (d.box[i] + estride[i] - 1) / estride[i];
       count *= ext[i];

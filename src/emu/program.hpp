@@ -12,6 +12,8 @@
 namespace ptx::emu {
 
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+// In the coordinates of cp.async.bulk.tensor (Program::vec_slots): an immediate, in the low 31 bits.
+constexpr uint32_t kImmCoord = 0x80000000u;
 
 // Generic addresses of the windows (global memory allocations start at 0x7000'0000'0000).
 constexpr uint64_t kSharedWindow = 0x0000100000000000ull;
@@ -97,6 +99,8 @@ struct DInst {
   Opnd ops[6];
   uint32_t guard = kNoSlot;
   bool guard_neg = false;
+  bool async_tx = false;        // st.async / red.async: complete_tx on the mbarrier in ops[2]
+  bool im2col = false;          // cp.async.bulk.tensor in an im2col mode (reported when executed)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
 };

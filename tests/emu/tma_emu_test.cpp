@@ -139,11 +139,12 @@ $done:
 }
 )";
 
+// dims 3: z from the parameter z0; dims 4: a 3D copy with z the immediate 4
 std::string load_kernel(uint32_t bytes, int dims) {
   return subst(kLoad, {{"BYTES", std::to_string(bytes)},
                        {"WORDS", std::to_string(bytes / 4)},
                        {"DIM", dims == 2 ? "2d" : "3d"},
-                       {"COORDS", dims == 2 ? "{%r4, %r5}" : "{%r4, %r5, %r6}"}});
+                       {"COORDS", dims == 2 ? "{%r4, %r5}" : dims == 3 ? "{%r4, %r5, %r6}" : "{%r4, %r5, 4}"}});
 }
 
 struct Tensor2d {
@@ -215,12 +216,15 @@ TEST(EmuTma, Load3dWithPaddedStrides) {
   r.scalar(int32_t{20});
   r.scalar(int32_t{3});
   r.scalar(int32_t{4});
-  const std::string text = load_kernel(bytes, 3);
-  r.launch(text, "load", {1, 1, 1}, {64, 1, 1});
-  const auto got = r.read<uint32_t>(out, bytes / 4);
   const auto want = expected_tile(packed, W, H, D, bx, by, bz, 20, 3, 4, 0, false);
-  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i;
-  expect_assembles(text);
+  for (int form : {3, 4}) {  // z from a register, then an immediate coordinate
+    const std::string text = load_kernel(bytes, form);
+    r.emu.memory().fill(out, 0, bytes);
+    r.launch(text, "load", {1, 1, 1}, {64, 1, 1});
+    const auto got = r.read<uint32_t>(out, bytes / 4);
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i << " form " << form;
+    expect_assembles(text);
+  }
 }
 
 // Rank 0 of a 2-CTA cluster loads one box into both CTAs' shared memory
