@@ -401,6 +401,81 @@ TEST(EmuCluster, RemoteMbarrierAndBulkCopy) {
   expect_assembles(kRemoteBarrier);
 }
 
+// st.async and red.async: rank 0 writes eight words into rank 1's shared memory and adds
+// to a counter there, each completing bytes on rank 1's mbarrier, which expects 64.
+const std::string kAsyncStores = R"(.version 8.1
+.target sm_90a
+.address_size 64
+
+.visible .entry async_stores(.param .u64 out)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<6>;
+	.shared .align 16 .b32 data[8];
+	.shared .align 4 .b32 count;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %cluster_ctarank;
+	setp.eq.u32 %p1, %r1, 0;
+	setp.eq.u32 %p2, %r2, 0;
+	setp.lt.u32 %p3, %r1, 8;
+	mov.u32 %r3, bar;
+	@%p2 bra $synced;
+	@%p1 mbarrier.init.shared::cta.b64 [%r3], 1;
+	@%p1 st.shared.u32 [count], 0;
+$synced:
+	fence.mbarrier_init.release.cluster;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	@!%p2 bra $rank1;
+	@!%p3 bra $end;
+	mov.u32 %r4, data;
+	shl.b32 %r5, %r1, 2;
+	add.u32 %r6, %r4, %r5;
+	mapa.shared::cluster.u32 %r7, %r6, 1;
+	mapa.shared::cluster.u32 %r8, %r3, 1;
+	mov.u32 %r9, count;
+	mapa.shared::cluster.u32 %r10, %r9, 1;
+	mul.lo.u32 %r11, %r1, 7;
+	st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r7], %r11, [%r8];
+	add.u32 %r12, %r1, 1;
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r10], %r12, [%r8];
+	bra $end;
+$rank1:
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r3], 64;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r3], 0;
+	@!%p4 bra $wait;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	mov.u32 %r13, data;
+	shl.b32 %r14, %r1, 2;
+	add.u32 %r15, %r13, %r14;
+	@%p3 ld.shared.u32 %r16, [%r15];
+	@%p3 st.global.u32 [%rd3], %r16;
+	@!%p1 bra $end;
+	ld.shared.u32 %r17, [count];
+	st.global.u32 [%rd1+32], %r17;
+$end:
+	barrier.cluster.arrive.aligned;
+	barrier.cluster.wait.aligned;
+	ret;
+}
+)";
+
+TEST(EmuCluster, StAsyncAndRedAsyncCompleteRemoteTransactions) {
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(9), "out");
+  r.launch(kAsyncStores, "async_stores", {2, 1, 1}, {32, 1, 1}, 0, {2, 1, 1});
+  const auto got = r.read<uint32_t>(out, 9);
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(got[i], i * 7) << i;
+  EXPECT_EQ(got[8], 36u);
+  expect_assembles(kAsyncStores);
+}
+
 // Rank 0 waits at the cluster barrier; rank 1 waits on an mbarrier that only rank 0
 // would complete, after the barrier: a deadlock, reported with where each CTA waits.
 const std::string kDeadlock = R"(.version 8.0

@@ -397,6 +397,48 @@ TEST(EmuTma, ReduceAddsTheBoxIntoTheTensor) {
   expect_assembles(text);
 }
 
+// cp.reduce.async.bulk (no tensor map): 16 words of shared memory added into global memory.
+const std::string kBulkReduce = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry bulk_reduce(.param .u64 dst)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 16 .b32 src[16];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, src;
+	shl.b32 %r3, %r1, 2;
+	add.u32 %r4, %r2, %r3;
+	mul.lo.u32 %r5, %r1, 3;
+	st.shared.u32 [%r4], %r5;
+	fence.proxy.async.shared::cta;
+	bar.sync 0;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra $done;
+	ld.param.u64 %rd1, [dst];
+	cvta.to.global.u64 %rd1, %rd1;
+	cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r2], 64;
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group 0;
+$done:
+	ret;
+}
+)";
+
+TEST(EmuTma, BulkReduceAddsIntoGlobalMemory) {
+  EmuRun r;
+  std::vector<uint32_t> init(16);
+  for (uint32_t i = 0; i < 16; ++i) init[i] = 1000 * i;
+  const uint64_t dst = r.buffer(init, "dst");
+  r.launch(kBulkReduce, "bulk_reduce", {1, 1, 1}, {16, 1, 1});
+  const auto got = r.read<uint32_t>(dst, 16);
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], 1000 * i + 3 * i) << i;
+  expect_assembles(kBulkReduce);
+}
+
 // im2col mode is reported as not supported, with the instruction's line.
 const std::string kIm2col = R"(.version 8.0
 .target sm_90a
