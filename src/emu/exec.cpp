@@ -176,18 +176,21 @@ class Runner {
     uint64_t steps = 0;
     int idle_rounds = 0;  // rounds in which every running warp only spun on an mbarrier wait
     for (;;) {
-      bool progressed = false, any_live = false, all_spinning = true, any_cluster_wait = false;
+      bool progressed = false, any_live = false, all_spinning = true, any_cluster_wait = false, any_waiting = false;
       const uint64_t epoch = mbar_epoch_;
       for (Cta& c : ctas_) {
         c_ = &c;
         for (Warp& w : c.warps) {
           w.yield = false;
+          bool stepped = false;
           while (w.live && !w.waiting && !w.yield) {
             step(w);
-            progressed = true;
+            progressed = stepped = true;
             if (++steps > opt_.max_steps) fail(w, std::countr_zero(w.live), n > 1 ? "the cluster ran for too long (hung?)" : "the CTA ran for too long (hung?)");
           }
-          if (w.live && !w.yield && !(n > 1 && w.waiting)) all_spinning = false;
+          // progress: a warp ran and did not end spinning (a warp already at a barrier waits for the others)
+          if (w.live && !w.yield && stepped) all_spinning = false;
+          any_waiting = any_waiting || (w.live && w.waiting);
           any_cluster_wait = any_cluster_wait || (w.live && w.waiting && w.barrier == kClusterBarrier);
           any_live = any_live || w.live;
         }
@@ -196,7 +199,7 @@ class Runner {
       bool released = n > 1 && cluster_release();  // exits may complete the cluster barrier
       idle_rounds = all_spinning && epoch == mbar_epoch_ && !released ? idle_rounds + 1 : 0;
       if (idle_rounds > 64) {
-        if (n > 1) deadlock("no CTA can proceed (waiting on mbarrier phases or barriers no thread can complete)");
+        if (n > 1 || any_waiting) deadlock("no warp can proceed (waiting on mbarrier phases or barriers no thread can complete)");
         const Warp& w = *std::find_if(c_->warps.begin(), c_->warps.end(), [](const Warp& wp) { return wp.live != 0; });
         fail(w, std::countr_zero(w.live), "waiting on an mbarrier phase that can never complete (no warp can arrive)");
       }

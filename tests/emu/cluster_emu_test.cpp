@@ -521,6 +521,49 @@ TEST(EmuCluster, DeadlockIsReported) {
   expect_assembles(kDeadlock);
 }
 
+// In one CTA: warp 0 waits at bar.sync while warp 1 spins on an mbarrier that warp 0
+// would arrive at after the barrier. Reported at once, not after max_steps.
+const std::string kCtaDeadlock = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry cta_deadlock()
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, bar;
+	setp.lt.u32 %p1, %r1, 32;
+	@%p1 bra $warp0;
+	setp.eq.u32 %p3, %r1, 32;
+	@%p3 mbarrier.init.shared::cta.b64 [%r2], 1;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	@!%p2 bra $wait;
+	bra.uni $done;
+$warp0:
+	bar.sync 0;
+	mbarrier.arrive.shared::cta.b64 _, [%r2];
+$done:
+	ret;
+}
+)";
+
+TEST(EmuDeadlock, BarrierAndMbarrierInOneCta) {
+  EmuRun r;
+  try {
+    r.launch(kCtaDeadlock, "cta_deadlock", {1, 1, 1}, {64, 1, 1});
+    FAIL() << "no report";
+  } catch (const emu::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
+    EXPECT_NE(m.find("waiting at 'bar.sync"), std::string::npos) << m;
+    EXPECT_NE(m.find("spinning at 'mbarrier.try_wait"), std::string::npos) << m;
+  }
+  expect_assembles(kCtaDeadlock);
+}
+
 // mapa to a rank outside the cluster, and a .shared::cluster load from an address of
 // no CTA of the cluster: reported with the instruction and its line.
 const std::string kBadRank = R"(.version 8.0
