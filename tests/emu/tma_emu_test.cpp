@@ -15,6 +15,7 @@
 #include "../unit/ptxas_util.hpp"
 #include "emu_test_util.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
+#include "ptxpp/runtime.hpp"
 
 namespace ptx::test {
 namespace {
@@ -225,6 +226,44 @@ TEST(EmuTma, Load3dWithPaddedStrides) {
     for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i << " form " << form;
     expect_assembles(text);
   }
+}
+
+// The runtime's tensor map for the CPU device (make_tensor_map from a TensorMapSpec) means
+// what the emulator's copies read: the same 3D strided box as above, swizzled by 64 bytes.
+TEST(EmuTma, RuntimeTensorMapsDriveTheCopies) {
+  const int64_t W = 24, H = 10, D = 6, row = 32, plane = 12 * row;
+  const auto raw = random_floats(static_cast<size_t>(plane * D), 13);
+  std::vector<float> packed(static_cast<size_t>(W * H * D));
+  for (int64_t z = 0; z < D; ++z)
+    for (int64_t y = 0; y < H; ++y)
+      for (int64_t x = 0; x < W; ++x) packed[static_cast<size_t>((z * H + y) * W + x)] = raw[static_cast<size_t>(z * plane + y * row + x)];
+  ptx::Device cpu = ptx::device::cpu();
+  ptx::DevicePtr a = cpu.alloc(raw.size() * 4);
+  ptx::TensorMapSpec spec;
+  spec.type = ptx::TmaType::f32;
+  spec.dims = {uint64_t(W), uint64_t(H), uint64_t(D)};
+  spec.strides = {uint64_t(row) * 4, uint64_t(plane) * 4};
+  spec.box = {16, 4, 4};
+  spec.swizzle = ptx::TmaSwizzle::b64;
+  const ptx::TensorMap m = ptx::make_tensor_map(cpu, a, spec);
+  cpu.free(a);
+  // the same description over a buffer of this emulator
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(raw.size() * 4, "tensor");
+  r.emu.memory().write(g, raw.data(), raw.size() * 4);
+  auto d = emu::decode(m.bytes.data());
+  ASSERT_TRUE(d.has_value());
+  d->base = g;
+  r.args.push_back(map_arg(*d));
+  const uint32_t bytes = 16 * 4 * 4 * 4;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(bytes / 4), "out");
+  r.scalar(int32_t{12});
+  r.scalar(int32_t{-1});
+  r.scalar(int32_t{3});
+  r.launch(load_kernel(bytes, 3), "load", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(out, bytes / 4);
+  const auto want = expected_tile(packed, W, H, D, 16, 4, 4, 12, -1, 3, 2, false);
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i;
 }
 
 // Rank 0 of a 2-CTA cluster loads one box into both CTAs' shared memory
