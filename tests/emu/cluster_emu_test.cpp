@@ -476,6 +476,70 @@ TEST(EmuCluster, StAsyncAndRedAsyncCompleteRemoteTransactions) {
   expect_assembles(kAsyncStores);
 }
 
+// cp.async.bulk with .multicast::cluster: rank 0 copies 64 bytes of global memory into
+// the same offsets of every CTA of a 4-CTA cluster (ctaMask 0b1111).
+const std::string kBulkMulticast = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry bulk_mc(.param .u64 src, .param .u64 out)
+{
+	.reg .pred %p<6>;
+	.reg .b16 %rs<2>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	.shared .align 16 .b32 dst[16];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %cluster_ctarank;
+	setp.eq.u32 %p1, %r1, 0;
+	mov.u32 %r3, bar;
+	mov.u32 %r4, dst;
+	@%p1 mbarrier.init.shared::cta.b64 [%r3], 1;
+	fence.mbarrier_init.release.cluster;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r3], 64;
+	setp.eq.u32 %p2, %r2, 0;
+	and.pred %p2, %p2, %p1;
+	ld.param.u64 %rd1, [src];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u16 %rs1, 15;
+	@%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r4], [%rd1], 64, [%r3], %rs1;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r3], 0;
+	@!%p3 bra $wait;
+	setp.lt.u32 %p4, %r1, 16;
+	@!%p4 bra $end;
+	shl.b32 %r5, %r1, 2;
+	add.u32 %r6, %r4, %r5;
+	ld.shared.u32 %r7, [%r6];
+	mad.lo.u32 %r8, %r2, 16, %r1;
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd2, %rd2;
+	mul.wide.u32 %rd3, %r8, 4;
+	add.u64 %rd4, %rd2, %rd3;
+	st.global.u32 [%rd4], %r7;
+$end:
+	barrier.cluster.arrive.aligned;
+	barrier.cluster.wait.aligned;
+	ret;
+}
+)";
+
+TEST(EmuCluster, BulkCopyMulticastsToEveryCtaOfTheMask) {
+  EmuRun r;
+  std::vector<uint32_t> src(16);
+  for (uint32_t i = 0; i < 16; ++i) src[i] = 0xA000 + i * i;
+  r.buffer(src, "src");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(64), "out");
+  r.launch(kBulkMulticast, "bulk_mc", {4, 1, 1}, {32, 1, 1}, 0, {4, 1, 1});
+  const auto got = r.read<uint32_t>(out, 64);
+  for (uint32_t rank = 0; rank < 4; ++rank)
+    for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got[rank * 16 + i], src[i]) << rank << " " << i;
+  expect_assembles(kBulkMulticast);
+}
+
 // Rank 0 waits at the cluster barrier; rank 1 waits on an mbarrier that only rank 0
 // would complete, after the barrier: a deadlock, reported with where each CTA waits.
 const std::string kDeadlock = R"(.version 8.0
