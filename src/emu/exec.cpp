@@ -2059,6 +2059,11 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     int64_t coord[5] = {};
     uint64_t ext[5] = {1, 1, 1, 1, 1}, estride[5] = {1, 1, 1, 1, 1};
     uint64_t count = 1;
+    for (unsigned i = 0; i < d.rank; ++i)
+      if (d.box[i] < 1 || d.box[i] > 256 || d.element_strides[i] > 8)
+        fail(w, l, fmt::format("the tensor map's box[{}] = {} (1 to 256), element stride {} (1 to 8)", i, d.box[i], d.element_strides[i]));
+    if (d.swizzle && static_cast<uint64_t>(d.box[0]) * es > (16u << d.swizzle))
+      fail(w, l, fmt::format("the tensor map's inner box of {} bytes exceeds its {}-byte swizzle span", d.box[0] * es, 16u << d.swizzle));
     for (unsigned i = 0; i < d.rank; ++i) {
       const uint32_t slot = p_.vec_slots[o[2].slot + i];
       coord[i] = slot != kNoSlot && (slot & kImmCoord) ? sext(slot, 31) : sext(reg(w, slot, l), 32);
