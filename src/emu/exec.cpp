@@ -219,7 +219,7 @@ class Runner {
   }
 
   // A deadlock of the cluster: where every live warp of every CTA is.
-  [[noreturn]] void deadlock(const std::string& what) const {
+  [[gnu::noinline]] [[noreturn]] void deadlock(const std::string& what) const {
     std::string where;
     for (const Cta& c : ctas_) {
       bool any = false;
@@ -238,7 +238,7 @@ class Runner {
 
   // Completes the cluster barrier's phase when every live thread of the cluster has arrived:
   // releases the warps waiting at barrier.cluster.wait. (Exited threads count as arrived.)
-  bool cluster_release() {
+  [[gnu::noinline]] bool cluster_release() {
     bool any = false;
     for (const Cta& c : ctas_)
       for (const Warp& w : c.warps) {
@@ -573,7 +573,7 @@ class Runner {
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
   void bulk_reduce(Warp& w, int lane, const DInst& in);
   // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
-  void async_tx(Warp& w, uint32_t exec, const Opnd& bar, unsigned bytes) {
+  [[gnu::noinline]] void async_tx(Warp& w, uint32_t exec, const Opnd& bar, unsigned bytes) {
     for (uint32_t m = exec; m; m &= m - 1) {
       const int l = std::countr_zero(m);
       sync_access_ = true;
@@ -583,7 +583,7 @@ class Runner {
     }
   }
   // The ranks of a .multicast::cluster ctaMask.
-  std::vector<uint32_t> mask_ranks(Warp& w, int lane, uint64_t mask) {
+  [[gnu::noinline]] std::vector<uint32_t> mask_ranks(Warp& w, int lane, uint64_t mask) {
     mask &= 0xFFFF;
     std::vector<uint32_t> ranks;
     for (uint64_t m = mask; m; m &= m - 1) {
