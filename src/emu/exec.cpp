@@ -196,7 +196,7 @@ class Runner {
         }
       }
       if (!any_live) return;
-      bool released = n > 1 && cluster_release();  // exits may complete the cluster barrier
+      bool released = any_cluster_wait && cluster_release();  // exits may complete the cluster barrier
       idle_rounds = all_spinning && epoch == mbar_epoch_ && !released ? idle_rounds + 1 : 0;
       if (idle_rounds > 64) {
         if (n > 1 || any_waiting) deadlock("no warp can proceed (waiting on mbarrier phases or barriers no thread can complete)");
@@ -475,6 +475,7 @@ class Runner {
 
   std::string describe(Space sp, uint64_t addr) const {
     if (sp == Space::Shared) return fmt::format("shared+{}", addr);
+    if (sp == Space::SharedCluster) return fmt::format("shared::cluster address {:#x}", addr);
     if (sp == Space::Param) return fmt::format("param+{}", addr);
     return mem_.describe(addr);
   }
