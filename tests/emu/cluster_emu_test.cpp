@@ -540,6 +540,44 @@ TEST(EmuCluster, BulkCopyMulticastsToEveryCtaOfTheMask) {
   expect_assembles(kBulkMulticast);
 }
 
+// Exited threads count as arrived at the cluster barrier: warp 1 of each CTA exits at once,
+// warp 0 synchronizes with the cluster (with one CTA per cluster and with two).
+const std::string kExited = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry exited(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	mov.u32 %r1, %tid.x;
+	setp.ge.u32 %p1, %r1, 32;
+	@%p1 exit;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r2, %ctaid.x;
+	mad.lo.u32 %r3, %r2, 32, %r1;
+	mul.wide.u32 %rd2, %r3, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+)";
+
+TEST(EmuCluster, ExitedThreadsCountAsArrived) {
+  for (uint32_t n : {1u, 2u}) {
+    EmuRun r;
+    const uint64_t out = r.buffer(std::vector<uint32_t>(64), "out");
+    r.launch(kExited, "exited", {2, 1, 1}, {64, 1, 1}, 0, {n, 1, 1});
+    const auto got = r.read<uint32_t>(out, 64);
+    for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(got[i], i) << n;
+  }
+  expect_assembles(kExited);
+}
+
 // Rank 0 waits at the cluster barrier; rank 1 waits on an mbarrier that only rank 0
 // would complete, after the barrier: a deadlock, reported with where each CTA waits.
 const std::string kDeadlock = R"(.version 8.0
