@@ -341,6 +341,27 @@ TEST(EmuTma, MulticastLoadsIntoTwoCtas) {
   expect_assembles(kMulticast);
 }
 
+// A ctaMask naming a CTA outside the cluster is reported with the instruction and its line.
+TEST(EmuTma, MulticastMaskOutsideTheClusterIsReported) {
+  const std::string text = subst(kMulticast, {{"mov.u16 %rs1, 3;", "mov.u16 %rs1, 7;"}});
+  const Tensor2d t;
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.data.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data.data(), t.data.size() * 4);
+  r.args.push_back(map_arg(f32_map(g, {80, 40}, {320}, {32, 32}, 3)));
+  r.buffer(std::vector<uint32_t>(2048), "out");
+  r.scalar(int32_t{0});
+  r.scalar(int32_t{0});
+  try {
+    r.launch(text, "mc", {2, 1, 1}, {64, 1, 1}, 0, {2, 1, 1});
+    FAIL() << "no report";
+  } catch (const emu::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("ctaMask 0x7 names CTA rank 2: the cluster has 2 CTAs"), std::string::npos) << m;
+    EXPECT_NE(m.find(":" + std::to_string(line_of(text, "cp.async.bulk.tensor"))), std::string::npos) << m;
+  }
+}
+
 // Every thread fills words of the shared-memory tile (word i = i * 3 + 1, or 0.5 * i
 // as floats for the reduction), then thread 0 stores (or add-reduces) the box into the
 // tensor at (x0, y0) and waits for the bulk group.
