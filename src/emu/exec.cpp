@@ -62,6 +62,7 @@ struct Warp {
   uint32_t carry = 0;            // per-lane carry flag (add.cc / addc)
   uint32_t barrier = 0;
   uint32_t cl_arrived = 0;       // lanes that arrived at the cluster barrier's current phase
+  uint32_t cl_waiting = 0;       // lanes blocked at barrier.cluster.wait (the others may run on)
   uint64_t cl_target = 0;        // the cluster barrier phase count its barrier.cluster.wait waits for (0: none)
   std::vector<uint64_t> regs;    // slot * 32 + lane
   // Per-lane thread state for calls: the frame stack (.local and call .param
@@ -152,6 +153,7 @@ class Runner {
       wp.yield = false;
       wp.carry = 0;
       wp.cl_arrived = 0;
+      wp.cl_waiting = 0;
       wp.cl_target = 0;
       for (int l = 0; l < kLanes; ++l) {
         wp.local[l].assign(p_.funcs[0].frame, 0);
@@ -191,7 +193,7 @@ class Runner {
           // progress: a warp ran and did not end spinning (a warp already at a barrier waits for the others)
           if (w.live && !w.yield && stepped) all_spinning = false;
           any_waiting = any_waiting || (w.live && w.waiting);
-          any_cluster_wait = any_cluster_wait || (w.live && w.waiting && w.barrier == kClusterBarrier);
+          any_cluster_wait = any_cluster_wait || (w.live && w.cl_waiting);
           any_live = any_live || w.live;
         }
       }
@@ -252,13 +254,10 @@ class Runner {
       ++c.epoch;
       for (Warp& w : c.warps) {
         w.cl_arrived = 0;
-        if (w.live && w.waiting && w.barrier == kClusterBarrier && cluster_phase_ >= w.cl_target) {
-          w.waiting = false;
-          w.cl_target = 0;
-          if (w.uniform) ++w.upc;
-          else
-            for (int l = 0; l < kLanes; ++l)
-              if (w.live >> l & 1) ++w.pc[l];
+        if (w.cl_waiting && cluster_phase_ >= w.cl_target) {  // (never in the uniform mode)
+          for (uint32_t m = w.cl_waiting & w.live; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
+          w.cl_waiting = 0;
+          if (w.barrier == kClusterBarrier) w.waiting = false;
         }
       }
     }
@@ -510,10 +509,11 @@ class Runner {
       for (uint32_t m = w.live; m; m &= m - 1) w.pc[std::countr_zero(m)] = w.upc;  // leave the uniform mode
       w.uniform = false;
     }
+    const uint32_t runnable = w.live & ~w.cl_waiting;
     uint32_t pc = 0xFFFFFFFFu;
-    for (uint32_t m = w.live; m; m &= m - 1) pc = std::min(pc, w.pc[std::countr_zero(m)]);
+    for (uint32_t m = runnable; m; m &= m - 1) pc = std::min(pc, w.pc[std::countr_zero(m)]);
     uint32_t active = 0;
-    for (uint32_t m = w.live; m; m &= m - 1) {
+    for (uint32_t m = runnable; m; m &= m - 1) {
       const int l = std::countr_zero(m);
       if (w.pc[l] == pc) active |= 1u << l;
     }
@@ -531,6 +531,10 @@ class Runner {
     uint32_t advance = active;  // lanes that move to pc + 1
     execute(w, in, exec, active, advance);
     for (uint32_t m = advance; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
+    if (w.cl_waiting) [[unlikely]] {  // lanes at barrier.cluster.wait: the warp waits when no other lane can run
+      if (!(w.live & ~w.cl_waiting)) w.waiting = true, w.barrier = kClusterBarrier;
+      return;
+    }
     // back to the uniform mode when the live lanes meet again
     if (w.live) {
       const uint32_t first = w.pc[std::countr_zero(w.live)];
@@ -1454,15 +1458,11 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         if (ctas_.size() == 1 || (w.live & ~w.cl_arrived) == 0) cluster_release();
         return;
       }
-      if (exec != w.live) fail(w, first, "barrier divergence: not every live thread of the warp reaches barrier.cluster.wait together");
+      if (!exec) return;
       if (w.cl_target == 0) fail(w, first, "barrier.cluster.wait without a barrier.cluster.arrive before it");
-      if (cluster_phase_ >= w.cl_target) {
-        w.cl_target = 0;
-        return;
-      }
-      w.waiting = true;
-      w.barrier = kClusterBarrier;
-      advance = 0;  // moves on when the phase completes
+      if (cluster_phase_ >= w.cl_target) return;  // the phase it arrived in has completed
+      w.cl_waiting |= exec;  // these lanes move on when the phase completes; step() parks the warp when none can run
+      advance = active & ~exec;
       return;
     }
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);

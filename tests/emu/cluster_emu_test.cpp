@@ -578,6 +578,63 @@ TEST(EmuCluster, ExitedThreadsCountAsArrived) {
   expect_assembles(kExited);
 }
 
+// Non-.aligned cluster barriers in divergent code: odd and even lanes arrive and wait on
+// different paths; each lane then reads the neighbour CTA's slot of the same thread.
+const std::string kDivergent = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry divergent(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b32 buf[64];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %cluster_ctarank;
+	mov.u32 %r3, buf;
+	shl.b32 %r4, %r1, 2;
+	add.u32 %r5, %r3, %r4;
+	mad.lo.u32 %r6, %r2, 1000, %r1;
+	st.shared.u32 [%r5], %r6;
+	xor.b32 %r7, %r2, 1;
+	mapa.shared::cluster.u32 %r8, %r5, %r7;
+	and.b32 %r9, %r1, 1;
+	setp.eq.u32 %p1, %r9, 0;
+	@%p1 bra $even;
+	barrier.cluster.arrive.release;
+	barrier.cluster.wait.acquire;
+	ld.shared::cluster.u32 %r10, [%r8];
+	add.u32 %r10, %r10, 500000;
+	bra.uni $join;
+$even:
+	barrier.cluster.arrive.release;
+	barrier.cluster.wait.acquire;
+	ld.shared::cluster.u32 %r10, [%r8];
+$join:
+	mov.u32 %r11, %ctaid.x;
+	mad.lo.u32 %r12, %r11, 64, %r1;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	mul.wide.u32 %rd2, %r12, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r10;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	ret;
+}
+)";
+
+TEST(EmuCluster, DivergentLanesSynchronizeWithoutAligned) {
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(4 * 64), "out");
+  r.launch(kDivergent, "divergent", {4, 1, 1}, {64, 1, 1}, 0, {2, 1, 1});
+  const auto got = r.read<uint32_t>(out, 4 * 64);
+  for (uint32_t c = 0; c < 4; ++c)
+    for (uint32_t t = 0; t < 64; ++t) ASSERT_EQ(got[c * 64 + t], ((c % 2) ^ 1) * 1000 + t + (t % 2 ? 500000 : 0)) << c << " " << t;
+  expect_assembles(kDivergent);
+}
+
 // Rank 0 waits at the cluster barrier; rank 1 waits on an mbarrier that only rank 0
 // would complete, after the barrier: a deadlock, reported with where each CTA waits.
 const std::string kDeadlock = R"(.version 8.0
