@@ -68,6 +68,18 @@ class Decoder {
       }
     }
     if (!fn) throw Error(fmt::format("no kernel named '{}' with a body in the module", entry_));
+    for (uint32_t h : fn->header) {  // the cluster shape the kernel requires
+      const Directive& dir = m_.directives[h];
+      const std::string_view name = m_.text(dir.name);
+      if (name == ".explicitcluster") p_.explicit_cluster = true;
+      if (name != ".reqnctapercluster") continue;
+      auto items = m_.slice(dir.items);
+      for (size_t i = 0; i < 3; ++i) {
+        const int64_t v = i < items.size() ? eval_int(m_, ExprId{items[i].node}).value_or(0) : 1;
+        if (v < 1 || v > 16) throw Error(fmt::format("kernel {}: .reqnctapercluster with a dimension of {}", entry_, v));
+        p_.req_cluster[i] = static_cast<uint32_t>(v);
+      }
+    }
     p_.name = std::string(entry_);
     func_index_[std::string(entry_)] = 0;
     p_.funcs.emplace_back();
@@ -416,6 +428,11 @@ class Decoder {
     }
     const auto operands = m_.operands_of(in);
     if (d.op == Opc::Call) return call(d, operands);
+    if (tensor_) {
+      tensor_ = false;
+      if (d.op == Opc::Nop || d.im2col) return d;  // prefetch.tensor; im2col: reported when executed
+      return tensor(d, operands);
+    }
     if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
     d.nops = static_cast<uint8_t>(operands.size());
@@ -425,6 +442,7 @@ class Decoder {
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
     if (op == "wgmma") return;  // wgmma_decode reads all of them
+    if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
     if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
         op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
@@ -464,9 +482,16 @@ class Decoder {
       if (mo == ".or") return void(d.sub = static_cast<uint8_t>(AtomOp::Or));
       if (mo == ".xor") return void(d.sub = static_cast<uint8_t>(AtomOp::Xor));
     }
+    if ((op == "st" || op == "red") && (mo == ".async" || mo == ".mbarrier::complete_tx::bytes")) {
+      if (mo != ".async") d.async_tx = true;
+      return;
+    }
     if (mo.rfind(".L1::", 0) == 0 || mo.rfind(".L2::", 0) == 0 || mo == ".mmio" || mo == ".unified") return;  // cache hints
     if (op == "bar" && mo == ".warp") return;
-    if (mo == ".shared::cluster") return void(d.space = Space::Shared);  // a cluster is one CTA here
+    if (mo == ".shared::cluster") {
+      if (op == "cvta") return void((d.space = Space::Shared, d.flags |= kFromShared));
+      return void(d.space = Space::SharedCluster);
+    }
     if (op == "testp") {
       static const std::unordered_map<std::string_view, uint8_t> kTests = {
           {".finite", 0}, {".infinite", 1}, {".number", 2}, {".notanumber", 3}, {".normal", 4}, {".subnormal", 5}};
@@ -583,7 +608,16 @@ class Decoder {
     if (op == "addc" || op == "subc" || op == "madc") d.flags |= kCarryIn;
     if (op == "cp") {
       if (cp_nop_) d.op = Opc::Nop;  // commit/wait groups: copies complete when issued here
+      else if (tensor_) d.op = Opc::CpAsyncTensor;
+      else if (reduce_) d.sub = 3;  // cp.reduce.async.bulk
+      if (d.op == Opc::CpAsyncTensor) {
+        if (d.vec < 1 || d.vec > 5) throw unsupported("cp.async.bulk.tensor without a dimension (.1d to .5d)");
+        // loads go to shared memory (sub 0); stores (1) and reductions (2) to global memory
+        d.sub = d.space == Space::Global ? (reduce_ ? 2 : 1) : 0;
+        if (d.sub == 0 && !(d.flags & kCompleteTx)) throw unsupported("cp.async.bulk.tensor loads without .mbarrier::complete_tx::bytes");
+      }
       cp_nop_ = false;
+      reduce_ = false;
       spaces_seen_ = 0;
     }
     if (op == "mma") {
@@ -595,22 +629,18 @@ class Decoder {
     if ((op == "ldmatrix" || op == "stmatrix") && d.mma_m != 8) throw unsupported(fmt::format("this {} shape", op));
     if (op == "set" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
     if ((op == "dp4a" || op == "dp2a") && types.size() == 2) d.type2 = types[0], d.type3 = types[1], d.type = Ty{'s', 32};
-    if (op == "barrier" && cluster_barrier_) {  // barrier.cluster: a cluster is one CTA here
+    if (op == "barrier" && cluster_barrier_) {  // barrier.cluster.arrive / .wait
       cluster_barrier_ = false;
       bool wait = false;
       for (std::string_view mo : mods) wait = wait || mo == ".wait";
-      if (!wait) {
-        d.op = Opc::Nop;  // .arrive: the wait that follows synchronizes
-        return;
-      }
-      d.op = Opc::Bar;
-      d.sub = 2;  // the cluster barrier, apart from the 16 named barriers
+      d.op = Opc::ClusterBar;
+      d.sub = wait;
       return;
     }
     if (d.op == Opc::Cvta && to_) {
       d.flags |= d.space == Space::Shared ? kToShared : d.space == Space::Local ? kToLocal : kToGlobal;
       for (std::string_view mo : mods)
-        if (mo == ".shared" || mo == ".shared::cta") d.flags = (d.flags & ~(kFromShared | kToGlobal)) | kToShared;
+        if (mo == ".shared" || mo == ".shared::cta" || mo == ".shared::cluster") d.flags = (d.flags & ~(kFromShared | kToGlobal)) | kToShared;
         else if (mo == ".local") d.flags = (d.flags & ~(kFromLocal | kToGlobal)) | kToLocal;
       to_ = false;
     }
@@ -778,6 +808,45 @@ class Decoder {
     return d;
   }
 
+  // cp.async.bulk.tensor: loads [dst], [map, {c...}], [mbar]{, ctaMask}{, policy}; stores and reductions
+  // [map, {c...}], [src]{, policy}. ops: [0] the shared-memory box, [1] the map, [2] the coordinates,
+  // [3] the mbarrier, [4] the ctaMask.
+  DInst tensor(DInst d, std::span<const ListItem> operands) {
+    const bool load = d.sub == 0;
+    const size_t map_at = load ? 1 : 0;
+    const size_t need = load ? 3 + ((d.flags & kMulticast) ? 1 : 0) : 2;
+    if (operands.size() < need || operands.size() > need + 1) throw unsupported("this cp.async.bulk.tensor operand list");
+    const Expr& m = m_.expr(ExprId{operands[map_at].node});
+    if (m.kind != ExprKind::List || m.sub != static_cast<uint8_t>(Delim::Bracket) || m.b != 2)
+      throw unsupported("a tensor operand other than [map, {coordinates}]");
+    d.ops[1] = operand(ExprId{m_.items[m.a].node}, d, 1);
+    // the coordinates: registers, or immediates (kImmCoord | the value's low 31 bits)
+    const Expr& c = m_.expr(ExprId{m_.items[m.a + 1].node});
+    if (c.kind != ExprKind::List || c.sub != static_cast<uint8_t>(Delim::Brace) || c.b != d.vec)
+      throw unsupported(fmt::format("tensor coordinates other than {{...}} of {} values", d.vec));
+    d.ops[2].kind = Opnd::Vec;
+    d.ops[2].slot = static_cast<uint32_t>(p_.vec_slots.size());
+    d.ops[2].count = c.b;
+    for (uint32_t i = 0; i < c.b; ++i) {
+      const ExprId el{m_.items[c.a + i].node};
+      if (auto v = eval_int(m_, el)) {
+        if (*v < -(int64_t{1} << 30) || *v >= (int64_t{1} << 30)) throw unsupported("a tensor coordinate beyond 30 bits");
+        p_.vec_slots.push_back(kImmCoord | (static_cast<uint32_t>(*v) & ~kImmCoord));
+      } else {
+        if (m_.name_of(el) == "_") throw unsupported("the sink _ as a tensor coordinate");
+        p_.vec_slots.push_back(reg_slot(el));
+      }
+    }
+    d.ops[0] = operand(ExprId{operands[load ? 0 : 1].node}, d, 0);
+    if (load) {
+      d.ops[3] = operand(ExprId{operands[2].node}, d, 3);
+      if (d.flags & kMulticast) d.ops[4] = operand(ExprId{operands[3].node}, d, 4);
+    }
+    if (d.ops[0].kind != Opnd::Addr || (load && d.ops[3].kind != Opnd::Addr)) throw unsupported("this cp.async.bulk.tensor operand list");
+    d.nops = 5;
+    return d;
+  }
+
   // call{.uni} (ret), f, (a, b);  call f, (a);  call (ret), %rd, (a), prototype;
   DInst call(DInst d, std::span<const ListItem> operands) {
     size_t i = 0;
@@ -821,12 +890,24 @@ class Decoder {
         mo.rfind(".L2::", 0) == 0)
       return;
     if (mo == ".bulk") return void(d.sub = 1);
+    if (mo == ".tensor") return void(tensor_ = true);
+    if (mo.size() == 3 && mo[0] == '.' && mo[1] >= '1' && mo[1] <= '5' && mo[2] == 'd') return void(d.vec = static_cast<uint8_t>(mo[1] - '0'));
+    if (mo == ".tile" || mo == ".L2") return;
+    if (mo.rfind(".im2col", 0) == 0) return void(d.im2col = true);  // reported when executed (prefetches: no effect)
+    if (mo == ".noftz") return;
+    if (mo == ".multicast::cluster") return void(d.flags |= kMulticast);
+    if (mo == ".reduce") return void(reduce_ = true);
+    static const std::unordered_map<std::string_view, AtomOp> kReduce = {
+        {".add", AtomOp::Add}, {".min", AtomOp::Min}, {".max", AtomOp::Max}, {".inc", AtomOp::Inc},
+        {".dec", AtomOp::Dec}, {".and", AtomOp::And}, {".or", AtomOp::Or},   {".xor", AtomOp::Xor}};
+    if (auto it = kReduce.find(mo); it != kReduce.end() && reduce_) return void(d.boolop = static_cast<uint8_t>(it->second));
     if (mo == ".commit_group" || mo == ".wait_group" || mo == ".wait_all" || mo == ".read" || mo == ".prefetch") return void(cp_nop_ = true);
     if (mo == ".mbarrier") return void(d.sub = 2);  // cp.async.mbarrier.arrive
     if (mo == ".noinc") return void(d.flags |= kNoinc);
     if (mo == ".mbarrier::complete_tx::bytes") return void(d.flags |= kCompleteTx);
     Space sp = Space::Generic;
-    if (mo == ".shared" || mo == ".shared::cta" || mo == ".shared::cluster") sp = Space::Shared;
+    if (mo == ".shared" || mo == ".shared::cta") sp = Space::Shared;
+    else if (mo == ".shared::cluster") sp = Space::SharedCluster;
     else if (mo == ".global") sp = Space::Global;
     if (sp != Space::Generic) {
       (spaces_seen_++ == 0 ? d.space : d.space2) = sp;  // the destination's space, then the source's
@@ -849,7 +930,8 @@ class Decoder {
       return;
     }
     if (mo == ".parity") return void(d.flags |= kParity);
-    if (mo == ".shared" || mo == ".shared::cta" || mo == ".shared::cluster") return void(d.space = Space::Shared);
+    if (mo == ".shared" || mo == ".shared::cta") return void(d.space = Space::Shared);
+    if (mo == ".shared::cluster") return void(d.space = Space::SharedCluster);
     // .release .acquire .relaxed .cta .cluster .noComplete .b64: no effect here
   }
 
@@ -902,6 +984,7 @@ class Decoder {
   bool cp_nop_ = false, row_seen_ = false, a_col_ = false, b_row_ = false;
   int spaces_seen_ = 0;
   bool cluster_barrier_ = false;
+  bool tensor_ = false, reduce_ = false;
   bool seen_mbar_op_ = false;
   std::string where_, loc_;
   std::unordered_map<int64_t, std::string> files_;  // .file index -> name

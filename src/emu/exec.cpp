@@ -24,6 +24,7 @@
 #include "program.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
+#include "ptxpp/emu/tensor_map.hpp"
 
 namespace ptx::emu {
 
@@ -57,8 +58,12 @@ struct Warp {
   uint32_t pc[kLanes] = {};
   bool waiting = false;          // at a barrier
   bool yield = false;            // spinning on a wait that did not complete: let other warps run
+  uint32_t spin_pc = 0;          // the wait it spins on (for deadlock reports)
   uint32_t carry = 0;            // per-lane carry flag (add.cc / addc)
   uint32_t barrier = 0;
+  uint32_t cl_arrived = 0;       // lanes that arrived at the cluster barrier's current phase
+  uint32_t cl_waiting = 0;       // lanes blocked at barrier.cluster.wait (the others may run on)
+  uint64_t cl_target = 0;        // the cluster barrier phase count its barrier.cluster.wait waits for (0: none)
   std::vector<uint64_t> regs;    // slot * 32 + lane
   // Per-lane thread state for calls: the frame stack (.local and call .param
   // variables), the current frame's base and function, and the return frames.
@@ -76,32 +81,68 @@ struct Warp {
 class Runner {
  public:
   Runner(const Program& p, Memory& mem, const Options& opt, const LaunchConfig& cfg, std::vector<uint8_t> params, Stats& stats)
-      : p_(p), mem_(mem), opt_(opt), cfg_(cfg), params_(std::move(params)), stats_(stats) {}
+      : p_(p), mem_(mem), opt_(opt), cfg_(cfg), params_(std::move(params)), stats_(stats) {
+    const Dim3 c = cluster_shape(p, cfg);
+    cdim_[0] = c.x, cdim_[1] = c.y, cdim_[2] = c.z;
+  }
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
 
-  // Runs CTAs (linear indices) taken from `next` until none are left or `stop` is set.
+  // Runs clusters (linear indices) taken from `next` until none are left or `stop` is set;
+  // the CTAs of a cluster run interleaved on this host thread.
   void run(std::atomic<uint64_t>& next, const std::atomic<bool>& stop) {
-    const uint64_t total = static_cast<uint64_t>(cfg_.grid.x) * cfg_.grid.y * cfg_.grid.z;
-    for (uint64_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < total;)
-      cta(static_cast<uint32_t>(i % cfg_.grid.x), static_cast<uint32_t>(i / cfg_.grid.x % cfg_.grid.y),
-          static_cast<uint32_t>(i / (static_cast<uint64_t>(cfg_.grid.x) * cfg_.grid.y)));
+    const uint64_t total = static_cast<uint64_t>(cfg_.grid.x / cdim_[0]) * (cfg_.grid.y / cdim_[1]) * (cfg_.grid.z / cdim_[2]);
+    for (uint64_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < total;) cluster(i);
+  }
+
+  // The cluster shape of a launch: the launch's, else the kernel's .reqnctapercluster, else one CTA.
+  static Dim3 cluster_shape(const Program& p, const LaunchConfig& cfg) {
+    const bool launch = static_cast<uint64_t>(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1;
+    if (!launch && p.req_cluster[0]) return {p.req_cluster[0], p.req_cluster[1], p.req_cluster[2]};
+    return cfg.cluster;
   }
 
  private:
-  // ---- one CTA ---------------------------------------------------------------------
-  void cta(uint32_t x, uint32_t y, uint32_t z) {
-    ctaid_[0] = x, ctaid_[1] = y, ctaid_[2] = z;
-    smem_.assign(p_.static_smem + cfg_.dynamic_smem, 0);
-    mbars_.clear();
-    if (opt_.check_races) shadow_.assign(smem_.size(), Shadow{});
-    epoch_ = 1;
-    written_.assign(smem_.size(), 0);
+  // ---- per-CTA state -----------------------------------------------------------------
+  // Per byte of shared memory: the last writer and reader (thread, epoch), for race checks.
+  struct Shadow {
+    uint32_t writer = 0, writer_epoch = 0, reader = 0, reader_epoch = 0;
+    bool many_readers = false;
+  };
+  struct Mbarrier {
+    uint32_t expected = 0, pending = 0;
+    int64_t tx = 0;
+    uint32_t phase = 0;  // completed phases
+  };
+  struct Cta {
+    uint32_t ctaid[3] = {};
+    uint32_t rank = 0;                            // %cluster_ctarank
+    std::vector<uint8_t> smem, written;
+    std::vector<Shadow> shadow;
+    uint32_t epoch = 1;                           // race-check epoch: ends at barriers and mbarrier phases
+    std::unordered_map<uint64_t, Mbarrier> mbars;  // by shared offset
+    std::vector<Warp> warps;
+  };
+  // Shared::cluster addresses: the CTA's own shared offsets, or (rank + 1) << kRankShift | offset
+  // for the shared memory of another CTA of the cluster (mapa).
+  static constexpr unsigned kRankShift = 24;
+  static constexpr uint64_t kOffsetMask = (uint64_t{1} << kRankShift) - 1;
+  static constexpr uint32_t kClusterBarrier = 0xFFFFFFFFu;  // Warp::barrier of barrier.cluster.wait
+
+  // ---- one cluster -------------------------------------------------------------------
+  void init_cta(Cta& c, uint32_t x, uint32_t y, uint32_t z, uint32_t rank) {
+    c.ctaid[0] = x, c.ctaid[1] = y, c.ctaid[2] = z;
+    c.rank = rank;
+    c.smem.assign(p_.static_smem + cfg_.dynamic_smem, 0);
+    c.mbars.clear();
+    if (opt_.check_races) c.shadow.assign(c.smem.size(), Shadow{});
+    c.epoch = 1;
+    c.written.assign(c.smem.size(), 0);
     const uint32_t threads = cfg_.block.x * cfg_.block.y * cfg_.block.z;
     const uint32_t nwarps = (threads + kLanes - 1) / kLanes;
-    warps_.resize(nwarps);
+    c.warps.resize(nwarps);
     for (uint32_t w = 0; w < nwarps; ++w) {
-      Warp& wp = warps_[w];
+      Warp& wp = c.warps[w];
       wp.index = w;
       const uint32_t lanes = std::min<uint32_t>(kLanes, threads - w * kLanes);
       wp.live = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
@@ -111,6 +152,9 @@ class Runner {
       wp.waiting = false;
       wp.yield = false;
       wp.carry = 0;
+      wp.cl_arrived = 0;
+      wp.cl_waiting = 0;
+      wp.cl_target = 0;
       for (int l = 0; l < kLanes; ++l) {
         wp.local[l].assign(p_.funcs[0].frame, 0);
         wp.sp[l] = 0;
@@ -119,48 +163,119 @@ class Runner {
       }
       wp.regs.assign(static_cast<size_t>(p_.slots) * kLanes, 0);
     }
+  }
+
+  void cluster(uint64_t index) {
+    const uint32_t ncx = cfg_.grid.x / cdim_[0], ncy = cfg_.grid.y / cdim_[1];
+    const uint32_t cx = static_cast<uint32_t>(index % ncx), cy = static_cast<uint32_t>(index / ncx % ncy),
+                   cz = static_cast<uint32_t>(index / (static_cast<uint64_t>(ncx) * ncy));
+    const uint32_t n = cdim_[0] * cdim_[1] * cdim_[2];
+    ctas_.resize(n);
+    for (uint32_t r = 0; r < n; ++r)
+      init_cta(ctas_[r], cx * cdim_[0] + r % cdim_[0], cy * cdim_[1] + r / cdim_[0] % cdim_[1], cz * cdim_[2] + r / (cdim_[0] * cdim_[1]), r);
+    cluster_phase_ = 0;
+    c_ = &ctas_[0];
     uint64_t steps = 0;
     int idle_rounds = 0;  // rounds in which every running warp only spun on an mbarrier wait
     for (;;) {
-      bool progressed = false, any_live = false, all_spinning = true;
+      bool progressed = false, any_live = false, all_spinning = true, any_cluster_wait = false, any_waiting = false;
       const uint64_t epoch = mbar_epoch_;
-      for (Warp& w : warps_) {
-        w.yield = false;
-        while (w.live && !w.waiting && !w.yield) {
-          step(w);
-          progressed = true;
-          if (++steps > opt_.max_steps) fail(w, std::countr_zero(w.live), "the CTA ran for too long (hung?)");
+      for (Cta& c : ctas_) {
+        c_ = &c;
+        for (Warp& w : c.warps) {
+          w.yield = false;
+          bool stepped = false;
+          while (w.live && !w.waiting && !w.yield) {
+            step(w);
+            progressed = stepped = true;
+            if (++steps > opt_.max_steps) fail(w, std::countr_zero(w.live), n > 1 ? "the cluster ran for too long (hung?)" : "the CTA ran for too long (hung?)");
+          }
+          // progress: a warp ran and did not end spinning (a warp already at a barrier waits for the others)
+          if (w.live && !w.yield && stepped) all_spinning = false;
+          any_waiting = any_waiting || (w.live && w.waiting);
+          any_cluster_wait = any_cluster_wait || (w.live && w.cl_waiting);
+          any_live = any_live || w.live;
         }
-        if (w.live && !w.yield) all_spinning = false;
-        any_live = any_live || w.live;
       }
       if (!any_live) return;
-      idle_rounds = all_spinning && epoch == mbar_epoch_ ? idle_rounds + 1 : 0;
+      bool released = any_cluster_wait && cluster_release();  // exits may complete the cluster barrier
+      idle_rounds = all_spinning && epoch == mbar_epoch_ && !released ? idle_rounds + 1 : 0;
       if (idle_rounds > 64) {
-        const Warp& w = *std::find_if(warps_.begin(), warps_.end(), [](const Warp& wp) { return wp.live != 0; });
+        if (n > 1 || any_waiting) deadlock("no warp can proceed (waiting on mbarrier phases or barriers no thread can complete)");
+        const Warp& w = *std::find_if(c_->warps.begin(), c_->warps.end(), [](const Warp& wp) { return wp.live != 0; });
         fail(w, std::countr_zero(w.live), "waiting on an mbarrier phase that can never complete (no warp can arrive)");
       }
-      if (!release_barrier() && !progressed) {
+      for (Cta& c : ctas_) {
+        c_ = &c;
+        released = release_barrier() || released;
+      }
+      if (!released && !progressed) {
+        if (n > 1 || any_cluster_wait) deadlock(any_cluster_wait ? "a CTA waits at barrier.cluster.wait forever" : "no warp can proceed");
+        c_ = &ctas_[0];
         std::string where;
-        for (const Warp& w : warps_)
+        for (const Warp& w : c_->warps)
           if (w.live) where += fmt::format(" warp {} at {};", w.index, p_.texts[p_.code[lane_pc(w, std::countr_zero(w.live))].stmt]);
-        throw Error(fmt::format("kernel {}, CTA ({},{},{}): deadlock: no warp can proceed:{}", p_.name, x, y, z, where));
+        throw Error(fmt::format("kernel {}, CTA ({},{},{}): deadlock: no warp can proceed:{}", p_.name, c_->ctaid[0], c_->ctaid[1], c_->ctaid[2], where));
       }
     }
   }
 
-  // Releases the warps of a barrier every live warp has reached.
+  // A deadlock of the cluster: where every live warp of every CTA is.
+  [[gnu::noinline]] [[noreturn]] void deadlock(const std::string& what) const {
+    std::string where;
+    for (const Cta& c : ctas_) {
+      bool any = false;
+      for (const Warp& w : c.warps) {
+        if (!w.live) continue;
+        if (!any) where += fmt::format(" CTA ({},{},{}) (rank {}):", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
+        any = true;
+        where += fmt::format(" warp {} {} {};", w.index, w.waiting ? "waiting at" : "spinning at",
+                             p_.texts[p_.code[w.yield ? w.spin_pc : lane_pc(w, std::countr_zero(w.live))].stmt]);
+      }
+      if (!any) where += fmt::format(" CTA ({},{},{}) (rank {}): exited;", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
+    }
+    throw Error(fmt::format("kernel {}, cluster of {} CTAs from CTA ({},{},{}): deadlock: {}:{}", p_.name, ctas_.size(), ctas_[0].ctaid[0],
+                            ctas_[0].ctaid[1], ctas_[0].ctaid[2], what, where));
+  }
+
+  // Completes the cluster barrier's phase when every live thread of the cluster has arrived:
+  // releases the warps waiting at barrier.cluster.wait. (Exited threads count as arrived.)
+  [[gnu::noinline]] bool cluster_release() {
+    bool any = false;
+    for (const Cta& c : ctas_)
+      for (const Warp& w : c.warps) {
+        if (w.live & ~w.cl_arrived) return false;
+        any = any || w.cl_arrived;
+      }
+    if (!any) return false;
+    ++cluster_phase_;
+    ++mbar_epoch_;
+    for (Cta& c : ctas_) {
+      ++c.epoch;
+      for (Warp& w : c.warps) {
+        w.cl_arrived = 0;
+        if (w.cl_waiting && cluster_phase_ >= w.cl_target) {  // (never in the uniform mode)
+          for (uint32_t m = w.cl_waiting & w.live; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
+          w.cl_waiting = 0;
+          if (w.barrier == kClusterBarrier) w.waiting = false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Releases the warps of a barrier every live warp of the CTA has reached.
   bool release_barrier() {
     bool all = true, any = false;
     uint32_t id = 0;
-    for (const Warp& w : warps_) {
+    for (const Warp& w : c_->warps) {
       if (!w.live) continue;
-      if (!w.waiting) all = false;
+      if (!w.waiting || w.barrier == kClusterBarrier) all = false;
       else id = w.barrier, any = true;
     }
     if (!any || !all) return false;
-    ++epoch_;
-    for (Warp& w : warps_) {
+    ++c_->epoch;
+    for (Warp& w : c_->warps) {
       if (!w.live || !w.waiting) continue;
       if (w.barrier != id) throw Error(fmt::format("kernel {}: warps wait at different barriers ({} and {})", p_.name, id, w.barrier));
       w.waiting = false;
@@ -179,7 +294,7 @@ class Runner {
     const uint32_t t = w.index * kLanes + static_cast<uint32_t>(lane);
     const uint32_t tx = t % cfg_.block.x, ty = t / cfg_.block.x % cfg_.block.y, tz = t / (cfg_.block.x * cfg_.block.y);
     const uint32_t pc = lane_pc(w, lane) < p_.code.size() ? lane_pc(w, lane) : 0;
-    throw Error(fmt::format("kernel {}, CTA ({},{},{}), thread ({},{},{}): {}: {}", p_.name, ctaid_[0], ctaid_[1], ctaid_[2],
+    throw Error(fmt::format("kernel {}, CTA ({},{},{}), thread ({},{},{}): {}: {}", p_.name, c_->ctaid[0], c_->ctaid[1], c_->ctaid[2],
                             tx, ty, tz, p_.texts[p_.code[pc].stmt], what));
   }
 
@@ -216,11 +331,11 @@ class Runner {
     switch (static_cast<Sreg>(o.sreg)) {
       case Sreg::Tid: return tid[o.comp];
       case Sreg::Ntid: return ntid[o.comp];
-      case Sreg::Ctaid: return ctaid_[o.comp];
+      case Sreg::Ctaid: return c_->ctaid[o.comp];
       case Sreg::Nctaid: return nctaid[o.comp];
       case Sreg::Laneid: return static_cast<uint64_t>(lane);
       case Sreg::Warpid: return w.index;
-      case Sreg::Nwarpid: return warps_.size();
+      case Sreg::Nwarpid: return c_->warps.size();
       case Sreg::Smid: case Sreg::Gridid: return 0;
       case Sreg::Nsmid: return 1;
       case Sreg::Clock: case Sreg::Clock64: return stats_.warp_instructions;
@@ -232,11 +347,14 @@ class Runner {
       case Sreg::LanemaskGe: return ~(bit - 1) & 0xFFFFFFFFu;
       case Sreg::LanemaskGt: return ~((bit << 1) - 1) & 0xFFFFFFFFu;
       case Sreg::DynamicSmemSize: return cfg_.dynamic_smem;
-      case Sreg::TotalSmemSize: return smem_.size();
-      case Sreg::Clusterid: return ctaid_[o.comp];
-      case Sreg::Nclusterid: return nctaid[o.comp];
-      case Sreg::ClusterCtaid: case Sreg::ClusterCtarank: return 0;
-      case Sreg::ClusterNctaid: case Sreg::ClusterNctarank: case Sreg::IsExplicitCluster: return o.sreg == static_cast<uint8_t>(Sreg::IsExplicitCluster) ? 0 : 1;
+      case Sreg::TotalSmemSize: return c_->smem.size();
+      case Sreg::Clusterid: return c_->ctaid[o.comp] / cdim_[o.comp];
+      case Sreg::Nclusterid: return nctaid[o.comp] / cdim_[o.comp];
+      case Sreg::ClusterCtaid: return c_->ctaid[o.comp] % cdim_[o.comp];
+      case Sreg::ClusterCtarank: return c_->rank;
+      case Sreg::ClusterNctaid: return cdim_[o.comp];
+      case Sreg::ClusterNctarank: return ctas_.size();
+      case Sreg::IsExplicitCluster: return ctas_.size() > 1 || p_.req_cluster[0] || p_.explicit_cluster;
       case Sreg::ClockHi: return stats_.warp_instructions >> 32;
       case Sreg::GlobaltimerLo:
       case Sreg::GlobaltimerHi: {
@@ -263,12 +381,32 @@ class Runner {
   // The bytes at `addr` in space `sp` (Generic: by the address's window), checked.
   uint8_t* resolve(Warp& w, int lane, Space sp, uint64_t addr, unsigned size, bool store) {
     if (sp == Space::Generic) {
-      if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::Shared, addr -= kSharedWindow;
+      if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::SharedCluster, addr -= kSharedWindow;
       else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) sp = Space::Local, addr -= kLocalWindow;
       else sp = Space::Global;
     }
     if (opt_.check_memory && size > 1 && addr % std::min<unsigned>(size, 16) != 0)
       fail(w, lane, fmt::format("misaligned {}-byte {} at {}", size, store ? "store" : "load", describe(sp, addr)));
+    if (sp == Space::SharedCluster) {
+      const uint64_t field = addr >> kRankShift;
+      if (field == 0 || field == c_->rank + 1) {
+        sp = Space::Shared, addr &= kOffsetMask;
+      } else {  // distributed shared memory: another CTA of the cluster (not race-checked)
+        const uint64_t rank = field - 1, off = addr & kOffsetMask;
+        if (rank >= ctas_.size())
+          fail(w, lane, fmt::format("{}-byte {} at shared::cluster address {:#x}: CTA rank {} is out of range (the cluster has {} CTA{})", size,
+                                    store ? "store" : "load", addr, rank, ctas_.size(), ctas_.size() == 1 ? "" : "s"));
+        Cta& t = ctas_[rank];
+        if (off + size > t.smem.size())
+          fail(w, lane, fmt::format("{}-byte {} at shared+{} of CTA rank {}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load",
+                                    off, rank, t.smem.size()));
+        if (store) std::memset(t.written.data() + off, 1, size);
+        else if (opt_.check_shared_init)
+          for (unsigned i = 0; i < size; ++i)
+            if (!t.written[off + i]) fail(w, lane, fmt::format("load of shared+{} of CTA rank {}: never written in that CTA", off + i, rank));
+        return t.smem.data() + off;
+      }
+    }
     switch (sp) {
       case Space::Global:
       case Space::Const: {
@@ -277,14 +415,14 @@ class Runner {
         return p;
       }
       case Space::Shared:
-        if (addr + size > smem_.size())
-          fail(w, lane, fmt::format("{}-byte {} at shared+{}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", addr, smem_.size()));
+        if (addr + size > c_->smem.size())
+          fail(w, lane, fmt::format("{}-byte {} at shared+{}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", addr, c_->smem.size()));
         if (opt_.check_races && !sync_access_) race_check(w, lane, addr, size, store);
-        if (store) std::memset(written_.data() + addr, 1, size);
+        if (store) std::memset(c_->written.data() + addr, 1, size);
         else if (opt_.check_shared_init)
           for (unsigned i = 0; i < size; ++i)
-            if (!written_[addr + i]) fail(w, lane, fmt::format("load of shared+{}: never written in this CTA", addr + i));
-        return smem_.data() + addr;
+            if (!c_->written[addr + i]) fail(w, lane, fmt::format("load of shared+{}: never written in this CTA", addr + i));
+        return c_->smem.data() + addr;
       case Space::Param:
         if (store) fail(w, lane, "store to a kernel parameter");
         if (addr + size > params_.size()) fail(w, lane, fmt::format("{}-byte load at param+{}: out of bounds", size, addr));
@@ -304,12 +442,6 @@ class Runner {
   // Per byte: the last writer and reader (thread, epoch). An epoch ends at every barrier
   // release and mbarrier phase completion: accesses of two threads in one epoch, one of
   // them a write, are a race. Atomics and mbarrier operations do not count.
-  struct Shadow {
-    uint32_t writer = 0, writer_epoch = 0, reader = 0, reader_epoch = 0;
-    bool many_readers = false;
-  };
-  std::vector<Shadow> shadow_;
-  uint32_t epoch_ = 1;
   bool sync_access_ = false;
 
   std::string thread_name(uint32_t t) const {
@@ -319,21 +451,21 @@ class Runner {
   void race_check(const Warp& w, int lane, uint64_t addr, unsigned size, bool store) {
     const uint32_t t = w.index * kLanes + static_cast<uint32_t>(lane);
     for (uint64_t i = addr; i < addr + size; ++i) {
-      Shadow& sh = shadow_[i];
-      if (sh.writer_epoch == epoch_ && sh.writer != t)
+      Shadow& sh = c_->shadow[i];
+      if (sh.writer_epoch == c_->epoch && sh.writer != t)
         fail(w, lane, fmt::format("shared-memory race: {} of shared+{} after a write by thread {}, with no barrier between",
                                   store ? "a write" : "a read", i, thread_name(sh.writer)));
-      if (store && sh.reader_epoch == epoch_ && (sh.reader != t || sh.many_readers))
+      if (store && sh.reader_epoch == c_->epoch && (sh.reader != t || sh.many_readers))
         fail(w, lane, fmt::format("shared-memory race: a write of shared+{} after a read by thread {}, with no barrier between", i,
                                   thread_name(sh.reader != t ? sh.reader : t + 1)));
       if (store) {
         sh.writer = t;
-        sh.writer_epoch = epoch_;
-      } else if (sh.reader_epoch == epoch_ && sh.reader != t) {
+        sh.writer_epoch = c_->epoch;
+      } else if (sh.reader_epoch == c_->epoch && sh.reader != t) {
         sh.many_readers = true;
-      } else if (sh.reader_epoch != epoch_) {
+      } else if (sh.reader_epoch != c_->epoch) {
         sh.reader = t;
-        sh.reader_epoch = epoch_;
+        sh.reader_epoch = c_->epoch;
         sh.many_readers = false;
       }
     }
@@ -342,12 +474,15 @@ class Runner {
 
   std::string describe(Space sp, uint64_t addr) const {
     if (sp == Space::Shared) return fmt::format("shared+{}", addr);
+    if (sp == Space::SharedCluster) return fmt::format("shared::cluster address {:#x}", addr);
     if (sp == Space::Param) return fmt::format("param+{}", addr);
     return mem_.describe(addr);
   }
 
   // ---- one instruction for the lanes at the lowest pc ------------------------------------------
-  static bool is_control(Opc op) { return op == Opc::Bra || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar || op == Opc::Call; }
+  static bool is_control(Opc op) {
+    return op == Opc::Bra || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar || op == Opc::Call || op == Opc::ClusterBar;
+  }
   void call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc);
   void ret(Warp& w, uint32_t exec);
 
@@ -374,10 +509,11 @@ class Runner {
       for (uint32_t m = w.live; m; m &= m - 1) w.pc[std::countr_zero(m)] = w.upc;  // leave the uniform mode
       w.uniform = false;
     }
+    const uint32_t runnable = w.live & ~w.cl_waiting;
     uint32_t pc = 0xFFFFFFFFu;
-    for (uint32_t m = w.live; m; m &= m - 1) pc = std::min(pc, w.pc[std::countr_zero(m)]);
+    for (uint32_t m = runnable; m; m &= m - 1) pc = std::min(pc, w.pc[std::countr_zero(m)]);
     uint32_t active = 0;
-    for (uint32_t m = w.live; m; m &= m - 1) {
+    for (uint32_t m = runnable; m; m &= m - 1) {
       const int l = std::countr_zero(m);
       if (w.pc[l] == pc) active |= 1u << l;
     }
@@ -395,6 +531,10 @@ class Runner {
     uint32_t advance = active;  // lanes that move to pc + 1
     execute(w, in, exec, active, advance);
     for (uint32_t m = advance; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
+    if (w.cl_waiting) [[unlikely]] {  // lanes at barrier.cluster.wait: the warp waits when no other lane can run
+      if (!(w.live & ~w.cl_waiting)) w.waiting = true, w.barrier = kClusterBarrier;
+      return;
+    }
     // back to the uniform mode when the live lanes meet again
     if (w.live) {
       const uint32_t first = w.pc[std::countr_zero(w.live)];
@@ -424,25 +564,65 @@ class Runner {
   const LaunchConfig& cfg_;
   std::vector<uint8_t> params_;
   Stats& stats_;
-  uint32_t ctaid_[3] = {};
   uint64_t heap_used_ = 0;  // device malloc, this runner's share
-  std::vector<uint8_t> smem_, written_;
-  struct Mbarrier {
-    uint32_t expected = 0, pending = 0;
-    int64_t tx = 0;
-    uint32_t phase = 0;  // completed phases
-  };
-  std::unordered_map<uint64_t, Mbarrier> mbars_;  // by shared offset
-  uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction
+  uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction (in the cluster)
+  std::vector<Cta> ctas_;                          // the cluster's CTAs, by rank
+  Cta* c_ = nullptr;                               // the CTA running
+  uint32_t cdim_[3] = {1, 1, 1};                   // the cluster's shape
+  uint64_t cluster_phase_ = 0;                     // completed phases of the cluster barrier
   void mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active);
   void cp_async(Warp& w, const DInst& in, uint32_t exec);
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
-  // The mbarrier at shared offset `key`: `tx` bytes of transactions done, `arrivals` arrivals.
-  void mbar_signal(Warp& w, int lane, uint64_t key, int64_t tx, uint32_t arrivals) {
-    auto it = mbars_.find(key);
-    if (it == mbars_.end()) fail(w, lane, fmt::format("mbarrier at shared+{} is not initialized", key));
+  void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
+  void bulk_reduce(Warp& w, int lane, const DInst& in);
+  // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
+  [[gnu::noinline]] void async_tx(Warp& w, uint32_t exec, const Opnd& bar, unsigned bytes) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      sync_access_ = true;
+      uint8_t* p = resolve(w, l, Space::SharedCluster, (bar.slot != kNoSlot ? reg(w, bar.slot, l) : 0) + bar.imm, 8, true);
+      sync_access_ = false;
+      mbar_signal(w, l, p, bytes, 0);
+    }
+  }
+  // The ranks of a .multicast::cluster ctaMask.
+  [[gnu::noinline]] std::vector<uint32_t> mask_ranks(Warp& w, int lane, uint64_t mask) {
+    mask &= 0xFFFF;
+    std::vector<uint32_t> ranks;
+    for (uint64_t m = mask; m; m &= m - 1) {
+      const uint32_t r = static_cast<uint32_t>(std::countr_zero(m));
+      if (r >= ctas_.size()) fail(w, lane, fmt::format("ctaMask {:#x} names CTA rank {}: the cluster has {} CTA{}", mask, r, ctas_.size(), ctas_.size() == 1 ? "" : "s"));
+      ranks.push_back(r);
+    }
+    return ranks;
+  }
+  // A shared::cluster address (or a generic one, in `sp`) moved to the same offset in CTA `rank`.
+  uint64_t with_rank(uint64_t a, Space sp, uint64_t rank) const {
+    const bool generic = sp == Space::Generic;
+    const uint64_t off = (generic ? a - kSharedWindow : a) & kOffsetMask;
+    const uint64_t r = rank == c_->rank ? off : ((rank + 1) << kRankShift) | off;
+    return generic ? r + kSharedWindow : r;
+  }
+  Opnd rebased(Warp& w, int lane, const Opnd& a, Space sp, uint32_t rank) {
+    Opnd o;
+    o.kind = Opnd::Addr;
+    o.imm = with_rank((a.slot != kNoSlot ? reg(w, a.slot, lane) : 0) + a.imm, sp, rank);
+    return o;
+  }
+  // The CTA of the cluster whose shared memory holds `p`, and the offset there.
+  std::pair<Cta*, uint64_t> owner_cta(const uint8_t* p) {
+    for (Cta& c : ctas_)
+      if (!c.smem.empty() && p >= c.smem.data() && p < c.smem.data() + c.smem.size()) return {&c, static_cast<uint64_t>(p - c.smem.data())};
+    return {nullptr, 0};
+  }
+  // The mbarrier at `p` (shared memory of a CTA of the cluster): `tx` bytes of transactions done, `arrivals` arrivals.
+  void mbar_signal(Warp& w, int lane, const uint8_t* p, int64_t tx, uint32_t arrivals) {
+    auto [c, key] = owner_cta(p);
+    if (!c) fail(w, lane, "the mbarrier is not in shared memory");
+    auto it = c->mbars.find(key);
+    if (it == c->mbars.end()) fail(w, lane, fmt::format("mbarrier at shared+{}{} is not initialized", key, c == c_ ? "" : fmt::format(" of CTA rank {}", c->rank)));
     Mbarrier& b = it->second;
     ++mbar_epoch_;
     b.tx -= tx;
@@ -451,10 +631,9 @@ class Runner {
     if (b.pending == 0 && b.tx == 0) {
       ++b.phase;
       b.pending = b.expected;
-      ++epoch_;
+      ++c->epoch;
     }
   }
-  std::vector<Warp> warps_;
 };
 
 // ---- arithmetic on typed bits ---------------------------------------------------------------
@@ -954,6 +1133,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           }
         }
       });
+      if (in.async_tx) async_tx(w, exec, o[2], es * in.vec);  // st.async: complete_tx on the (remote) mbarrier
       return;
     }
     case Opc::Bra: {
@@ -1024,11 +1204,14 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
     }
-    case Opc::Mapa:  // a cluster is one CTA: rank 0 maps to the same address
+    case Opc::Mapa:  // the same shared offset in CTA `rank` of the cluster
       lanes([&](int l) {
-        const uint64_t rank = value(w, o[2], l);
-        if (rank != 0) fail(w, l, fmt::format("mapa to CTA rank {}: clusters are one CTA in the emulator", rank));
-        write(w, o[0], l, value(w, o[1], l), t);
+        const uint64_t a = value(w, o[1], l), rank = mask_bits(value(w, o[2], l), 32);
+        if (in.space == Space::Generic && (a < kSharedWindow || a >= kSharedWindow + kWindowSize))
+          fail(w, l, fmt::format("mapa of {:#x}, which is not a shared-memory address", a));
+        if (rank >= ctas_.size())
+          fail(w, l, fmt::format("mapa to CTA rank {}: out of range (the cluster has {} CTA{})", rank, ctas_.size(), ctas_.size() == 1 ? "" : "s"));
+        write(w, o[0], l, with_rank(a, in.space, rank), t);
       });
       return;
     case Opc::Isspacep:
@@ -1037,7 +1220,8 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         const bool shared = a >= kSharedWindow && a < kSharedWindow + kWindowSize, local = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
         bool r = false;
         switch (in.space) {
-          case Space::Shared: r = shared; break;
+          case Space::Shared: r = shared && ((a - kSharedWindow) >> kRankShift) == 0; break;
+          case Space::SharedCluster: r = shared; break;
           case Space::Local: r = local; break;
           case Space::Global: r = !shared && !local && a >= 0x0000700000000000ull; break;
           default: r = false;
@@ -1147,6 +1331,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         std::memcpy(p, &r, es);
         if (atom) write(w, o[0], l, old, t);
       });
+      if (in.async_tx) async_tx(w, exec, o[2], es);  // red.async: complete_tx on the (remote) mbarrier
       return;
     }
     case Opc::Bfe:  // the ISA manual's definition, bit by bit
@@ -1257,7 +1442,30 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         write(w, o[0], l, static_cast<uint64_t>(acc), Ty{'s', 32});
       });
       return;
-    case Opc::Getctarank: lanes([&](int l) { write(w, o[0], l, 0, Ty{'u', 32}); }); return;  // a cluster is one CTA
+    case Opc::Getctarank:
+      lanes([&](int l) {
+        const uint64_t a = value(w, o[1], l);
+        const uint64_t field = ((in.space == Space::Generic ? a - kSharedWindow : a) & 0xFFFFFFFFu) >> kRankShift;
+        write(w, o[0], l, field == 0 ? c_->rank : field - 1, Ty{'u', 32});
+      });
+      return;
+    case Opc::ClusterBar: {  // barrier.cluster.arrive (sub 0) / .wait (sub 1)
+      const int first = std::countr_zero(exec ? exec : active);
+      if (in.sub == 0) {
+        if (w.cl_arrived & exec) fail(w, first, "barrier.cluster.arrive twice without a barrier.cluster.wait between");
+        w.cl_arrived |= exec;
+        w.cl_target = cluster_phase_ + 1;
+        if (ctas_.size() == 1 || (w.live & ~w.cl_arrived) == 0) cluster_release();
+        return;
+      }
+      if (!exec) return;
+      if (w.cl_target == 0) fail(w, first, "barrier.cluster.wait without a barrier.cluster.arrive before it");
+      if (cluster_phase_ >= w.cl_target) return;  // the phase it arrived in has completed
+      w.cl_waiting |= exec;  // these lanes move on when the phase completes; step() parks the warp when none can run
+      advance = active & ~exec;
+      return;
+    }
+    case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
     case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
@@ -1464,8 +1672,12 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
     const int l = std::countr_zero(m);
     if (in.sub == 2) {  // cp.async.mbarrier.arrive: the copies are done; .noinc makes it count as an arrival
       sync_access_ = true;
-      if (in.flags & kNoinc) mbar_signal(w, l, static_cast<uint64_t>(access(w, l, in, o[0], 8, true) - smem_.data()), 0, 1);
+      if (in.flags & kNoinc) mbar_signal(w, l, access(w, l, in, o[0], 8, true), 0, 1);
       sync_access_ = false;
+      continue;
+    }
+    if (in.sub == 3) {  // cp.reduce.async.bulk: element by element into global or (remote) shared memory
+      bulk_reduce(w, l, in);
       continue;
     }
     const uint64_t n = value(w, o[2], l);
@@ -1479,21 +1691,26 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
     DInst src_in = in;
     src_in.space = in.space2;
     const uint32_t chunk = in.sub == 0 ? static_cast<uint32_t>(n) : 16;
-    for (uint64_t done = 0; done < n; done += chunk) {
-      Opnd d_at = o[0], s_at = o[1];
-      d_at.imm += done, s_at.imm += done;
-      uint8_t* dst = access(w, l, in, d_at, chunk, true);
-      if (done < src_n) {
-        const uint8_t* src = access(w, l, src_in, s_at, static_cast<unsigned>(std::min<uint64_t>(chunk, src_n - done)), false);
-        std::memmove(dst, src, std::min<uint64_t>(chunk, src_n - done));
+    // .multicast::cluster: the same shared offsets in each CTA of the mask
+    const std::vector<uint32_t> ranks = (in.flags & kMulticast) ? mask_ranks(w, l, value(w, o[4], l)) : std::vector<uint32_t>{};
+    for (size_t ti = 0; ti < std::max<size_t>(ranks.size(), 1); ++ti) {
+      const Opnd d_base = ranks.empty() ? o[0] : rebased(w, l, o[0], in.space, ranks[ti]);
+      for (uint64_t done = 0; done < n; done += chunk) {
+        Opnd d_at = d_base, s_at = o[1];
+        d_at.imm += done, s_at.imm += done;
+        uint8_t* dst = access(w, l, in, d_at, chunk, true);
+        if (done < src_n) {
+          const uint8_t* src = access(w, l, src_in, s_at, static_cast<unsigned>(std::min<uint64_t>(chunk, src_n - done)), false);
+          std::memmove(dst, src, std::min<uint64_t>(chunk, src_n - done));
+        }
+        if (src_n < done + chunk) std::memset(dst + (src_n > done ? src_n - done : 0), 0, done + chunk - std::max(src_n, done));
       }
-      if (src_n < done + chunk) std::memset(dst + (src_n > done ? src_n - done : 0), 0, done + chunk - std::max(src_n, done));
-    }
-    if (in.flags & kCompleteTx) {
-      sync_access_ = true;
-      const uint64_t key = static_cast<uint64_t>(access(w, l, in, o[3], 8, true) - smem_.data());
-      sync_access_ = false;
-      mbar_signal(w, l, key, static_cast<int64_t>(n), 0);
+      if (in.flags & kCompleteTx) {
+        sync_access_ = true;
+        uint8_t* bar = access(w, l, in, ranks.empty() ? o[3] : rebased(w, l, o[3], in.space, ranks[ti]), 8, true);
+        sync_access_ = false;
+        mbar_signal(w, l, bar, static_cast<int64_t>(n), 0);
+      }
     }
   }
 }
@@ -1626,7 +1843,7 @@ void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
 void Runner::wgmma(Warp& w, const DInst& in, uint32_t exec) {
   if (exec == 0) return;  // guarded off in every lane
   if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(~exec), "wgmma.mma_async needs all 32 lanes of the warp");
-  if (w.index / 4 * 4 + 4 > warps_.size())
+  if (w.index / 4 * 4 + 4 > c_->warps.size())
     fail(w, 0, fmt::format("wgmma.mma_async needs a whole warpgroup (4 warps); the CTA has {} threads",
                            cfg_.block.x * cfg_.block.y * cfg_.block.z));
   struct Access final : WgmmaWarp {
@@ -1652,11 +1869,12 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
     for (uint32_t m = exec; m; m &= m - 1) reg(w, o[0].slot, std::countr_zero(m)) = 0;
     return;
   }
-  auto complete = [this](Mbarrier& b) {
+  Cta* owner = c_;
+  auto complete = [&owner](Mbarrier& b) {
     if (b.pending == 0 && b.tx == 0) {
       ++b.phase;
       b.pending = b.expected;
-      ++epoch_;
+      ++owner->epoch;
     }
   };
   struct SyncScope {  // mbarrier words are synchronization, not data
@@ -1669,18 +1887,21 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
   for (uint32_t m = exec; m; m &= m - 1) {
     const int l = std::countr_zero(m);
     uint8_t* p = access(w, l, in, has_dest ? o[1] : o[0], 8, true);  // every mbarrier operation updates the word
-    const uint64_t key = static_cast<uint64_t>(p - smem_.data());
+    const auto [cta, key] = owner_cta(p);
+    if (!cta) fail(w, l, "the mbarrier is not in shared memory");
+    owner = cta;
     if (op == MbarOp::Init) {
       const uint32_t count = static_cast<uint32_t>(value(w, o[1], l));
       if (count == 0 || count > (1u << 20) - 1) fail(w, l, fmt::format("mbarrier.init with count {}", count));
-      mbars_[key] = Mbarrier{count, count, 0, 0};
+      cta->mbars[key] = Mbarrier{count, count, 0, 0};
       continue;
     }
-    auto it = mbars_.find(key);
-    if (it == mbars_.end()) fail(w, l, fmt::format("mbarrier at shared+{} is not initialized", key));
+    auto it = cta->mbars.find(key);
+    if (it == cta->mbars.end())
+      fail(w, l, fmt::format("mbarrier at shared+{}{} is not initialized", key, cta == c_ ? "" : fmt::format(" of CTA rank {}", cta->rank)));
     Mbarrier& b = it->second;
     switch (op) {
-      case MbarOp::Inval: mbars_.erase(it); break;
+      case MbarOp::Inval: cta->mbars.erase(it); break;
       case MbarOp::ExpectTx: b.tx += static_cast<int64_t>(value(w, o[1], l)); break;
       case MbarOp::CompleteTx:
         b.tx -= static_cast<int64_t>(value(w, o[1], l));
@@ -1712,8 +1933,208 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
       default: break;
     }
   }
-  if ((op == MbarOp::TestWait || op == MbarOp::TryWait) && !all_done) w.yield = true;  // let the arrivals happen
+  if ((op == MbarOp::TestWait || op == MbarOp::TryWait) && !all_done) {  // let the arrivals happen
+    w.yield = true;
+    w.spin_pc = static_cast<uint32_t>(&in - p_.code.data());
+  }
   (void)active;
+}
+
+// The bits of a tensor element reduced into global memory (cp.reduce.async.bulk.tensor).
+bool tensor_reduce(uint8_t dtype, AtomOp op, uint64_t old, uint64_t v, uint64_t& out) {
+  const unsigned bits = tensor_map_element_bytes(dtype) * 8;
+  switch (dtype) {
+    case 6: case 9: {  // f16, bf16
+      const Format f = dtype == 6 ? Format::F16 : Format::BF16;
+      const double a = decode(f, static_cast<uint32_t>(old)), b = decode(f, static_cast<uint32_t>(v));
+      if (op == AtomOp::Add) out = encode(f, a + b);
+      else if (op == AtomOp::Min || op == AtomOp::Max) out = std::isnan(a) ? v : std::isnan(b) ? old : ((b < a) == (op == AtomOp::Min) ? v : old);
+      else return false;
+      return true;
+    }
+    case 7: case 10: case 11: case 12: {  // f32 (tf32 elements are f32 in memory)
+      const float a = f32(old), b = f32(v);
+      if (op == AtomOp::Add) out = canon(a + b);
+      else if (op == AtomOp::Min) out = bits_of(std::fmin(a, b));
+      else if (op == AtomOp::Max) out = bits_of(std::fmax(a, b));
+      else return false;
+      return true;
+    }
+    case 8: {
+      const double a = f64(old), b = f64(v);
+      if (op == AtomOp::Add) out = bits_of(a + b);
+      else if (op == AtomOp::Min) out = bits_of(std::fmin(a, b));
+      else if (op == AtomOp::Max) out = bits_of(std::fmax(a, b));
+      else return false;
+      return true;
+    }
+    default: break;
+  }
+  const bool sgn = dtype == 3 || dtype == 5;
+  const uint64_t a = mask_bits(old, bits), b = mask_bits(v, bits);
+  switch (op) {
+    case AtomOp::Add: out = a + b; break;
+    case AtomOp::Min: out = (sgn ? sext(b, bits) < sext(a, bits) : b < a) ? b : a; break;
+    case AtomOp::Max: out = (sgn ? sext(b, bits) > sext(a, bits) : b > a) ? b : a; break;
+    case AtomOp::Inc: out = a >= b ? 0 : a + 1; break;
+    case AtomOp::Dec: out = (a == 0 || a > b) ? b : a - 1; break;
+    case AtomOp::And: out = a & b; break;
+    case AtomOp::Or: out = a | b; break;
+    case AtomOp::Xor: out = a ^ b; break;
+    default: return false;
+  }
+  out = mask_bits(out, bits);
+  return true;
+}
+
+// The CUtensorMapDataType of a PTX element type (for reductions), or 0xFF.
+uint8_t dtype_of(Ty t) {
+  switch (t.k) {
+    case 'h': return 6;
+    case 'B': return 9;
+    case 'f': return t.bits == 32 ? 7 : t.bits == 64 ? 8 : 0xFF;
+    case 's': return t.bits == 32 ? 3 : t.bits == 64 ? 5 : 0xFF;
+    default: return t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : t.bits == 64 ? 4 : 0xFF;
+  }
+}
+
+void Runner::bulk_reduce(Warp& w, int l, const DInst& in) {
+  const Opnd* o = in.ops;
+  const uint64_t n = value(w, o[2], l);
+  const unsigned es = in.type.bits / 8;
+  const uint8_t dtype = dtype_of(in.type);
+  if (n % 16 != 0) fail(w, l, fmt::format("cp.reduce.async.bulk of {} bytes (a multiple of 16)", n));
+  DInst src_in = in;
+  src_in.space = in.space2;
+  for (uint64_t done = 0; done < n; done += es) {
+    Opnd d_at = o[0], s_at = o[1];
+    d_at.imm += done, s_at.imm += done;
+    uint64_t v = 0, old = 0, r = 0;
+    std::memcpy(&v, access(w, l, src_in, s_at, es, false), es);
+    sync_access_ = true;  // like atomics
+    uint8_t* p = access(w, l, in, d_at, es, true);
+    sync_access_ = false;
+    std::lock_guard lock(atomic_lock(p));
+    std::memcpy(&old, p, es);
+    if (dtype == 0xFF || !tensor_reduce(dtype, static_cast<AtomOp>(in.boolop), old, v, r))
+      fail(w, l, "this cp.reduce.async.bulk operation and type are not supported");
+    std::memcpy(p, &r, es);
+  }
+  if (in.flags & kCompleteTx) {
+    sync_access_ = true;
+    uint8_t* bar = access(w, l, in, o[3], 8, true);
+    sync_access_ = false;
+    mbar_signal(w, l, bar, static_cast<int64_t>(n), 0);
+  }
+}
+
+// cp.async.bulk.tensor in tile mode: loads (to this CTA's or, multicast, several CTAs'
+// shared memory, then complete_tx on each one's mbarrier), stores and reductions (from
+// this CTA's shared memory). The copy happens when issued. The box is dense in shared
+// memory, innermost dimension first, its 16-byte chunks swizzled like the hardware's
+// CU_TENSOR_MAP_SWIZZLE_32B/64B/128B: address bits [4, 4 + n) XOR bits [7, 7 + n), n = 1, 2, 3.
+void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
+  const Opnd* o = in.ops;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    if (in.im2col) fail(w, l, "cp.async.bulk.tensor in im2col mode is not supported by the emulator");
+    // the tensor map: a kernel parameter (by name, or its address from mov/cvta.param), or in global memory
+    const uint64_t ta = value(w, o[1], l);
+    const uint8_t* tm = nullptr;
+    if ((o[1].kind == Opnd::Imm && o[1].symbol && o[1].space == Space::Param) || ta < params_.size()) {
+      if (ta + kTensorMapBytes > params_.size()) fail(w, l, fmt::format("the tensor map at param+{}: out of bounds", ta));
+      tm = params_.data() + ta;
+    } else {
+      tm = resolve(w, l, Space::Generic, ta, kTensorMapBytes, false);
+    }
+    if (opt_.check_memory && ta % 64 != 0) fail(w, l, fmt::format("the tensor map at {:#x} is not 64-byte aligned", ta));
+    const auto desc = decode(tm);
+    if (!desc) fail(w, l, "the tensor map is not one the CPU device encoded (ptx::make_tensor_map on the CPU device, or emu::encode)");
+    const TensorMapDesc& d = *desc;
+    if (d.kind != TensorMapKind::Tiled) fail(w, l, "an im2col tensor map: im2col mode is not supported by the emulator");
+    if (d.rank != in.vec) fail(w, l, fmt::format("a {}d tensor copy with a tensor map of rank {}", in.vec, d.rank));
+    if (o[2].count != d.rank) fail(w, l, fmt::format("{} coordinates for a tensor map of rank {}", o[2].count, d.rank));
+    if (d.interleave != 0) fail(w, l, "interleaved tensor maps are not supported by the emulator");
+    if (d.swizzle > 3) fail(w, l, fmt::format("swizzle mode {} is not supported by the emulator", d.swizzle));
+    const uint32_t es = tensor_map_element_bytes(d.dtype);
+    int64_t coord[5] = {};
+    uint64_t ext[5] = {1, 1, 1, 1, 1}, estride[5] = {1, 1, 1, 1, 1};
+    uint64_t count = 1;
+    for (unsigned i = 0; i < d.rank; ++i)
+      if (d.box[i] < 1 || d.box[i] > 256 || d.element_strides[i] > 8)
+        fail(w, l, fmt::format("the tensor map's box[{}] = {} (1 to 256), element stride {} (1 to 8)", i, d.box[i], d.element_strides[i]));
+    if (d.swizzle && static_cast<uint64_t>(d.box[0]) * es > (16u << d.swizzle))
+      fail(w, l, fmt::format("the tensor map's inner box of {} bytes exceeds its {}-byte swizzle span", d.box[0] * es, 16u << d.swizzle));
+    for (unsigned i = 0; i < d.rank; ++i) {
+      const uint32_t slot = p_.vec_slots[o[2].slot + i];
+      coord[i] = slot != kNoSlot && (slot & kImmCoord) ? sext(slot, 31) : sext(reg(w, slot, l), 32);
+      estride[i] = std::max<uint8_t>(d.element_strides[i], 1);
+      ext[i] = (d.box[i] + estride[i] - 1) / estride[i];
+      count *= ext[i];
+    }
+    const uint64_t bytes = count * es;
+    if (bytes == 0 || bytes % 16 != 0) fail(w, l, fmt::format("the tensor map's box is {} bytes: not a positive multiple of 16", bytes));
+    // the global address of each box element (nullopt: out of the tensor's bounds)
+    auto element = [&](uint64_t lin, uint64_t& addr) {
+      addr = d.base;
+      for (unsigned i = 0; i < d.rank; ++i) {
+        const int64_t c = coord[i] + static_cast<int64_t>((lin % ext[i]) * estride[i]);
+        lin /= ext[i];
+        if (c < 0 || static_cast<uint64_t>(c) >= d.dims[i]) return false;
+        addr += static_cast<uint64_t>(c) * (i == 0 ? es : d.strides[i]);
+      }
+      return true;
+    };
+    const uint64_t swz_mask = d.swizzle ? (uint64_t{1} << d.swizzle) - 1 : 0;
+    auto swizzle = [swz_mask](uint64_t a) { return a ^ (((a >> 7) & swz_mask) << 4); };
+    const uint64_t smem = (o[0].slot != kNoSlot ? reg(w, o[0].slot, l) : 0) + o[0].imm;
+    if (opt_.check_memory && (smem & kOffsetMask) % 128 != 0)
+      fail(w, l, fmt::format("the shared-memory box at shared+{} is not 128-byte aligned", smem & kOffsetMask));
+    std::vector<uint8_t> box(bytes);
+    auto global = [&](uint64_t addr) {
+      uint8_t* g = mem_.find(addr, es);
+      if (!g) fail(w, l, fmt::format("tensor element at {}: outside every allocation (the tensor map's base, dimensions or strides)", mem_.describe(addr)));
+      return g;
+    };
+    if (in.sub == 0) {  // load
+      uint64_t fill = 0;
+      const bool is_float = d.dtype >= 6 && d.dtype != 0;
+      if (d.oob_nan && is_float) fill = es == 2 ? 0x7FFF : es == 4 ? 0x7FFFFFFF : 0x7FFFFFFFFFFFFFFFull;
+      for (uint64_t k = 0; k < count; ++k) {
+        uint64_t addr;
+        if (element(k, addr)) std::memcpy(box.data() + k * es, global(addr), es);
+        else std::memcpy(box.data() + k * es, &fill, es);
+      }
+      const std::vector<uint32_t> ranks = (in.flags & kMulticast) ? mask_ranks(w, l, value(w, o[4], l)) : std::vector<uint32_t>{};
+      for (size_t ti = 0; ti < std::max<size_t>(ranks.size(), 1); ++ti) {
+        const uint64_t base = ranks.empty() ? smem : with_rank(smem, in.space, ranks[ti]);
+        for (uint64_t c = 0; c < bytes; c += 16) std::memcpy(resolve(w, l, in.space, swizzle(base + c), 16, true), box.data() + c, 16);
+        sync_access_ = true;
+        uint8_t* bar = access(w, l, in, ranks.empty() ? o[3] : rebased(w, l, o[3], in.space, ranks[ti]), 8, true);
+        sync_access_ = false;
+        mbar_signal(w, l, bar, static_cast<int64_t>(bytes), 0);
+      }
+      continue;
+    }
+    // store or reduction: elements outside the tensor are not written
+    for (uint64_t c = 0; c < bytes; c += 16) std::memcpy(box.data() + c, resolve(w, l, in.space2, swizzle(smem + c), 16, false), 16);
+    const AtomOp op = static_cast<AtomOp>(in.boolop);
+    for (uint64_t k = 0; k < count; ++k) {
+      uint64_t addr;
+      if (!element(k, addr)) continue;
+      uint8_t* g = global(addr);
+      if (in.sub == 1) {
+        std::memcpy(g, box.data() + k * es, es);
+        continue;
+      }
+      uint64_t old = 0, v = 0, r = 0;
+      std::memcpy(&old, g, es);
+      std::memcpy(&v, box.data() + k * es, es);
+      std::lock_guard lock(atomic_lock(g));
+      if (!tensor_reduce(d.dtype, op, old, v, r)) fail(w, l, fmt::format("this reduction of elements of tensor-map type {}", d.dtype));
+      std::memcpy(g, &r, es);
+    }
+  }
 }
 
 }  // namespace
@@ -1741,7 +2162,17 @@ void Emulator::launch(const ir::Module& m, std::string_view entry, const LaunchC
       throw Error(fmt::format("launch of {}: argument {} has {} bytes; the parameter has {}", entry, i, args[i].bytes.size(), p.param_sizes[i]));
     std::memcpy(params.data() + p.param_offsets[i], args[i].bytes.data(), args[i].bytes.size());
   }
-  const uint64_t ctas = static_cast<uint64_t>(cfg.grid.x) * cfg.grid.y * cfg.grid.z;
+  const Dim3 cl = Runner::cluster_shape(p, cfg);
+  if (cl.x == 0 || cl.y == 0 || cl.z == 0 || static_cast<uint64_t>(cl.x) * cl.y * cl.z > 16)
+    throw Error(fmt::format("launch of {}: cluster ({},{},{}): each dimension positive, at most 16 CTAs", entry, cl.x, cl.y, cl.z));
+  if (cfg.grid.x % cl.x || cfg.grid.y % cl.y || cfg.grid.z % cl.z)
+    throw Error(fmt::format("launch of {}: the grid ({},{},{}) is not a whole number of clusters ({},{},{})", entry, cfg.grid.x, cfg.grid.y,
+                            cfg.grid.z, cl.x, cl.y, cl.z));
+  if (p.req_cluster[0] && static_cast<uint64_t>(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1 &&
+      (cl.x != p.req_cluster[0] || cl.y != p.req_cluster[1] || cl.z != p.req_cluster[2]))
+    throw Error(fmt::format("launch of {}: cluster ({},{},{}), but the kernel requires .reqnctapercluster {},{},{}", entry, cl.x, cl.y, cl.z,
+                            p.req_cluster[0], p.req_cluster[1], p.req_cluster[2]));
+  const uint64_t ctas = static_cast<uint64_t>(cfg.grid.x / cl.x) * (cfg.grid.y / cl.y) * (cfg.grid.z / cl.z);  // clusters
   unsigned threads = options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<uint64_t>(threads, ctas));
   std::atomic<uint64_t> next{0};

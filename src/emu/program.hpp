@@ -12,13 +12,16 @@
 namespace ptx::emu {
 
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+// In the coordinates of cp.async.bulk.tensor (Program::vec_slots): an immediate, in the low 31 bits.
+constexpr uint32_t kImmCoord = 0x80000000u;
 
 // Generic addresses of the windows (global memory allocations start at 0x7000'0000'0000).
 constexpr uint64_t kSharedWindow = 0x0000100000000000ull;
 constexpr uint64_t kLocalWindow = 0x0000200000000000ull;
 constexpr uint64_t kWindowSize = 0x0000000100000000ull;
 
-enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+// SharedCluster: .shared::cluster addresses (the CTA's own shared offsets, or another CTA's; see exec.cpp)
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const, SharedCluster };
 
 // The value type of an instruction or register: kind ('u', 's', 'f', 'b', 'p') and width.
 struct Ty {
@@ -33,6 +36,8 @@ enum class Opc : uint8_t {
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
   Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
   Mapa, Isspacep, Testp, Sad, CpAsync, Ldmatrix, Stmatrix, Mma, Dp4a, Dp2a, Getctarank, Brkpt,
+  ClusterBar,     // barrier.cluster.arrive (sub 0) / .wait (sub 1)
+  CpAsyncTensor,  // cp.async.bulk.tensor loads (sub 0), stores (1), reductions (2; boolop: the AtomOp); vec: the rank
   Wgmma,  // wgmma.mma_async (wgmma.cpp); wgmma.fence/commit_group/wait_group decode to Nop
 };
 
@@ -50,7 +55,7 @@ enum Flag : uint32_t {
   kRelu = 1u << 17, kSatfinite = 1u << 18, kRna = 1u << 19,
   kCarryOut = 1u << 20, kCarryIn = 1u << 21, kNaN = 1u << 22, kShiftAmt = 1u << 23, kClamp = 1u << 24,
   kParity = 1u << 25, kLeft = 1u << 26, kExpectTx = 1u << 27,
-  kCompleteTx = 1u << 28, kNoinc = 1u << 29, kTrans = 1u << 30,
+  kCompleteTx = 1u << 28, kNoinc = 1u << 29, kTrans = 1u << 30, kMulticast = 1u << 31,
 };
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
@@ -94,6 +99,8 @@ struct DInst {
   Opnd ops[6];
   uint32_t guard = kNoSlot;
   bool guard_neg = false;
+  bool async_tx = false;        // st.async / red.async: complete_tx on the mbarrier in ops[2]
+  bool im2col = false;          // cp.async.bulk.tensor in an im2col mode (reported when executed)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
 };
@@ -123,6 +130,8 @@ struct Program {
   std::vector<uint32_t> param_offsets, param_sizes;
   uint32_t param_bytes = 0;
   std::vector<std::string> texts;    // instruction text and source location, for reports
+  uint32_t req_cluster[3] = {0, 0, 0};  // .reqnctapercluster (0: none)
+  bool explicit_cluster = false;        // .explicitcluster
 };
 
 struct Globals;

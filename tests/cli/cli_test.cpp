@@ -261,6 +261,56 @@ TEST_F(Cli, RunOnTheEmulatorAndDump) {
   EXPECT_NE(r.err.find("a+16"), std::string::npos) << r.err;
 }
 
+// --cluster: the CTAs of a cluster run together; each reads its neighbour's shared memory.
+TEST_F(Cli, RunsClustersOnTheEmulator) {
+  const std::string text = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry neighbours(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	.shared .align 4 .b32 slot;
+	mov.u32 %r1, %cluster_ctarank;
+	mov.u32 %r2, %ctaid.x;
+	add.u32 %r3, %r2, 100;
+	mov.u32 %r8, %tid.x;
+	setp.eq.u32 %p1, %r8, 0;
+	@%p1 st.shared.u32 [slot], %r3;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	xor.b32 %r4, %r1, 1;
+	mov.u32 %r5, slot;
+	mapa.shared::cluster.u32 %r6, %r5, %r4;
+	ld.shared::cluster.u32 %r7, [%r6];
+	ld.param.u64 %rd1, [out];
+	mul.wide.u32 %rd2, %r2, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	@%p1 st.global.u32 [%rd3], %r7;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	ret;
+}
+)";
+  const fs::path k = write("neighbours.ptx", text), out = dir_ / "n.bin";
+  Outcome r = run("run " + k.string() + " --entry neighbours --grid 4 --block 32 --cluster 2 --buf o=zeros:16 --arg o --dump o=" + out.string());
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string bytes = slurp(out);
+  ASSERT_EQ(bytes.size(), 16u);
+  uint32_t got[4];
+  std::memcpy(got, bytes.data(), 16);
+  EXPECT_EQ(got[0], 101u);
+  EXPECT_EQ(got[1], 100u);
+  EXPECT_EQ(got[2], 103u);
+  EXPECT_EQ(got[3], 102u);
+  // without --cluster, rank 1 is outside the one-CTA cluster: a report
+  r = run("run " + k.string() + " --entry neighbours --grid 4 --block 32 --buf o=zeros:16 --arg o");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("mapa to CTA rank 1: out of range (the cluster has 1 CTA)"), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, RunRejectsBadArguments) {
   const fs::path k = write("scale.ptx", kScale);
   const std::string base = "run " + k.string() + " --entry scale --buf a=zeros:16 --buf b=zeros:16 ";

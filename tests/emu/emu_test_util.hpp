@@ -37,13 +37,15 @@ struct EmuRun {
     emu.memory().read(out.data(), a, n * sizeof(T));
     return out;
   }
-  void launch(const std::string& ptx_text, const std::string& entry, emu::Dim3 grid, emu::Dim3 block, uint32_t dyn_smem = 0) {
+  void launch(const std::string& ptx_text, const std::string& entry, emu::Dim3 grid, emu::Dim3 block, uint32_t dyn_smem = 0,
+              emu::Dim3 cluster = {}) {
     auto parsed = text::parse(ptx_text);
     ASSERT_TRUE(bool(parsed)) << parsed.error().format();
     emu::LaunchConfig cfg;
     cfg.grid = grid;
     cfg.block = block;
     cfg.dynamic_smem = dyn_smem;
+    cfg.cluster = cluster;
     emu.launch(parsed.module(), entry, cfg, args);
   }
   void launch(const Traced& t, uint32_t dyn_smem = 0) {

@@ -1,0 +1,558 @@
+// TMA tensor copies on the emulator (cp.async.bulk.tensor): tile loads with every
+// swizzle mode, out-of-bounds fill, multicast to the CTAs of a cluster, stores and
+// reductions. Tensor maps are the CPU device's encoding (emu::encode); the kernels are
+// written by hand and also assembled by ptxas for sm_90a; expected tiles are computed
+// here from the swizzle as CUDA documents it (CU_TENSOR_MAP_SWIZZLE_32B/64B/128B: the
+// 16-byte chunk index within each 128-byte row XOR the row index modulo 2, 4, 8).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../unit/ptxas_util.hpp"
+#include "emu_test_util.hpp"
+#include "ptxpp/emu/tensor_map.hpp"
+#include "ptxpp/runtime.hpp"
+
+namespace ptx::test {
+namespace {
+
+void expect_assembles(const std::string& text) {
+  if (!have_ptxas()) return;
+  const auto r = run_ptxas(text, "sm_90a");
+  EXPECT_TRUE(r.ok) << r.log;
+}
+
+std::string subst(std::string text, const std::map<std::string, std::string>& vars) {
+  for (const auto& [k, v] : vars)
+    for (size_t at; (at = text.find(k)) != std::string::npos;) text.replace(at, k.size(), v);
+  return text;
+}
+
+int line_of(const std::string& text, const std::string& what) {
+  const size_t at = text.find(what);
+  return at == std::string::npos ? 0 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+emu::Arg map_arg(const emu::TensorMapDesc& d) {
+  emu::Arg a;
+  const auto b = emu::encode(d);
+  a.bytes.assign(b.begin(), b.end());
+  return a;
+}
+
+constexpr uint32_t kF32 = 7;  // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+
+// A 2D (or 3D) f32 tensor map over `base`: dims innermost first, rows of `row_bytes`.
+emu::TensorMapDesc f32_map(uint64_t base, std::vector<uint64_t> dims, std::vector<uint64_t> strides, std::vector<uint16_t> box,
+                           uint8_t swizzle = 0, bool nan_fill = false) {
+  emu::TensorMapDesc d;
+  d.dtype = kF32;
+  d.rank = static_cast<uint8_t>(dims.size());
+  d.swizzle = swizzle;
+  d.oob_nan = nan_fill;
+  d.base = base;
+  d.strides[0] = 4;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    d.dims[i] = dims[i];
+    d.box[i] = box[i];
+    d.element_strides[i] = 1;
+    if (i) d.strides[i] = strides[i - 1];
+  }
+  return d;
+}
+
+// Where chunk q (16 bytes) of the dense box lands in shared memory (the box at a 1024-byte boundary).
+uint32_t swizzled_chunk(uint32_t q, uint8_t swizzle) {
+  const uint32_t mask = swizzle == 0 ? 0 : (1u << swizzle) - 1;
+  return q ^ ((q >> 3) & mask);
+}
+
+// The shared-memory image of a box of a W x H (x D) f32 tensor at (x0, y0, z0).
+std::vector<uint32_t> expected_tile(const std::vector<float>& t, int64_t W, int64_t H, int64_t D, int64_t bx, int64_t by, int64_t bz, int64_t x0,
+                                    int64_t y0, int64_t z0, uint8_t swizzle, bool nan_fill) {
+  std::vector<uint32_t> dense(static_cast<size_t>(bx * by * bz));
+  for (int64_t k = 0; k < bz; ++k)
+    for (int64_t j = 0; j < by; ++j)
+      for (int64_t i = 0; i < bx; ++i) {
+        const int64_t x = x0 + i, y = y0 + j, z = z0 + k;
+        uint32_t v = nan_fill ? 0x7FFFFFFFu : 0u;
+        if (x >= 0 && x < W && y >= 0 && y < H && z >= 0 && z < D) std::memcpy(&v, &t[static_cast<size_t>((z * H + y) * W + x)], 4);
+        dense[static_cast<size_t>((k * by + j) * bx + i)] = v;
+      }
+  std::vector<uint32_t> out(dense.size());
+  for (uint32_t q = 0; q < dense.size() / 4; ++q)
+    for (uint32_t e = 0; e < 4; ++e) out[swizzled_chunk(q, swizzle) * 4 + e] = dense[q * 4 + e];
+  return out;
+}
+
+// Thread 0 loads a box into shared memory (an L2 prefetch of it first, with a cache
+// policy); all threads wait on the mbarrier and copy the raw shared-memory tile out.
+const std::string kLoad = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry load(.param .align 64 .b8 tmap[128], .param .u64 out, .param .u32 x0, .param .u32 y0, .param .u32 z0)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<12>;
+	.shared .align 1024 .b8 tile[BYTES];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, tile;
+	@%p1 mbarrier.init.shared::cta.b64 [%r2], 1;
+	fence.mbarrier_init.release.cluster;
+	bar.sync 0;
+	ld.param.u32 %r4, [x0];
+	ld.param.u32 %r5, [y0];
+	ld.param.u32 %r6, [z0];
+	mov.b64 %rd1, tmap;
+	cvta.param.u64 %rd2, %rd1;
+	createpolicy.fractional.L2::evict_last.b64 %rd9, 1.0;
+	@%p1 cp.async.bulk.prefetch.tensor.DIM.L2.global.tile [%rd2, COORDS];
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], BYTES;
+	@%p1 cp.async.bulk.tensor.DIM.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r3], [%rd2, COORDS], [%r2], %rd9;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	@!%p2 bra $wait;
+	ld.param.u64 %rd3, [out];
+	cvta.to.global.u64 %rd3, %rd3;
+	mov.u32 %r7, %r1;
+$copy:
+	setp.ge.u32 %p3, %r7, WORDS;
+	@%p3 bra $done;
+	shl.b32 %r8, %r7, 2;
+	add.u32 %r9, %r3, %r8;
+	ld.shared.u32 %r10, [%r9];
+	mul.wide.u32 %rd4, %r7, 4;
+	add.u64 %rd5, %rd3, %rd4;
+	st.global.u32 [%rd5], %r10;
+	add.u32 %r7, %r7, 64;
+	bra $copy;
+$done:
+	ret;
+}
+)";
+
+// dims 3: z from the parameter z0; dims 4: a 3D copy with z the immediate 4
+std::string load_kernel(uint32_t bytes, int dims) {
+  return subst(kLoad, {{"BYTES", std::to_string(bytes)},
+                       {"WORDS", std::to_string(bytes / 4)},
+                       {"DIM", dims == 2 ? "2d" : "3d"},
+                       {"COORDS", dims == 2 ? "{%r4, %r5}" : dims == 3 ? "{%r4, %r5, %r6}" : "{%r4, %r5, 4}"}});
+}
+
+struct Tensor2d {
+  int64_t W = 80, H = 40;
+  std::vector<float> data = random_floats(80 * 40, 7);
+};
+
+// Runs the load kernel on a W x H f32 tensor; returns the raw tile.
+std::vector<uint32_t> run_load(const Tensor2d& t, uint16_t bx, uint16_t by, int32_t x0, int32_t y0, uint8_t swizzle, bool nan_fill = false) {
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.data.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data.data(), t.data.size() * 4);
+  const uint32_t bytes = bx * by * 4u;
+  r.args.push_back(map_arg(f32_map(g, {uint64_t(t.W), uint64_t(t.H)}, {uint64_t(t.W) * 4}, {bx, by}, swizzle, nan_fill)));
+  const uint64_t out = r.buffer(std::vector<uint32_t>(bytes / 4), "out");
+  r.scalar(x0);
+  r.scalar(y0);
+  r.scalar(int32_t{0});
+  r.launch(load_kernel(bytes, 2), "load", {1, 1, 1}, {64, 1, 1});
+  return r.read<uint32_t>(out, bytes / 4);
+}
+
+class Swizzle : public ::testing::TestWithParam<uint8_t> {};
+
+TEST_P(Swizzle, Load2dTileMatchesTheSwizzlePattern) {
+  const uint8_t sw = GetParam();
+  const uint16_t bx = sw == 0 ? 32 : static_cast<uint16_t>(4u << sw);  // rows of 128, 32, 64, 128 bytes
+  const uint16_t by = 16;
+  const Tensor2d t;
+  const auto got = run_load(t, bx, by, 8, 4, sw);
+  const auto want = expected_tile(t.data, t.W, t.H, 1, bx, by, 1, 8, 4, 0, sw, false);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i << " swizzle " << int(sw);
+  if (sw != 0) {  // and the swizzle does move data
+    const auto plain = expected_tile(t.data, t.W, t.H, 1, bx, by, 1, 8, 4, 0, 0, false);
+    EXPECT_NE(got, plain);
+  }
+  expect_assembles(load_kernel(bx * by * 4u, 2));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Swizzle, ::testing::Values(uint8_t{0}, uint8_t{1}, uint8_t{2}, uint8_t{3}));
+
+TEST(EmuTma, OutOfBoundsElementsAreFilled) {
+  const Tensor2d t;
+  for (const auto& [x0, y0] : std::vector<std::pair<int32_t, int32_t>>{{64, 36}, {-8, -3}, {70, -5}}) {
+    for (bool nan : {false, true}) {
+      const auto got = run_load(t, 32, 8, x0, y0, 3, nan);
+      const auto want = expected_tile(t.data, t.W, t.H, 1, 32, 8, 1, x0, y0, 0, 3, nan);
+      for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i << " at (" << x0 << "," << y0 << ") nan " << nan;
+    }
+  }
+}
+
+TEST(EmuTma, Load3dWithPaddedStrides) {
+  // a 24 x 10 x 6 tensor with rows of 32 floats and planes of 12 rows (padding never read)
+  const int64_t W = 24, H = 10, D = 6, row = 32, plane = 12 * row;
+  const auto raw = random_floats(static_cast<size_t>(plane * D), 11);
+  std::vector<float> packed(static_cast<size_t>(W * H * D));
+  for (int64_t z = 0; z < D; ++z)
+    for (int64_t y = 0; y < H; ++y)
+      for (int64_t x = 0; x < W; ++x) packed[static_cast<size_t>((z * H + y) * W + x)] = raw[static_cast<size_t>(z * plane + y * row + x)];
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(raw.size() * 4, "tensor");
+  r.emu.memory().write(g, raw.data(), raw.size() * 4);
+  const uint16_t bx = 8, by = 4, bz = 4;
+  const uint32_t bytes = bx * by * bz * 4u;
+  r.args.push_back(map_arg(f32_map(g, {W, H, D}, {row * 4, plane * 4}, {bx, by, bz})));
+  const uint64_t out = r.buffer(std::vector<uint32_t>(bytes / 4), "out");
+  r.scalar(int32_t{20});
+  r.scalar(int32_t{3});
+  r.scalar(int32_t{4});
+  const auto want = expected_tile(packed, W, H, D, bx, by, bz, 20, 3, 4, 0, false);
+  for (int form : {3, 4}) {  // z from a register, then an immediate coordinate
+    const std::string text = load_kernel(bytes, form);
+    r.emu.memory().fill(out, 0, bytes);
+    r.launch(text, "load", {1, 1, 1}, {64, 1, 1});
+    const auto got = r.read<uint32_t>(out, bytes / 4);
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i << " form " << form;
+    expect_assembles(text);
+  }
+}
+
+// The runtime's tensor map for the CPU device (make_tensor_map from a TensorMapSpec) means
+// what the emulator's copies read: the same 3D strided box as above, swizzled by 64 bytes.
+TEST(EmuTma, RuntimeTensorMapsDriveTheCopies) {
+  const int64_t W = 24, H = 10, D = 6, row = 32, plane = 12 * row;
+  const auto raw = random_floats(static_cast<size_t>(plane * D), 13);
+  std::vector<float> packed(static_cast<size_t>(W * H * D));
+  for (int64_t z = 0; z < D; ++z)
+    for (int64_t y = 0; y < H; ++y)
+      for (int64_t x = 0; x < W; ++x) packed[static_cast<size_t>((z * H + y) * W + x)] = raw[static_cast<size_t>(z * plane + y * row + x)];
+  ptx::Device cpu = ptx::device::cpu();
+  ptx::DevicePtr a = cpu.alloc(raw.size() * 4);
+  ptx::TensorMapSpec spec;
+  spec.type = ptx::TmaType::f32;
+  spec.dims = {uint64_t(W), uint64_t(H), uint64_t(D)};
+  spec.strides = {uint64_t(row) * 4, uint64_t(plane) * 4};
+  spec.box = {16, 4, 4};
+  spec.swizzle = ptx::TmaSwizzle::b64;
+  const ptx::TensorMap m = ptx::make_tensor_map(cpu, a, spec);
+  cpu.free(a);
+  // the same description over a buffer of this emulator
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(raw.size() * 4, "tensor");
+  r.emu.memory().write(g, raw.data(), raw.size() * 4);
+  auto d = emu::decode(m.bytes.data());
+  ASSERT_TRUE(d.has_value());
+  d->base = g;
+  r.args.push_back(map_arg(*d));
+  const uint32_t bytes = 16 * 4 * 4 * 4;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(bytes / 4), "out");
+  r.scalar(int32_t{12});
+  r.scalar(int32_t{-1});
+  r.scalar(int32_t{3});
+  r.launch(load_kernel(bytes, 3), "load", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(out, bytes / 4);
+  const auto want = expected_tile(packed, W, H, D, 16, 4, 4, 12, -1, 3, 2, false);
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i;
+}
+
+// Rank 0 of a 2-CTA cluster loads one box into both CTAs' shared memory
+// (.multicast::cluster, ctaMask 0b11); each CTA waits on its own mbarrier.
+const std::string kMulticast = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry mc(.param .align 64 .b8 tmap[128], .param .u64 out, .param .u32 x0, .param .u32 y0)
+{
+	.reg .pred %p<6>;
+	.reg .b16 %rs<2>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<12>;
+	.shared .align 1024 .b8 tile[4096];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, tile;
+	mov.u32 %r11, %cluster_ctarank;
+	@%p1 mbarrier.init.shared::cta.b64 [%r2], 1;
+	fence.mbarrier_init.release.cluster;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 4096;
+	ld.param.u32 %r4, [x0];
+	ld.param.u32 %r5, [y0];
+	mov.b64 %rd1, tmap;
+	cvta.param.u64 %rd2, %rd1;
+	setp.eq.u32 %p4, %r11, 0;
+	and.pred %p4, %p4, %p1;
+	mov.u16 %rs1, 3;
+	@%p4 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r3], [%rd2, {%r4, %r5}], [%r2], %rs1;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	@!%p2 bra $wait;
+	ld.param.u64 %rd3, [out];
+	cvta.to.global.u64 %rd3, %rd3;
+	mul.wide.u32 %rd6, %r11, 4096;
+	add.u64 %rd3, %rd3, %rd6;
+	mov.u32 %r7, %r1;
+$copy:
+	setp.ge.u32 %p3, %r7, 1024;
+	@%p3 bra $done;
+	shl.b32 %r8, %r7, 2;
+	add.u32 %r9, %r3, %r8;
+	ld.shared.u32 %r10, [%r9];
+	mul.wide.u32 %rd4, %r7, 4;
+	add.u64 %rd5, %rd3, %rd4;
+	st.global.u32 [%rd5], %r10;
+	add.u32 %r7, %r7, 64;
+	bra $copy;
+$done:
+	barrier.cluster.arrive.aligned;
+	barrier.cluster.wait.aligned;
+	ret;
+}
+)";
+
+TEST(EmuTma, MulticastLoadsIntoTwoCtas) {
+  const Tensor2d t;
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.data.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data.data(), t.data.size() * 4);
+  r.args.push_back(map_arg(f32_map(g, {80, 40}, {320}, {32, 32}, 3)));
+  const uint64_t out = r.buffer(std::vector<uint32_t>(2048), "out");
+  r.scalar(int32_t{16});
+  r.scalar(int32_t{2});
+  r.launch(kMulticast, "mc", {2, 1, 1}, {64, 1, 1}, 0, {2, 1, 1});
+  const auto got = r.read<uint32_t>(out, 2048);
+  const auto want = expected_tile(t.data, 80, 40, 1, 32, 32, 1, 16, 2, 0, 3, false);
+  for (uint32_t rank = 0; rank < 2; ++rank)
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[rank * 1024 + i], want[i]) << "rank " << rank << " word " << i;
+  expect_assembles(kMulticast);
+}
+
+// A ctaMask naming a CTA outside the cluster is reported with the instruction and its line.
+TEST(EmuTma, MulticastMaskOutsideTheClusterIsReported) {
+  const std::string text = subst(kMulticast, {{"mov.u16 %rs1, 3;", "mov.u16 %rs1, 7;"}});
+  const Tensor2d t;
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.data.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data.data(), t.data.size() * 4);
+  r.args.push_back(map_arg(f32_map(g, {80, 40}, {320}, {32, 32}, 3)));
+  r.buffer(std::vector<uint32_t>(2048), "out");
+  r.scalar(int32_t{0});
+  r.scalar(int32_t{0});
+  try {
+    r.launch(text, "mc", {2, 1, 1}, {64, 1, 1}, 0, {2, 1, 1});
+    FAIL() << "no report";
+  } catch (const emu::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("ctaMask 0x7 names CTA rank 2: the cluster has 2 CTAs"), std::string::npos) << m;
+    EXPECT_NE(m.find(":" + std::to_string(line_of(text, "cp.async.bulk.tensor"))), std::string::npos) << m;
+  }
+}
+
+// Every thread fills words of the shared-memory tile (word i = i * 3 + 1, or 0.5 * i
+// as floats for the reduction), then thread 0 stores (or add-reduces) the box into the
+// tensor at (x0, y0) and waits for the bulk group.
+const std::string kStore = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry store(.param .align 64 .b8 tmap[128], .param .u32 x0, .param .u32 y0)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<12>;
+	.shared .align 1024 .b8 tile[4096];
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	mov.u32 %r3, tile;
+	mov.u32 %r7, %r1;
+$fill:
+	setp.ge.u32 %p3, %r7, 1024;
+	@%p3 bra $filled;
+	shl.b32 %r8, %r7, 2;
+	add.u32 %r9, %r3, %r8;
+	VALUE
+	add.u32 %r7, %r7, 64;
+	bra $fill;
+$filled:
+	fence.proxy.async.shared::cta;
+	bar.sync 0;
+	@!%p1 bra $done;
+	ld.param.u32 %r4, [x0];
+	ld.param.u32 %r5, [y0];
+	mov.b64 %rd1, tmap;
+	cvta.param.u64 %rd2, %rd1;
+	COPY [%rd2, {%r4, %r5}], [%r3];
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group.read 0;
+$done:
+	ret;
+}
+)";
+
+const std::string kStoreValue = "mad.lo.u32 %r10, %r7, 3, 1;\n\tst.shared.u32 [%r9], %r10;";
+const std::string kReduceValue = "cvt.rn.f32.u32 %f1, %r7;\n\tmul.f32 %f1, %f1, 0f3F000000;\n\tst.shared.f32 [%r9], %f1;";
+
+TEST(EmuTma, StoreWritesOnlyTheInBoundsPartOfTheBox) {
+  const std::string text = subst(kStore, {{"VALUE", kStoreValue}, {"COPY", "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"}});
+  const int64_t W = 80, H = 40, bx = 32, by = 32;
+  for (const auto& [x0, y0] : std::vector<std::pair<int32_t, int32_t>>{{8, 4}, {64, 20}}) {
+    EmuRun r;
+    std::vector<uint32_t> init(static_cast<size_t>(W * H), 0xDEADBEEFu);
+    const uint64_t g = r.emu.memory().alloc(init.size() * 4, "tensor");
+    r.emu.memory().write(g, init.data(), init.size() * 4);
+    r.args.push_back(map_arg(f32_map(g, {80, 40}, {320}, {32, 32}, 3)));
+    r.scalar(x0);
+    r.scalar(y0);
+    r.launch(text, "store", {1, 1, 1}, {64, 1, 1});
+    const auto got = r.read<uint32_t>(g, init.size());
+    for (int64_t y = 0; y < H; ++y)
+      for (int64_t x = 0; x < W; ++x) {
+        const int64_t i = x - x0, j = y - y0;
+        uint32_t want = 0xDEADBEEFu;
+        if (i >= 0 && i < bx && j >= 0 && j < by) {
+          const uint32_t k = static_cast<uint32_t>(j * bx + i);  // the box element, dense
+          const uint32_t word = swizzled_chunk(k / 4, 3) * 4 + k % 4;
+          want = word * 3 + 1;
+        }
+        ASSERT_EQ(got[static_cast<size_t>(y * W + x)], want) << "(" << x << "," << y << ") box at (" << x0 << "," << y0 << ")";
+      }
+  }
+  expect_assembles(text);
+}
+
+TEST(EmuTma, ReduceAddsTheBoxIntoTheTensor) {
+  const std::string text =
+      subst(kStore, {{"VALUE", kReduceValue}, {"COPY", "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"}});
+  const Tensor2d t;
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.data.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data.data(), t.data.size() * 4);
+  r.args.push_back(map_arg(f32_map(g, {80, 40}, {320}, {32, 32}, 0)));
+  r.scalar(int32_t{60});
+  r.scalar(int32_t{-4});
+  r.launch(text, "store", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<float>(g, t.data.size());
+  for (int64_t y = 0; y < t.H; ++y)
+    for (int64_t x = 0; x < t.W; ++x) {
+      const int64_t i = x - 60, j = y + 4;
+      float want = t.data[static_cast<size_t>(y * t.W + x)];
+      if (i >= 0 && i < 32 && j >= 0 && j < 32) want += 0.5f * static_cast<float>(j * 32 + i);
+      ASSERT_EQ(got[static_cast<size_t>(y * t.W + x)], want) << "(" << x << "," << y << ")";
+    }
+  expect_assembles(text);
+}
+
+// cp.reduce.async.bulk (no tensor map): 16 words of shared memory added into global memory.
+const std::string kBulkReduce = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry bulk_reduce(.param .u64 dst)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 16 .b32 src[16];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, src;
+	shl.b32 %r3, %r1, 2;
+	add.u32 %r4, %r2, %r3;
+	mul.lo.u32 %r5, %r1, 3;
+	st.shared.u32 [%r4], %r5;
+	fence.proxy.async.shared::cta;
+	bar.sync 0;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra $done;
+	ld.param.u64 %rd1, [dst];
+	cvta.to.global.u64 %rd1, %rd1;
+	cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r2], 64;
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group 0;
+$done:
+	ret;
+}
+)";
+
+TEST(EmuTma, BulkReduceAddsIntoGlobalMemory) {
+  EmuRun r;
+  std::vector<uint32_t> init(16);
+  for (uint32_t i = 0; i < 16; ++i) init[i] = 1000 * i;
+  const uint64_t dst = r.buffer(init, "dst");
+  r.launch(kBulkReduce, "bulk_reduce", {1, 1, 1}, {16, 1, 1});
+  const auto got = r.read<uint32_t>(dst, 16);
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], 1000 * i + 3 * i) << i;
+  expect_assembles(kBulkReduce);
+}
+
+// im2col mode is reported as not supported, with the instruction's line.
+const std::string kIm2col = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry im2col(.param .align 64 .b8 tmap[128])
+{
+	.reg .b16 %rs<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.shared .align 1024 .b8 tile[1024];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, tile;
+	mov.u32 %r4, 0;
+	mov.b64 %rd1, tmap;
+	cvta.param.u64 %rd2, %rd1;
+	mov.u16 %rs1, 0;
+	cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r3], [%rd2, {%r4, %r4, %r4}], [%r2], {%rs1};
+	ret;
+}
+)";
+
+TEST(EmuTma, Im2colIsReportedAsUnsupported) {
+  EmuRun r;
+  r.args.push_back(map_arg(emu::TensorMapDesc{}));
+  try {
+    r.launch(kIm2col, "im2col", {1, 1, 1}, {32, 1, 1});
+    FAIL() << "no report";
+  } catch (const emu::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("im2col"), std::string::npos) << m;
+    EXPECT_NE(m.find("not supported by the emulator"), std::string::npos) << m;
+    EXPECT_NE(m.find(":" + std::to_string(line_of(kIm2col, "cp.async.bulk.tensor"))), std::string::npos) << m;
+  }
+  expect_assembles(kIm2col);
+}
+
+// A tensor map the CPU device did not encode (here: zeros) is reported.
+TEST(EmuTma, ForeignTensorMapIsReported) {
+  EmuRun r;
+  r.args.push_back(map_arg(emu::TensorMapDesc{}));
+  std::fill(r.args.back().bytes.begin(), r.args.back().bytes.end(), 0);
+  r.buffer(std::vector<uint32_t>(256), "out");
+  r.scalar(int32_t{0});
+  r.scalar(int32_t{0});
+  r.scalar(int32_t{0});
+  try {
+    r.launch(load_kernel(1024, 2), "load", {1, 1, 1}, {64, 1, 1});
+    FAIL() << "no report";
+  } catch (const emu::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not one the CPU device encoded"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ptx::test
