@@ -103,6 +103,12 @@ inline std::string dtype_name(ffi::DataType t) {
   }
 }
 
+// "f32" (ptx::name without its dot).
+inline std::string type_name(DType t) {
+  const std::string_view n = ptx::name(t);
+  return std::string(n.substr(!n.empty() && n[0] == '.' ? 1 : 0));
+}
+
 inline bool float_scalar(DType t) { return t == DType::f32 || t == DType::f64; }
 inline bool signed_integer(DType t) { return t == DType::s8 || t == DType::s16 || t == DType::s32 || t == DType::s64; }
 inline bool integer_scalar(DType t) {
@@ -176,7 +182,7 @@ struct Op {
           throw std::invalid_argument(where + " is a tensor map: FFI calls take arrays and scalars");
         case ParamSpec::Kind::scalar:
           if (!float_scalar(p.dtype) && !integer_scalar(p.dtype))
-            throw std::invalid_argument(where + " is a " + std::string(ptx::name(p.dtype)) +
+            throw std::invalid_argument(where + " is a " + type_name(p.dtype) +
                                         " scalar: FFI calls take f32, f64 and integer scalars");
           names.push_back(p.name);
           ++scalars;
@@ -185,7 +191,7 @@ struct Op {
         case ParamSpec::Kind::output: {
           const bool in = p.kind == ParamSpec::Kind::input;
           if (!ffi_dtype(p.spec.dtype))
-            throw std::invalid_argument(where + " has element type " + std::string(ptx::name(p.spec.dtype)) + ", which XLA has not");
+            throw std::invalid_argument(where + " has element type " + type_name(p.spec.dtype) + ", which XLA has not");
           if (!p.spec.strides.empty())
             throw std::invalid_argument(where + " has explicit strides: XLA passes dense row-major arrays");
           names.push_back(!p.name.empty() ? p.name : (in ? "in" : "out") + std::to_string(in ? inputs : outputs));
@@ -217,10 +223,10 @@ struct Op {
       const char* kind = p.kind == ParamSpec::Kind::input ? "input" : p.kind == ParamSpec::Kind::output ? "output" : "scalar";
       s += std::string(i ? ", " : "") + "{\"kind\": \"" + kind + "\", \"name\": " + json_string(names[i]);
       if (p.kind == ParamSpec::Kind::scalar) {
-        s += ", \"dtype\": \"" + std::string(ptx::name(p.dtype)) + "\"}";
+        s += ", \"dtype\": \"" + type_name(p.dtype) + "\"}";
         continue;
       }
-      s += ", \"dtype\": \"" + std::string(ptx::name(p.spec.dtype)) + "\", \"shape\": [";
+      s += ", \"dtype\": \"" + type_name(p.spec.dtype) + "\", \"shape\": [";
       for (size_t d = 0; d < p.spec.shape.size(); ++d) {
         const Dim& dim = p.spec.shape[d];
         s += (d ? ", " : "") + (dim.symbolic() ? json_string(dim.symbol) : std::to_string(dim.value));
@@ -299,12 +305,12 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
       const std::string& name = op.names[i];
       if ((p.kind == ParamSpec::Kind::input) != (pass == 0)) continue;
       if (p.kind == ParamSpec::Kind::scalar) {
-        if (!attrs.contains(name)) return op.error("attribute '" + name + "' is missing (a " + std::string(ptx::name(p.dtype)) + " scalar)");
+        if (!attrs.contains(name)) return op.error("attribute '" + name + "' is missing (a " + type_name(p.dtype) + " scalar)");
         const std::optional<Number> n = number(attrs, name);
         std::array<uint8_t, 8> bytes{};
         if (!n || (n->integer && float_scalar(p.dtype)) || (!n->integer && integer_scalar(p.dtype)))
           return op.error("attribute '" + name + "' must be " + (float_scalar(p.dtype) ? "a floating-point" : "an integer") +
-                          " scalar (" + std::string(ptx::name(p.dtype)) + ")");
+                          " scalar (" + type_name(p.dtype) + ")");
         if (p.dtype == DType::f32) {
           const float f = static_cast<float>(n->d);
           std::memcpy(bytes.data(), &f, 4);
@@ -326,7 +332,7 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
           }
           if (!fits)
             return op.error("attribute '" + name + "': " + (n->is_unsigned ? std::to_string(n->u) : std::to_string(n->i)) +
-                            " does not fit a " + std::string(ptx::name(p.dtype)));
+                            " does not fit a " + type_name(p.dtype));
           std::memcpy(bytes.data(), &raw, size);  // little-endian: the low bytes
         }
         call.scalars.push_back(bytes);
