@@ -465,21 +465,23 @@ inline auto cuda_handler(Op& op) {
       });
 }
 
-// The library's ops, in the order they were defined (static initialization).
-inline std::vector<Op*>& registry() {
-  static std::vector<Op*> ops;
+// The library's ops, in the order they were defined: each an accessor that makes the
+// op on first use (enrolling at static initialization traces nothing; the kernels are
+// traced when ptxpp_jax_ops() or a handler is first called).
+inline std::vector<Op& (*)()>& registry() {
+  static std::vector<Op& (*)()> ops;
   return ops;
 }
 
-inline bool enroll(Op& op) {
-  registry().push_back(&op);
+inline bool enroll(Op& (*op)()) {
+  registry().push_back(op);
   return true;
 }
 
 inline const std::string& library_json() {
   static const std::string text = [] {
     std::string s = "[";
-    for (size_t i = 0; i < registry().size(); ++i) s += (i ? ",\n " : "") + registry()[i]->signature;
+    for (size_t i = 0; i < registry().size(); ++i) s += (i ? ",\n " : "") + registry()[i]().signature;
     return s + "]";
   }();
   return text;
@@ -496,8 +498,9 @@ extern "C" __attribute__((visibility("default"), used)) inline const char* ptxpp
 
 // PTXPP_JAX_HANDLER(symbol, factory [, ptx::jax::OpOptions]): the op `symbol` (a C
 // identifier) from a kernel factory; exports symbol_cpu and symbol_cuda (XLA FFI
-// handlers) and lists the op in ptxpp_jax_ops(). The kernel is traced once when the
-// library loads (for its parameters); a kernel no FFI call can drive (tensor maps,
+// handlers) and lists the op in ptxpp_jax_ops(). The kernel is traced once for its
+// parameters when the list is first read (ptxpp.jax.load_library) or a handler first
+// runs, not while the library is being loaded; a kernel no FFI call can drive (tensor maps,
 // element types XLA lacks, an output dimension no input determines, a factory that
 // throws) still loads: its handlers return the reason as an error.
 #define PTXPP_JAX_HANDLER(symbol, ...)                                                                      \
@@ -506,7 +509,7 @@ extern "C" __attribute__((visibility("default"), used)) inline const char* ptxpp
     return op;                                                                                             \
   }                                                                                                        \
   [[maybe_unused]] static const bool ptxpp_jax_enrolled_##symbol =                                         \
-      ::ptx::jax::detail::enroll(ptxpp_jax_op_##symbol());                                                 \
+      ::ptx::jax::detail::enroll(&ptxpp_jax_op_##symbol);                                                  \
   extern "C" __attribute__((visibility("default"))) XLA_FFI_Error* symbol##_cpu(XLA_FFI_CallFrame* frame) {  \
     static auto* handler = ::ptx::jax::detail::cpu_handler(ptxpp_jax_op_##symbol()).release();            \
     return handler->Call(frame);                                                                           \
