@@ -77,9 +77,35 @@ class JitResults(unittest.TestCase):
         close(self, f(x[0], y[0]), x[0] * 2.0 + y[0] - 1.0)
         close(self, jax.vmap(lib.vector_add)(x, y), x + y)  # sequential: one call per row
 
+    def test_independent_calls_in_one_computation(self):
+        # XLA may run them at once: each call gets its own emulator buffers
+        x, y = normal(10, (1024,)), normal(11, (1024,))
+        f = jax.jit(lambda x, y: (lib.vector_add(x, y), lib.swiglu(x, y), lib.vector_add(y, y), lib.swiglu(y, x)))
+        a, b, c, d = f(x, y)
+        close(self, a, x + y)
+        close(self, b, jax.nn.silu(x) * y)
+        close(self, c, y + y)
+        close(self, d, jax.nn.silu(y) * x)
+
     def test_eager_calls_and_numpy_inputs(self):
         x = np.arange(16, dtype=np.float32)
         close(self, lib.vector_add(x, x), jnp.asarray(x * 2))
+
+
+@unittest.skipUnless(any(d.platform == "gpu" for d in jax.devices()) if os.environ.get("JAX_PLATFORMS") != "cpu" else False,
+                     "no GPU for jax (JAX_PLATFORMS=cpu, or a jaxlib without CUDA)")
+class GpuResults(unittest.TestCase):
+    """The CUDA handlers, where jax has a GPU (run with JAX_PLATFORMS unset or "cuda")."""
+
+    def test_ops_on_the_gpu_match_the_emulator(self):
+        gpu, cpu = jax.devices("gpu")[0], jax.devices("cpu")[0]
+        x, w = normal(12, (8, 256)), normal(13, (256,))
+        for f, args in [(lib.vector_add, (x[0], w)), (lambda x, w: lib.rmsnorm(x, w, eps=1e-5), (x, w)),
+                        (lib.row_stats, (x.reshape(-1, 4),))]:
+            on_gpu = jax.jit(f)(*jax.device_put(args, gpu))
+            on_cpu = jax.jit(f)(*jax.device_put(args, cpu))
+            for g, c in zip(jax.tree.leaves(on_gpu), jax.tree.leaves(on_cpu)):
+                close(self, jax.device_put(g, cpu), c)
 
 
 class Shapes(unittest.TestCase):

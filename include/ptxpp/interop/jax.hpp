@@ -411,6 +411,10 @@ void launch(const Op& op, const Call& call, const ptx::BoundKernel& kernel, cons
 inline ffi::Error run_cpu(Op& op, ffi::RemainingArgs args, ffi::RemainingRets rets, ffi::Dictionary attrs) {
   Call call;
   if (ffi::Error e = check(op, args, rets, attrs, call); e.failure()) return e;
+  // XLA may run independent calls at once; the emulator runs one launch at a time
+  // anyway, so the whole call (allocation, copies, launch) is serialized.
+  static std::mutex emulator;
+  std::lock_guard lock(emulator);
   std::vector<ptx::DevicePtr> buffers;
   const ptx::Device* cpu = nullptr;
   try {
