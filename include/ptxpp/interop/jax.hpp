@@ -65,41 +65,70 @@ namespace detail {
 
 inline std::optional<ffi::DataType> ffi_dtype(DType t) {
   switch (t) {
-    case DType::f32: return ffi::DataType::F32;
-    case DType::f64: return ffi::DataType::F64;
-    case DType::f16: return ffi::DataType::F16;
-    case DType::bf16: return ffi::DataType::BF16;
-    case DType::s8: return ffi::DataType::S8;
-    case DType::s16: return ffi::DataType::S16;
-    case DType::s32: return ffi::DataType::S32;
-    case DType::s64: return ffi::DataType::S64;
-    case DType::u8: return ffi::DataType::U8;
-    case DType::u16: return ffi::DataType::U16;
-    case DType::u32: return ffi::DataType::U32;
-    case DType::u64: return ffi::DataType::U64;
-    default: return std::nullopt;
+    case DType::f32:
+      return ffi::DataType::F32;
+    case DType::f64:
+      return ffi::DataType::F64;
+    case DType::f16:
+      return ffi::DataType::F16;
+    case DType::bf16:
+      return ffi::DataType::BF16;
+    case DType::s8:
+      return ffi::DataType::S8;
+    case DType::s16:
+      return ffi::DataType::S16;
+    case DType::s32:
+      return ffi::DataType::S32;
+    case DType::s64:
+      return ffi::DataType::S64;
+    case DType::u8:
+      return ffi::DataType::U8;
+    case DType::u16:
+      return ffi::DataType::U16;
+    case DType::u32:
+      return ffi::DataType::U32;
+    case DType::u64:
+      return ffi::DataType::U64;
+    default:
+      return std::nullopt;
   }
 }
 
 // numpy's names, as JAX users read them.
 inline std::string dtype_name(ffi::DataType t) {
   switch (t) {
-    case ffi::DataType::PRED: return "bool";
-    case ffi::DataType::F32: return "float32";
-    case ffi::DataType::F64: return "float64";
-    case ffi::DataType::F16: return "float16";
-    case ffi::DataType::BF16: return "bfloat16";
-    case ffi::DataType::S8: return "int8";
-    case ffi::DataType::S16: return "int16";
-    case ffi::DataType::S32: return "int32";
-    case ffi::DataType::S64: return "int64";
-    case ffi::DataType::U8: return "uint8";
-    case ffi::DataType::U16: return "uint16";
-    case ffi::DataType::U32: return "uint32";
-    case ffi::DataType::U64: return "uint64";
-    case ffi::DataType::C64: return "complex64";
-    case ffi::DataType::C128: return "complex128";
-    default: return "dtype " + std::to_string(static_cast<int>(t));
+    case ffi::DataType::PRED:
+      return "bool";
+    case ffi::DataType::F32:
+      return "float32";
+    case ffi::DataType::F64:
+      return "float64";
+    case ffi::DataType::F16:
+      return "float16";
+    case ffi::DataType::BF16:
+      return "bfloat16";
+    case ffi::DataType::S8:
+      return "int8";
+    case ffi::DataType::S16:
+      return "int16";
+    case ffi::DataType::S32:
+      return "int32";
+    case ffi::DataType::S64:
+      return "int64";
+    case ffi::DataType::U8:
+      return "uint8";
+    case ffi::DataType::U16:
+      return "uint16";
+    case ffi::DataType::U32:
+      return "uint32";
+    case ffi::DataType::U64:
+      return "uint64";
+    case ffi::DataType::C64:
+      return "complex64";
+    case ffi::DataType::C128:
+      return "complex128";
+    default:
+      return "dtype " + std::to_string(static_cast<int>(t));
   }
 }
 
@@ -220,7 +249,9 @@ struct Op {
     s += ", \"params\": [";
     for (size_t i = 0; i < params.size(); ++i) {
       const ParamSpec& p = params[i];
-      const char* kind = p.kind == ParamSpec::Kind::input ? "input" : p.kind == ParamSpec::Kind::output ? "output" : "scalar";
+      const char* kind = p.kind == ParamSpec::Kind::input    ? "input"
+                         : p.kind == ParamSpec::Kind::output ? "output"
+                                                             : "scalar";
       s += std::string(i ? ", " : "") + "{\"kind\": \"" + kind + "\", \"name\": " + json_string(names[i]);
       if (p.kind == ParamSpec::Kind::scalar) {
         s += ", \"dtype\": \"" + type_name(p.dtype) + "\"}";
@@ -239,8 +270,8 @@ struct Op {
 
 // One checked call: the buffers' addresses and sizes, the scalars' bytes, the bindings.
 struct Call {
-  std::vector<void*> data;     // inputs then outputs, in parameter order
-  std::vector<size_t> bytes;   // the same
+  std::vector<void*> data;                      // inputs then outputs, in parameter order
+  std::vector<size_t> bytes;                    // the same
   std::vector<std::array<uint8_t, 8>> scalars;  // per scalar param, in order
   ptx::Bindings bindings;
 };
@@ -305,12 +336,14 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
       const std::string& name = op.names[i];
       if ((p.kind == ParamSpec::Kind::input) != (pass == 0)) continue;
       if (p.kind == ParamSpec::Kind::scalar) {
-        if (!attrs.contains(name)) return op.error("attribute '" + name + "' is missing (a " + type_name(p.dtype) + " scalar)");
+        if (!attrs.contains(name))
+          return op.error("attribute '" + name + "' is missing (a " + type_name(p.dtype) + " scalar)");
         const std::optional<Number> n = number(attrs, name);
         std::array<uint8_t, 8> bytes{};
         if (!n || (n->integer && float_scalar(p.dtype)) || (!n->integer && integer_scalar(p.dtype)))
-          return op.error("attribute '" + name + "' must be " + (float_scalar(p.dtype) ? "a floating-point" : "an integer") +
-                          " scalar (" + type_name(p.dtype) + ")");
+          return op.error("attribute '" + name + "' must be " +
+                          (float_scalar(p.dtype) ? "a floating-point" : "an integer") + " scalar (" +
+                          type_name(p.dtype) + ")");
         if (p.dtype == DType::f32) {
           const float f = static_cast<float>(n->d);
           std::memcpy(bytes.data(), &f, 4);
@@ -331,7 +364,8 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
             raw = n->is_unsigned ? n->u : static_cast<uint64_t>(n->i);
           }
           if (!fits)
-            return op.error("attribute '" + name + "': " + (n->is_unsigned ? std::to_string(n->u) : std::to_string(n->i)) +
+            return op.error("attribute '" + name +
+                            "': " + (n->is_unsigned ? std::to_string(n->u) : std::to_string(n->i)) +
                             " does not fit a " + type_name(p.dtype));
           std::memcpy(bytes.data(), &raw, size);  // little-endian: the low bytes
         }
@@ -364,15 +398,16 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
           const int64_t size = dims[d];
           const std::string where = "dimension " + std::to_string(d) + " of '" + name + "'";
           if (!dim.symbolic()) {
-            if (size != dim.value) return op.error(where + " must be " + std::to_string(dim.value) + ", not " + std::to_string(size));
+            if (size != dim.value)
+              return op.error(where + " must be " + std::to_string(dim.value) + ", not " + std::to_string(size));
             continue;
           }
           auto [it, fresh] = call.bindings.emplace(dim.symbol, size);
           if (fresh) {
             bound_by[dim.symbol] = where;
           } else if (it->second != size) {
-            return op.error(where + " is " + std::to_string(size) + ", but " + dim.symbol + " is " + std::to_string(it->second) +
-                            " (" + bound_by[dim.symbol] + ")");
+            return op.error(where + " is " + std::to_string(size) + ", but " + dim.symbol + " is " +
+                            std::to_string(it->second) + " (" + bound_by[dim.symbol] + ")");
           }
         }
       } else {
@@ -390,7 +425,8 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
 
 // The launch arguments in parameter order; `pointer(i)`: buffer i of call.data.
 template <class PointerOf>
-void launch(const Op& op, const Call& call, const ptx::BoundKernel& kernel, const ptx::Stream* stream, PointerOf pointer) {
+void launch(const Op& op, const Call& call, const ptx::BoundKernel& kernel, const ptx::Stream* stream,
+            PointerOf pointer) {
   // call.data holds inputs then outputs; the kernel's order interleaves them
   std::vector<ptx::DevicePtr> ptrs;
   ptrs.reserve(op.params.size());
@@ -399,7 +435,8 @@ void launch(const Op& op, const Call& call, const ptx::BoundKernel& kernel, cons
   for (const ParamSpec& p : op.params) {
     if (p.kind == ParamSpec::Kind::scalar) {
       const auto& bytes = call.scalars[scalar++];
-      args.push_back(LaunchArg{false, p.dtype, static_cast<uint8_t>(ptx::bits(p.dtype) / 8u), bytes.data(), nullptr, false});
+      args.push_back(
+          LaunchArg{false, p.dtype, static_cast<uint8_t>(ptx::bits(p.dtype) / 8u), bytes.data(), nullptr, false});
     } else {
       ptrs.push_back(pointer(p.kind == ParamSpec::Kind::input ? in++ : op.inputs + out++));
       args.push_back(launch_arg(ptrs.back()));
@@ -464,9 +501,8 @@ inline auto cuda_handler(Op& op) {
       .RemainingArgs()
       .RemainingRets()
       .Attrs<ffi::Dictionary>()
-      .To([&op](int32_t ordinal, void* stream, ffi::RemainingArgs args, ffi::RemainingRets rets, ffi::Dictionary attrs) {
-        return run_cuda(op, ordinal, stream, args, rets, attrs);
-      });
+      .To([&op](int32_t ordinal, void* stream, ffi::RemainingArgs args, ffi::RemainingRets rets,
+                ffi::Dictionary attrs) { return run_cuda(op, ordinal, stream, args, rets, attrs); });
 }
 
 // The library's ops, in the order they were defined: each an accessor that makes the
@@ -507,19 +543,18 @@ extern "C" __attribute__((visibility("default"), used)) inline const char* ptxpp
 // runs, not while the library is being loaded; a kernel no FFI call can drive (tensor maps,
 // element types XLA lacks, an output dimension no input determines, a factory that
 // throws) still loads: its handlers return the reason as an error.
-#define PTXPP_JAX_HANDLER(symbol, ...)                                                                      \
-  static ::ptx::jax::detail::Op& ptxpp_jax_op_##symbol() {                                                 \
-    static ::ptx::jax::detail::Op op(#symbol, __VA_ARGS__);                                                \
-    return op;                                                                                             \
-  }                                                                                                        \
-  [[maybe_unused]] static const bool ptxpp_jax_enrolled_##symbol =                                         \
-      ::ptx::jax::detail::enroll(&ptxpp_jax_op_##symbol);                                                  \
-  extern "C" __attribute__((visibility("default"))) XLA_FFI_Error* symbol##_cpu(XLA_FFI_CallFrame* frame) {  \
-    static auto* handler = ::ptx::jax::detail::cpu_handler(ptxpp_jax_op_##symbol()).release();            \
-    return handler->Call(frame);                                                                           \
-  }                                                                                                        \
-  extern "C" __attribute__((visibility("default"))) XLA_FFI_Error* symbol##_cuda(XLA_FFI_CallFrame* frame) { \
-    static auto* handler = ::ptx::jax::detail::cuda_handler(ptxpp_jax_op_##symbol()).release();           \
-    return handler->Call(frame);                                                                           \
-  }                                                                                                        \
+#define PTXPP_JAX_HANDLER(symbol, ...)                                                                                 \
+  static ::ptx::jax::detail::Op& ptxpp_jax_op_##symbol() {                                                             \
+    static ::ptx::jax::detail::Op op(#symbol, __VA_ARGS__);                                                            \
+    return op;                                                                                                         \
+  }                                                                                                                    \
+  [[maybe_unused]] static const bool ptxpp_jax_enrolled_##symbol = ::ptx::jax::detail::enroll(&ptxpp_jax_op_##symbol); \
+  extern "C" __attribute__((visibility("default"))) XLA_FFI_Error* symbol##_cpu(XLA_FFI_CallFrame* frame) {            \
+    static auto* handler = ::ptx::jax::detail::cpu_handler(ptxpp_jax_op_##symbol()).release();                         \
+    return handler->Call(frame);                                                                                       \
+  }                                                                                                                    \
+  extern "C" __attribute__((visibility("default"))) XLA_FFI_Error* symbol##_cuda(XLA_FFI_CallFrame* frame) {           \
+    static auto* handler = ::ptx::jax::detail::cuda_handler(ptxpp_jax_op_##symbol()).release();                        \
+    return handler->Call(frame);                                                                                       \
+  }                                                                                                                    \
   static_assert(true, "")
