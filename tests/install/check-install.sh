@@ -10,7 +10,8 @@ prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in include/ptxpp/ptxpp.hpp include/ptxpp/text/parser.hpp bin/ptxpp lib/pkgconfig/ptxpp.pc \
-         lib/cmake/ptxpp/ptxppConfig.cmake lib/cmake/ptxpp/ptxppTargets.cmake; do
+         lib/cmake/ptxpp/ptxppConfig.cmake lib/cmake/ptxpp/ptxppTargets.cmake lib/cmake/ptxpp/PtxppTorch.cmake \
+         lib/cmake/ptxpp/PtxppJax.cmake include/ptxpp/interop/jax.hpp; do
   [ -e "$prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 ls "$prefix"/lib/libptxpp.* > /dev/null
@@ -72,3 +73,22 @@ kernel="$src/tests/corpus/nvcc/sm_90a/mbarrier.ptx"
 "$prefix/bin/ptxpp" fmt "$kernel" > "$work/kernel-canonical.ptx"
 cmp "$work/kernel-canonical.ptx" "$work/transpiled.ptx" || { echo "transpiled $kernel printed something else"; exit 1; }
 echo "transpiled $(basename "$kernel") built against the installed package: ok"
+
+# 6. A library of JAX ops (ptxpp_add_jax_ops from the installed package), called from
+#    jax.jit through ptxpp.jax; only where a python that imports jax is found.
+python=${PTXPP_PYTHON:-$HOME/.cache/ptxpp/venv/bin/python}
+if [ -x "$python" ] && "$python" -c "import jax" 2> /dev/null; then
+  cmake -S "$src/tests/install/jax_consumer" -B "$work/jax-build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
+        -DCMAKE_PREFIX_PATH="$prefix" -DPTXPP_PYTHON="$python" -DPTXPP_EXAMPLES="$src/examples" \
+        > "$work/jax-configure.log" || { cat "$work/jax-configure.log"; exit 1; }
+  cmake --build "$work/jax-build" > "$work/jax-build.log" || { cat "$work/jax-build.log"; exit 1; }
+  JAX_PLATFORMS=cpu PYTHONPATH="$src/python" "$python" -c "
+import sys, jax, jax.numpy as jnp, ptxpp.jax
+lib = ptxpp.jax.load_library(sys.argv[1])
+x = jnp.arange(64, dtype=jnp.float32)
+assert (jax.jit(lib.vector_add)(x, x) == 2 * x).all()
+" "$work/jax-build/libconsumer_jax_ops.so"
+  echo "JAX ops library built against the installed package: ok"
+else
+  echo "JAX ops library against the installed package: skipped (no python that imports jax)"
+fi

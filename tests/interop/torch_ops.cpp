@@ -5,83 +5,9 @@
 
 #include "../../examples/kernels/elementwise.hpp"
 #include "../../examples/kernels/rows.hpp"
+#include "test_kernels.hpp"
 
-namespace {
-
-using namespace ptx::types;
-namespace inst = ptx::inst;
-
-// y[i] = alpha * x[i] + shift (shift an integer), one thread per element.
-ptx::Kernel axpb(const std::string& arch) {
-  return ptx::kernel("axpb")
-      .in("x", ptx::tensor(f32, {"N"}))
-      .out("y", ptx::tensor(f32, {"N"}))
-      .scalar("alpha", f32)
-      .scalar("shift", s32)
-      .block(64)
-      .grid([](const ptx::Bindings& b) { return examples::blocks_for(b, 64); })
-      .arch(arch)
-      .body([](ptx::Tensor x, ptx::Tensor y, ptx::Scalar alpha, ptx::Scalar shift) {
-        auto [i, ok] = examples::element_index(x.dim(0));
-        ptx::Label done("done");
-        ptx::bra_unless(ok, done);
-        auto [px, py] = ptx::global_ptrs(x, y);
-        ptx::Reg a = alpha.load(), k = shift.load();
-        ptx::Reg off = i * 4;
-        ptx::Reg v(f32), kf(f32);
-        inst::ld.global.f32(v, ptx::addr(px + off));
-        inst::cvt.rn.f32.s32(kf, k);
-        inst::fma.rn.f32(v, v, a, kf);
-        inst::st.global.f32(ptx::addr(py + off), v);
-        ptx::place(done);
-        ptx::ret();
-      });
-}
-
-// The rows of an [M, 4] matrix: their sums and their maxima (two outputs; a static dimension).
-ptx::Kernel row_stats(const std::string& arch) {
-  return ptx::kernel("row_stats")
-      .in("x", ptx::tensor(f32, {"M", 4}))
-      .out("sum", ptx::tensor(f32, {"M"}))
-      .out("max", ptx::tensor(f32, {"M"}))
-      .block(32)
-      .grid([](const ptx::Bindings& b) { return ptx::Dim3(static_cast<uint32_t>((b.at("M") + 31) / 32)); })
-      .arch(arch)
-      .body([](ptx::Tensor x, ptx::Tensor sum, ptx::Tensor max) {
-        auto [row, ok] = examples::element_index(x.dim(0));
-        ptx::Label done("done");
-        ptx::bra_unless(ok, done);
-        auto [px, ps, pm] = ptx::global_ptrs(x, sum, max);
-        ptx::Reg row_addr = px + row * 16;
-        ptx::Reg s(f32), mx(f32), v(f32);
-        inst::ld.global.f32(s, ptx::addr(row_addr));
-        inst::mov.f32(mx, s);
-        for (int j = 1; j < 4; ++j) {
-          inst::ld.global.f32(v, ptx::addr(row_addr, 4 * j));
-          inst::add.f32(s, s, v);
-          inst::max.f32(mx, mx, v);
-        }
-        ptx::Reg off = row * 4;
-        inst::st.global.f32(ptx::addr(ps + off), s);
-        inst::st.global.f32(ptx::addr(pm + off), mx);
-        ptx::place(done);
-        ptx::ret();
-      });
-}
-
-// Kernels no torch op can call: each op is defined as `name(...) -> ()` raising why.
-ptx::Kernel with_tensor_map(const std::string& arch) {
-  return ptx::kernel("with_tensor_map").tensor_map("map").arch(arch).body([](ptx::TensorMapParam) { ptx::ret(); });
-}
-ptx::Kernel unsized_output(const std::string& arch) {
-  return ptx::kernel("unsized_output")
-      .in("x", ptx::tensor(f32, {"N"}))
-      .out("y", ptx::tensor(f32, {"K"}))
-      .arch(arch)
-      .body([](ptx::Tensor, ptx::Tensor) { ptx::ret(); });
-}
-
-}  // namespace
+using namespace interop_test;
 
 TORCH_LIBRARY(ptxpp_test, m) {
   ptx::torch::def(m, "vector_add", examples::vector_add);

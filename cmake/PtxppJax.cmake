@@ -1,0 +1,64 @@
+# ptxpp_find_jax(): finds JAX through a Python interpreter (PTXPP_PYTHON, else the venv
+# scripts/install-deps makes, else python3) and sets PTXPP_JAX_FOUND,
+# PTXPP_JAX_INCLUDE (jaxlib's XLA FFI headers, jax.ffi.include_dir()),
+# PTXPP_JAX_PYTHON and PTXPP_JAX_VERSION.
+#
+# ptxpp_add_jax_ops(<target> <sources>...): a shared library of XLA FFI handlers made
+# with <ptxpp/interop/jax.hpp> (PTXPP_JAX_HANDLER); load it in Python with
+# ptxpp.jax.load_library(path). The CUDA handlers take XLA's stream as a plain pointer,
+# so no CUDA headers are needed to build them.
+function(ptxpp_find_jax)
+  if(DEFINED PTXPP_JAX_FOUND)
+    return()
+  endif()
+  set(python "${PTXPP_PYTHON}")
+  if(NOT python AND DEFINED ENV{PTXPP_PYTHON})
+    set(python "$ENV{PTXPP_PYTHON}")
+  endif()
+  if(NOT python AND EXISTS "$ENV{HOME}/.cache/ptxpp/venv/bin/python")
+    set(python "$ENV{HOME}/.cache/ptxpp/venv/bin/python")
+  endif()
+  if(NOT python)
+    find_program(python python3)
+  endif()
+  set(found FALSE)
+  if(python)
+    execute_process(
+      COMMAND "${python}" -c "import jax, jaxlib, jax.ffi; print(jax.ffi.include_dir()); print(jax.__version__); print(jaxlib.__version__)"
+      OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(rc EQUAL 0)
+      string(REPLACE "\n" ";" out "${out}")
+      list(GET out 0 include)
+      list(GET out 1 version)
+      list(GET out 2 jaxlib_version)
+      if(EXISTS "${include}/xla/ffi/api/ffi.h")
+        set(found TRUE)
+      endif()
+    endif()
+  endif()
+  set(PTXPP_JAX_FOUND ${found} CACHE INTERNAL "")
+  if(found)
+    set(PTXPP_JAX_INCLUDE "${include}" CACHE INTERNAL "")
+    set(PTXPP_JAX_VERSION "${version}" CACHE INTERNAL "")
+    set(PTXPP_JAX_PYTHON "${python}" CACHE INTERNAL "")
+    message(STATUS "ptxpp: JAX ${version}, jaxlib ${jaxlib_version} (${python})")
+  else()
+    message(STATUS "ptxpp: no JAX with the XLA FFI headers (python: '${python}'): the JAX interop is not built")
+  endif()
+endfunction()
+
+function(ptxpp_add_jax_ops target)
+  ptxpp_find_jax()
+  if(NOT PTXPP_JAX_FOUND)
+    message(FATAL_ERROR "ptxpp_add_jax_ops(${target}): JAX was not found (set PTXPP_PYTHON to a python that imports jax)")
+  endif()
+  add_library(${target} SHARED ${ARGN})
+  target_include_directories(${target} SYSTEM PRIVATE ${PTXPP_JAX_INCLUDE})
+  target_link_libraries(${target} PRIVATE ptxpp::ptxpp)
+  # XLA's c_api.h declares struct fields named as its function typedefs, which GCC
+  # before 13 rejects ("changes meaning", a permerror with no -Wno- switch);
+  # -fpermissive makes it a warning, silent in a system header. (With -Werror our own
+  # sources still get no leniency: what -fpermissive downgrades stays an error.)
+  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-fpermissive>)
+  set_target_properties(${target} PROPERTIES PREFIX "lib")
+endfunction()

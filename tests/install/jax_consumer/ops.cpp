@@ -1,0 +1,5 @@
+#include <ptxpp/interop/jax.hpp>
+
+#include <kernels/elementwise.hpp>
+
+PTXPP_JAX_HANDLER(vector_add, examples::vector_add);
