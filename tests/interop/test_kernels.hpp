@@ -39,6 +39,34 @@ inline ptx::Kernel axpb(const std::string& arch) {
       });
 }
 
+// The gradient of axpb: grad_x[i] = alpha * grad_y[i] (x and shift are not needed,
+// but a backward op receives the forward's inputs and scalars).
+inline ptx::Kernel axpb_backward(const std::string& arch) {
+  return ptx::kernel("axpb_backward")
+      .in("grad_y", ptx::tensor(f32, {"N"}))
+      .in("x", ptx::tensor(f32, {"N"}))
+      .out("grad_x", ptx::tensor(f32, {"N"}))
+      .scalar("alpha", f32)
+      .scalar("shift", s32)
+      .block(64)
+      .grid([](const ptx::Bindings& b) { return examples::blocks_for(b, 64); })
+      .arch(arch)
+      .body([](ptx::Tensor grad_y, ptx::Tensor, ptx::Tensor grad_x, ptx::Scalar alpha, ptx::Scalar) {
+        auto [i, ok] = examples::element_index(grad_y.dim(0));
+        ptx::Label done("done");
+        ptx::bra_unless(ok, done);
+        auto [pg, px] = ptx::global_ptrs(grad_y, grad_x);
+        ptx::Reg a = alpha.load();
+        ptx::Reg off = i * 4;
+        ptx::Reg v(f32);
+        inst::ld.global.f32(v, ptx::addr(pg + off));
+        inst::mul.rn.f32(v, v, a);
+        inst::st.global.f32(ptx::addr(px + off), v);
+        ptx::place(done);
+        ptx::ret();
+      });
+}
+
 // The rows of an [M, 4] matrix: their sums and their maxima (two outputs; a static dimension).
 inline ptx::Kernel row_stats(const std::string& arch) {
   return ptx::kernel("row_stats")

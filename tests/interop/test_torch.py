@@ -87,6 +87,24 @@ class MetaAndCompile(unittest.TestCase):
         self.assertEqual(explanation.graph_count, 1)
 
 
+class Autograd(unittest.TestCase):
+    def test_a_backward_op_makes_the_op_differentiable(self):
+        ptxpp.torch.register_backward(ops.axpb, ops.axpb_backward)
+        x = torch.randn(256, requires_grad=True)
+        y = ops.axpb(x, 3.0, 1)
+        (y * torch.arange(256.0)).sum().backward()
+        torch.testing.assert_close(x.grad, 3.0 * torch.arange(256.0))
+        # and under torch.compile
+        x.grad = None
+        f = torch.compile(lambda t: ops.axpb(t, 0.5, 0).sum(), fullgraph=True, backend="aot_eager")
+        f(x).backward()
+        torch.testing.assert_close(x.grad, torch.full((256,), 0.5))
+
+    def test_what_is_not_an_op_is_refused(self):
+        with self.assertRaisesRegex(TypeError, "is not a torch op"):
+            ptxpp.torch.register_backward(lambda x: x, ops.axpb_backward)
+
+
 class Errors(unittest.TestCase):
     def check(self, pattern, fn):
         with self.assertRaisesRegex(RuntimeError, pattern):

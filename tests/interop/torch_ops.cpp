@@ -15,6 +15,7 @@ TORCH_LIBRARY(ptxpp_test, m) {
   ptx::torch::def(m, "rmsnorm", examples::rmsnorm);
   ptx::torch::def(m, "softmax", examples::softmax);
   ptx::torch::def(m, "axpb", axpb);
+  ptx::torch::def(m, "axpb_backward", axpb_backward);
   ptx::torch::def(m, "row_stats", row_stats);
   ptx::torch::def(m, "with_tensor_map", with_tensor_map);
   ptx::torch::def(m, "unsized_output", unsized_output);
