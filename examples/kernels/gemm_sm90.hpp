@@ -12,7 +12,8 @@
 //  * warpgroups 1 and 2 are the consumers, rows 0-63 and 64-127 of the tile: per stage
 //    they wait for it to be full, issue four wgmma.mma_async.m64n128k16.f32.bf16.bf16
 //    (K-major descriptors, 128B swizzle, start + 32 bytes per K step), commit, wait for the
-//    group and release the stage (one mbarrier.arrive per warpgroup on its empty mbarrier).
+//    group and release the stage (lane 0 of each of the 8 consumer warps arrives on the
+//    stage's empty mbarrier, after its own wgmma.wait_group: each warp's reads are done).
 // The K tile is 64 (one 128-byte swizzle row), the pipeline has kGemm90Stages = 4 stages
 // (4 x 32 KB of dynamic shared memory, plus the 4 full and 4 empty mbarriers). Stage
 // indices are trace-time values: the K loops are run-time loops whose bodies cover one
@@ -24,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -85,7 +87,7 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
         ptx::Reg bx = ptx::read(ptx::special::ctaid.x(), u32);
         ptx::Reg by = ptx::read(ptx::special::ctaid.y(), u32);
         ptx::Reg is0 = tid == 0u;
-        pipe.init(1, 2, &is0);  // full: the producer's arrive (+ 32 KB of transactions); empty: one arrive per consumer warpgroup
+        pipe.init(1, 8, &is0);  // full: the producer's arrive (+ 32 KB of transactions); empty: one arrive per consumer warp
         inst::bar.sync(0);
 
         // ---- producer: warp 0 ----
@@ -125,11 +127,13 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
           ptx::Reg ct = tid - 128u;          // 0..255
           ptx::Reg wg = ct >> 7;             // 0, 1: rows 64 * wg of the tile
           ptx::Reg t = ct & 127u;            // the thread in its warpgroup
-          ptx::Reg leader = t == 0u;
+          ptx::Reg lane0 = ct & 31u;
+          ptx::Reg leader = lane0 == 0u;  // lane 0 of each consumer warp releases a stage
           ptx::Reg a_rows = wg << 13;        // 64 rows x 128 bytes
           ptx::Reg sa = smA.base();
           ptx::Reg sa_wg = sa + a_rows;
-          ptx::Reg sb = smB.base();
+          // B's address from A's (the emulator does not read `mov.u32 r, dyn_smem+OFF` yet)
+          ptx::Reg sb = sa + static_cast<uint32_t>(smB.offset() - smA.offset());
           const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
           ptx::Reg da = hop::make_descriptor(sa_wg, layout);
           ptx::Reg db = hop::make_descriptor(sb, layout);
@@ -142,9 +146,13 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
             hop::wgmma_fence();
             const int64_t off = static_cast<int64_t>(st.stage()) * kTileBytes;
             for (int ks = 0; ks < 4; ++ks) {
-              ptx::Reg dak = da + (off + ks * 32) / 16;
-              ptx::Reg dbk = db + (off + ks * 32) / 16;
-              hop::mma_async(128, bf16, acc, 0, dak, dbk, accumulate);
+              const int64_t o = (off + ks * 32) / 16;  // the start field counts 16 bytes
+              std::optional<ptx::Reg> dak, dbk;
+              if (o != 0) {
+                dak.emplace(da + o);
+                dbk.emplace(db + o);
+              }
+              hop::mma_async(128, bf16, acc, 0, o ? *dak : da, o ? *dbk : db, accumulate);
             }
             hop::wgmma_commit();
             hop::wgmma_wait(0);
