@@ -4,23 +4,27 @@
 //   B: N x K bf16, row-major (K contiguous), read through a tensor map "b" (dims {K, N})
 //   C: M x N f32, row-major
 //
-// One CTA computes a 128 x 128 tile of C with three warpgroups (384 threads):
-//  * warpgroup 0 is the producer: its warp 0 waits for an empty stage, and one lane of it
-//    (elect.sync) arms the stage's full mbarrier (mbarrier.arrive.expect_tx, 32 KB) and
-//    issues two TMA tile loads (cp.async.bulk.tensor.2d, boxes of 64 x 128 bf16 with the
-//    128-byte swizzle) that complete it. Warps 1-3 have nothing to do.
-//  * warpgroups 1 and 2 are the consumers, rows 0-63 and 64-127 of the tile: per stage
-//    they wait for it to be full, issue four wgmma.mma_async.m64n128k16.f32.bf16.bf16
-//    (K-major descriptors, 128B swizzle, start + 32 bytes per K step), commit, wait for the
-//    group and release the stage (lane 0 of each of the 8 consumer warps arrives on the
-//    stage's empty mbarrier, after its own wgmma.wait_group: each warp's reads are done).
+// One CTA computes a 128 x 256 tile of C with three warpgroups (384 threads):
+//  * warpgroup 0 is the producer (setmaxnreg.dec to 40 registers): its warp 0 waits for an
+//    empty stage, and one lane of it (elect.sync) arms the stage's full mbarrier
+//    (mbarrier.arrive.expect_tx, 48 KB) and issues two TMA tile loads
+//    (cp.async.bulk.tensor.2d: A 64 x 128 and B 64 x 256 bf16 boxes, 128-byte swizzle) that
+//    complete it. Warps 1-3 have nothing to do.
+//  * warpgroups 1 and 2 are the consumers (setmaxnreg.inc to 232 registers), rows 0-63 and
+//    64-127 of the tile, 128 f32 accumulators per thread: per stage they wait for it to be
+//    full, issue four wgmma.mma_async.m64n256k16.f32.bf16.bf16 (K-major descriptors, 128B
+//    swizzle, start + 32 bytes per K step) and commit them; wgmma.wait_group 1 then leaves
+//    that group running while the previous stage's group has finished, and that stage is
+//    released (lane 0 of each of the 8 consumer warps arrives on its empty mbarrier, after
+//    its own wait: each warp's reads of it are done).
 // The K tile is 64 (one 128-byte swizzle row), the pipeline has kGemm90Stages = 4 stages
-// (4 x 32 KB of dynamic shared memory, plus the 4 full and 4 empty mbarriers). Stage
+// (4 x 48 KB of dynamic shared memory, plus the 4 full and 4 empty mbarriers). Stage
 // indices are trace-time values: the K loops are run-time loops whose bodies cover one
 // round of the stages, each side's phase parity a register flipped once a round
-// (ptx::hopper::PipelineState); K/64 mod 4 leftover tiles follow unrolled. The epilogue
-// stores the accumulators (the m64n128 fragment: ptx::hopper::accumulator_row_col) with
-// st.global.v2.f32. M and N must be multiples of 128 and K of 64 (an error otherwise);
+// (ptx::hopper::PipelineState); the consumers peel the first tile (nothing to release yet),
+// and K/64 mod 4 leftover tiles follow the loops unrolled. The epilogue stores the
+// accumulators (the m64n256 fragment: ptx::hopper::accumulator_row_col) with
+// st.global.v2.f32. M must be a multiple of 128, N of 256 and K of 64 (an error otherwise);
 // C offsets are 32-bit, so C must be under 4 GiB.
 #pragma once
 
@@ -34,25 +38,26 @@
 
 namespace examples {
 
-inline constexpr int kGemm90TileM = 128, kGemm90TileN = 128, kGemm90TileK = 64, kGemm90Stages = 4;
+inline constexpr int kGemm90TileM = 128, kGemm90TileN = 256, kGemm90TileK = 64, kGemm90Stages = 4;
 
 inline ptx::Dim3 gemm_sm90_grid(const ptx::Bindings& b) {
   return ptx::Dim3(static_cast<uint32_t>((b.at("N") + kGemm90TileN - 1) / kGemm90TileN),
                    static_cast<uint32_t>((b.at("M") + kGemm90TileM - 1) / kGemm90TileM));
 }
 
-// The tensor maps the kernel takes: A (M x K) and B (N x K), boxes of 64 x 128 bf16, 128B swizzle.
+// The tensor maps the kernel takes: A (M x K, boxes of 64 x 128) and B (N x K, boxes of
+// 64 x 256), bf16, 128-byte swizzle.
 inline std::pair<ptx::TensorMap, ptx::TensorMap> gemm_sm90_tensor_maps(const ptx::Device& dev, ptx::DevicePtr a,
                                                                         ptx::DevicePtr b, int64_t M, int64_t N, int64_t K) {
-  auto spec = [&](int64_t rows) {
+  auto spec = [&](int64_t rows, int box_rows) {
     ptx::TensorMapSpec s;
     s.type = ptx::TmaType::bf16;
     s.dims = {static_cast<uint64_t>(K), static_cast<uint64_t>(rows)};
-    s.box = {kGemm90TileK, kGemm90TileM};
+    s.box = {kGemm90TileK, static_cast<uint32_t>(box_rows)};
     s.swizzle = ptx::TmaSwizzle::b128;
     return s;
   };
-  return {ptx::make_tensor_map(dev, a, spec(M)), ptx::make_tensor_map(dev, b, spec(N))};
+  return {ptx::make_tensor_map(dev, a, spec(M, kGemm90TileM)), ptx::make_tensor_map(dev, b, spec(N, kGemm90TileN))};
 }
 
 inline ptx::Kernel gemm_sm90(const std::string& arch) {
@@ -63,23 +68,26 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
       .tensor_map("b")
       .out(ptx::tensor(f32, {"M", "N"}))
       .block(384)
+      .maxntid(ptx::Dim3(384))  // ptxas then gives each thread 65536 / 384 = 168 registers at launch:
+                                // 128 x 40 (producer) + 256 x 232 (consumers) after setmaxnreg is the same pool
       .grid(gemm_sm90_grid)
       .arch(arch)
       .body([](ptx::TensorMapParam a, ptx::TensorMapParam b, ptx::Tensor c) {
         namespace hop = ptx::hopper;
         const int64_t M = c.dim(0), N = c.dim(1), K = a.bound("K");
         if (M % kGemm90TileM != 0 || N % kGemm90TileN != 0 || K % kGemm90TileK != 0 || K <= 0)
-          throw ptx::Error("gemm_sm90: M and N must be multiples of 128 and K a positive multiple of 64 (the CTA tile); got M=" +
+          throw ptx::Error("gemm_sm90: M must be a multiple of 128, N of 256 and K a positive multiple of 64 (the CTA tile); got M=" +
                                std::to_string(M) + ", N=" + std::to_string(N) + ", K=" + std::to_string(K),
                            ptx::SourceLocation::current());
         if (M * N * 4 >= (int64_t{1} << 32))
           throw ptx::Error("gemm_sm90: C must be under 4 GiB (32-bit offsets)", ptx::SourceLocation::current());
         constexpr int S = kGemm90Stages;
-        constexpr uint32_t kTileBytes = 128 * 64 * 2;  // one stage of A (or B)
+        constexpr uint32_t kABytes = 128 * 64 * 2, kBBytes = 256 * 64 * 2;  // one stage of A, of B
+        constexpr int kN = kGemm90TileN, kAcc = kN / 2;                    // wgmma N, accumulators per thread
         const int64_t kt_total = K / kGemm90TileK;
 
         auto smA = ptx::smem::alloc(bf16, {S, 128, 64}, 1024, ptx::smem::Swizzle::B128);
-        auto smB = ptx::smem::alloc(bf16, {S, 128, 64}, 1024, ptx::smem::Swizzle::B128);
+        auto smB = ptx::smem::alloc(bf16, {S, kN, 64}, 1024, ptx::smem::Swizzle::B128);
         auto bars = ptx::smem::alloc(b64, {2 * S}, 8);
         hop::Pipeline pipe(bars, S);
 
@@ -87,10 +95,12 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
         ptx::Reg bx = ptx::read(ptx::special::ctaid.x(), u32);
         ptx::Reg by = ptx::read(ptx::special::ctaid.y(), u32);
         ptx::Reg is0 = tid == 0u;
-        pipe.init(1, 8, &is0);  // full: the producer's arrive (+ 32 KB of transactions); empty: one arrive per consumer warp
+        pipe.init(1, 8, &is0);  // full: the producer's arrive (+ 48 KB of transactions); empty: one arrive per consumer warp
         inst::bar.sync(0);
 
-        // ---- producer: warp 0 ----
+        // ---- producer: warpgroup 0, its warp 0 ----
+        ptx::Reg is_producer_wg = tid < 128u;
+        ptx::if_(is_producer_wg, [&] { inst::setmaxnreg.dec.sync.aligned.u32(40); });
         ptx::Reg is_producer = tid < 32u;
         ptx::if_(is_producer, [&] {
           ptx::Reg map_a = a.generic_address();
@@ -99,17 +109,16 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
           ptx::Reg elected(pred);
           inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
           ptx::Reg m0 = by << 7;
-          ptx::Reg n0 = bx << 7;
+          ptx::Reg n0 = bx << 8;
           ptx::Reg kc(u32);
           inst::mov.u32(kc, 0u);
           hop::PipelineState st(pipe, 1);
           auto produce = [&] {
             st.wait_empty();
             const hop::Mbarrier full = st.full();
-            full.arrive_expect_tx(2 * kTileBytes, &elected);
-            const int64_t off = static_cast<int64_t>(st.stage()) * kTileBytes;
-            hop::tma_load(smA.addr(off), map_a, {kc, m0}, full, {.guard = &elected});
-            hop::tma_load(smB.addr(off), map_b, {kc, n0}, full, {.guard = &elected});
+            full.arrive_expect_tx(kABytes + kBBytes, &elected);
+            hop::tma_load(smA.addr(static_cast<int64_t>(st.stage()) * kABytes), map_a, {kc, m0}, full, {.guard = &elected});
+            hop::tma_load(smB.addr(static_cast<int64_t>(st.stage()) * kBBytes), map_b, {kc, n0}, full, {.guard = &elected});
             kc += 64u;
             st.advance();
           };
@@ -124,11 +133,12 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
         // ---- consumers: warpgroups 1 and 2 ----
         ptx::Reg is_consumer = tid >= 128u;
         ptx::if_(is_consumer, [&] {
+          inst::setmaxnreg.inc.sync.aligned.u32(232);
           ptx::Reg ct = tid - 128u;          // 0..255
           ptx::Reg wg = ct >> 7;             // 0, 1: rows 64 * wg of the tile
           ptx::Reg t = ct & 127u;            // the thread in its warpgroup
           ptx::Reg lane0 = ct & 31u;
-          ptx::Reg leader = lane0 == 0u;  // lane 0 of each consumer warp releases a stage
+          ptx::Reg leader = lane0 == 0u;     // lane 0 of each consumer warp releases a stage
           ptx::Reg a_rows = wg << 13;        // 64 rows x 128 bytes
           ptx::Reg sa = smA.base();
           ptx::Reg sa_wg = sa + a_rows;
@@ -137,37 +147,42 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
           const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
           ptx::Reg da = hop::make_descriptor(sa_wg, layout);
           ptx::Reg db = hop::make_descriptor(sb, layout);
-          ptx::RegArray acc(f32, 64, "acc");
+          ptx::RegArray acc(f32, kAcc, "acc");
           for (size_t i = 0; i < acc.size(); ++i) inst::mov.f32(acc[i], 0.0f);
           ptx::Reg accumulate = t == t;    // scale-d: true (D += A * B)
           hop::PipelineState st(pipe, 0);
-          auto consume = [&] {
+          // Waits for the stage, issues its four wgmmas as one group; when `release_previous`,
+          // waits for the previous group (wait_group 1) and releases the previous stage.
+          auto consume = [&](bool release_previous) {
             st.wait_full();
             hop::wgmma_fence();
-            const int64_t off = static_cast<int64_t>(st.stage()) * kTileBytes;
             for (int ks = 0; ks < 4; ++ks) {
-              const int64_t o = (off + ks * 32) / 16;  // the start field counts 16 bytes
+              const int64_t oa = (static_cast<int64_t>(st.stage()) * kABytes + ks * 32) / 16;  // 16-byte units
+              const int64_t ob = (static_cast<int64_t>(st.stage()) * kBBytes + ks * 32) / 16;
               std::optional<ptx::Reg> dak, dbk;
-              if (o != 0) {
-                dak.emplace(da + o);
-                dbk.emplace(db + o);
-              }
-              hop::mma_async(128, bf16, acc, 0, o ? *dak : da, o ? *dbk : db, accumulate);
+              if (oa != 0) dak.emplace(da + oa);
+              if (ob != 0) dbk.emplace(db + ob);
+              hop::mma_async(kN, bf16, acc, 0, oa ? *dak : da, ob ? *dbk : db, accumulate);
             }
             hop::wgmma_commit();
-            hop::wgmma_wait(0);
-            st.empty().arrive(&leader);
+            if (release_previous) {
+              hop::wgmma_wait(1);
+              pipe.empty((st.stage() + S - 1) % S).arrive(&leader);
+            }
             st.advance();
           };
-          const int64_t rounds = kt_total / S;
+          consume(false);  // tile 0
+          const int64_t rounds = (kt_total - 1) / S;
           if (rounds > 0)
             ptx::loop(0u, static_cast<uint32_t>(rounds * S), S, [&](const ptx::Reg&) {
-              for (int u = 0; u < S; ++u) consume();
+              for (int u = 0; u < S; ++u) consume(true);
             });
-          for (int64_t kt = rounds * S; kt < kt_total; ++kt) consume();
+          for (int64_t kt = 1 + rounds * S; kt < kt_total; ++kt) consume(true);
+          hop::wgmma_wait(0);
+          pipe.empty((st.stage() + S - 1) % S).arrive(&leader);  // the last stage (no producer waits for it)
 
           // ---- epilogue: register i of thread t is row 16 (t/32) + (t%32)/4 + 8 ((i/2)%2),
-          // column 8 (i/4) + 2 (t%4) + i%2 of the warpgroup's 64 x 128 block ----
+          // column 8 (i/4) + 2 (t%4) + i%2 of the warpgroup's 64 x 256 block ----
           ptx::Reg pc = c.global_ptr();
           ptx::Reg warp = t >> 5;
           ptx::Reg lane = t & 31u;
@@ -178,7 +193,7 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
           row += w16;
           ptx::Reg g = lane >> 2;
           row += g;
-          ptx::Reg col = bx << 7;
+          ptx::Reg col = bx << 8;
           ptx::Reg q = lane & 3u;
           ptx::Reg q2 = q << 1;
           col += q2;
@@ -186,9 +201,9 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
           coff += col;
           coff = coff << 2;
           ptx::Reg cptr = pc + coff;
-          for (int i = 0; i < 64; i += 2) {
+          for (int i = 0; i < kAcc; i += 2) {
             const int64_t o = ((8 * ((i / 2) % 2)) * N + 8 * (i / 4)) * 4;
-            inst::st.global.v2.f32(ptx::addr(cptr, o), ptx::vec(acc[i], acc[i + 1]));
+            inst::st.global.v2.f32(ptx::addr(cptr, o), ptx::vec(acc[static_cast<size_t>(i)], acc[static_cast<size_t>(i + 1)]));
           }
         });
         ptx::ret();
