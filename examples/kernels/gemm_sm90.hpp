@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <ptxpp/dsl.hpp>
 #include <ptxpp/runtime.hpp>
@@ -46,9 +47,10 @@ inline ptx::Dim3 gemm_sm90_grid(const ptx::Bindings& b) {
 }
 
 // The tensor maps the kernel takes: A (M x K, boxes of 64 x 128) and B (N x K, boxes of
-// 64 x 256), bf16, 128-byte swizzle.
+// 64 x 256 / cluster_m: with a cluster each CTA loads its part of B for all), bf16, 128-byte swizzle.
 inline std::pair<ptx::TensorMap, ptx::TensorMap> gemm_sm90_tensor_maps(const ptx::Device& dev, ptx::DevicePtr a,
-                                                                        ptx::DevicePtr b, int64_t M, int64_t N, int64_t K) {
+                                                                        ptx::DevicePtr b, int64_t M, int64_t N, int64_t K,
+                                                                        int cluster_m = 1) {
   auto spec = [&](int64_t rows, int box_rows) {
     ptx::TensorMapSpec s;
     s.type = ptx::TmaType::bf16;
@@ -57,13 +59,22 @@ inline std::pair<ptx::TensorMap, ptx::TensorMap> gemm_sm90_tensor_maps(const ptx
     s.swizzle = ptx::TmaSwizzle::b128;
     return s;
   };
-  return {ptx::make_tensor_map(dev, a, spec(M, kGemm90TileM)), ptx::make_tensor_map(dev, b, spec(N, kGemm90TileN))};
+  return {ptx::make_tensor_map(dev, a, spec(M, kGemm90TileM)), ptx::make_tensor_map(dev, b, spec(N, kGemm90TileN / cluster_m))};
 }
 
-inline ptx::Kernel gemm_sm90(const std::string& arch) {
+// cluster_m = 2: clusters of two CTAs along M (the same B tile): each CTA loads half of the B
+// tile and multicasts it to both (cp.async.bulk.tensor ... .multicast::cluster, ctaMask 0b11);
+// a stage is free once the consumers of both CTAs released it (the empty mbarriers count 16
+// arrivals; consumers arrive on both CTAs' through mapa + mbarrier.arrive.release.cluster);
+// barrier.cluster after the mbarrier inits and before exiting. M must then be a multiple of 256.
+inline ptx::Kernel gemm_sm90(const std::string& arch, int cluster_m = 1) {
   using namespace ptx::types;
   namespace inst = ptx::inst;
-  return ptx::kernel("gemm_sm90")
+  if (cluster_m != 1 && cluster_m != 2)
+    throw ptx::Error("gemm_sm90: cluster_m is 1 or 2, not " + std::to_string(cluster_m), ptx::SourceLocation::current());
+  ptx::Kernel k = ptx::kernel(cluster_m == 1 ? "gemm_sm90" : "gemm_sm90_c2");
+  if (cluster_m > 1) k.cluster(ptx::Dim3(1, static_cast<uint32_t>(cluster_m), 1));
+  return k
       .tensor_map("a")
       .tensor_map("b")
       .out(ptx::tensor(f32, {"M", "N"}))
@@ -72,12 +83,16 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
                                 // 128 x 40 (producer) + 256 x 232 (consumers) after setmaxnreg is the same pool
       .grid(gemm_sm90_grid)
       .arch(arch)
-      .body([](ptx::TensorMapParam a, ptx::TensorMapParam b, ptx::Tensor c) {
+      .body([cluster_m](ptx::TensorMapParam a, ptx::TensorMapParam b, ptx::Tensor c) {
         namespace hop = ptx::hopper;
         const int64_t M = c.dim(0), N = c.dim(1), K = a.bound("K");
         if (M % kGemm90TileM != 0 || N % kGemm90TileN != 0 || K % kGemm90TileK != 0 || K <= 0)
           throw ptx::Error("gemm_sm90: M must be a multiple of 128, N of 256 and K a positive multiple of 64 (the CTA tile); got M=" +
                                std::to_string(M) + ", N=" + std::to_string(N) + ", K=" + std::to_string(K),
+                           ptx::SourceLocation::current());
+        if (M % (kGemm90TileM * cluster_m) != 0)
+          throw ptx::Error("gemm_sm90: with clusters of " + std::to_string(cluster_m) + " CTAs along M, M must be a multiple of " +
+                               std::to_string(kGemm90TileM * cluster_m) + "; got M=" + std::to_string(M),
                            ptx::SourceLocation::current());
         if (M * N * 4 >= (int64_t{1} << 32))
           throw ptx::Error("gemm_sm90: C must be under 4 GiB (32-bit offsets)", ptx::SourceLocation::current());
@@ -95,8 +110,10 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
         ptx::Reg bx = ptx::read(ptx::special::ctaid.x(), u32);
         ptx::Reg by = ptx::read(ptx::special::ctaid.y(), u32);
         ptx::Reg is0 = tid == 0u;
-        pipe.init(1, 8, &is0);  // full: the producer's arrive (+ 48 KB of transactions); empty: one arrive per consumer warp
-        inst::bar.sync(0);
+        // full: the producer's arrive (+ 48 KB of transactions); empty: one arrive per consumer warp (of each CTA)
+        pipe.init(1, static_cast<uint32_t>(8 * cluster_m), &is0);
+        if (cluster_m > 1) hop::cluster_sync();
+        else inst::bar.sync(0);
 
         // ---- producer: warpgroup 0, its warp 0 ----
         ptx::Reg is_producer_wg = tid < 128u;
@@ -110,6 +127,20 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
           inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
           ptx::Reg m0 = by << 7;
           ptx::Reg n0 = bx << 8;
+          // with a cluster: this CTA's part of B (rows n0 + rank * 256 / cluster_m), at that offset in the stage
+          std::optional<ptx::Reg> mask, bdst;
+          int64_t bdst_off = 0;
+          if (cluster_m > 1) {
+            ptx::Reg rank = ptx::read(ptx::special::cluster_ctarank, u32);
+            ptx::Reg part = rank << 7;
+            n0 += part;
+            ptx::Reg part_bytes = rank << 14;  // 128 rows x 128 bytes
+            ptx::Reg base = smA.base();
+            bdst.emplace(base + part_bytes);
+            bdst_off = static_cast<int64_t>(smB.offset() - smA.offset());
+            mask.emplace(b16);
+            inst::mov.b16(*mask, (1 << cluster_m) - 1);
+          }
           ptx::Reg kc(u32);
           inst::mov.u32(kc, 0u);
           hop::PipelineState st(pipe, 1);
@@ -118,7 +149,11 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
             const hop::Mbarrier full = st.full();
             full.arrive_expect_tx(kABytes + kBBytes, &elected);
             hop::tma_load(smA.addr(static_cast<int64_t>(st.stage()) * kABytes), map_a, {kc, m0}, full, {.guard = &elected});
-            hop::tma_load(smB.addr(static_cast<int64_t>(st.stage()) * kBBytes), map_b, {kc, n0}, full, {.guard = &elected});
+            if (cluster_m > 1)
+              hop::tma_load(ptx::addr(*bdst, bdst_off + static_cast<int64_t>(st.stage()) * kBBytes), map_b, {kc, n0}, full,
+                            {.guard = &elected, .multicast = &*mask});
+            else
+              hop::tma_load(smB.addr(static_cast<int64_t>(st.stage()) * kBBytes), map_b, {kc, n0}, full, {.guard = &elected});
             kc += 64u;
             st.advance();
           };
@@ -147,6 +182,19 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
           const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
           ptx::Reg da = hop::make_descriptor(sa_wg, layout);
           ptx::Reg db = hop::make_descriptor(sb, layout);
+          // with a cluster: the mbarriers of each CTA of the cluster (mapa)
+          std::vector<ptx::Reg> peer_bars;
+          if (cluster_m > 1) {
+            ptx::Reg bars_base = sa + static_cast<uint32_t>(bars.offset() - smA.offset());
+            for (int r = 0; r < cluster_m; ++r) peer_bars.push_back(hop::map_shared_rank(bars_base, r));
+          }
+          auto release = [&](int stage) {
+            if (cluster_m == 1) {
+              pipe.empty(stage).arrive(&leader);
+              return;
+            }
+            for (const ptx::Reg& pb : peer_bars) hop::Mbarrier(ptx::addr(pb, 8 * (S + stage))).arrive_cluster(&leader);
+          };
           ptx::RegArray acc(f32, kAcc, "acc");
           for (size_t i = 0; i < acc.size(); ++i) inst::mov.f32(acc[i], 0.0f);
           ptx::Reg accumulate = t == t;    // scale-d: true (D += A * B)
@@ -167,7 +215,7 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
             hop::wgmma_commit();
             if (release_previous) {
               hop::wgmma_wait(1);
-              pipe.empty((st.stage() + S - 1) % S).arrive(&leader);
+              release((st.stage() + S - 1) % S);
             }
             st.advance();
           };
@@ -179,7 +227,7 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
             });
           for (int64_t kt = 1 + rounds * S; kt < kt_total; ++kt) consume(true);
           hop::wgmma_wait(0);
-          pipe.empty((st.stage() + S - 1) % S).arrive(&leader);  // the last stage (no producer waits for it)
+          release((st.stage() + S - 1) % S);  // the last stage (no producer waits for it)
 
           // ---- epilogue: register i of thread t is row 16 (t/32) + (t%32)/4 + 8 ((i/2)%2),
           // column 8 (i/4) + 2 (t%4) + i%2 of the warpgroup's 64 x 256 block ----
@@ -206,6 +254,7 @@ inline ptx::Kernel gemm_sm90(const std::string& arch) {
             inst::st.global.v2.f32(ptx::addr(cptr, o), ptx::vec(acc[static_cast<size_t>(i)], acc[static_cast<size_t>(i + 1)]));
           }
         });
+        if (cluster_m > 1) hop::cluster_sync();  // no CTA leaves while the other may still arrive on its mbarriers
         ptx::ret();
       });
 }

@@ -104,6 +104,31 @@ TEST(Hopper, PipelineInitAndStatesTrackStagesAndPhases) {
   expect_clean(t->ptx, "sm_90a");
 }
 
+TEST(Hopper, ClusterHelpersEmitExactlyTheirInstructions) {
+  auto t = trace_body([] {
+    auto bars = ptx::smem::alloc(b64, {2}, 8);
+    ptx::Reg base = bars.base();
+    ptx::Reg peer = map_shared_rank(base, 1);
+    ptx::Reg rank = ptx::read(ptx::special::cluster_ctarank, u32);
+    ptx::Reg mine = map_shared_rank(base, rank);
+    cluster_sync();
+    Mbarrier(ptx::addr(peer, 8)).arrive_cluster();
+    ptx::Reg p = rank == 0u;
+    Mbarrier(ptx::addr(mine)).arrive_cluster(&p);
+  });
+  EXPECT_EQ(listing_of(t->ptx),
+            "mov.u32 \t%r1, smem;\n"
+            "mapa.shared::cluster.u32 \t%r2, %r1, 1;\n"
+            "mov.u32 \t%r3, %cluster_ctarank;\n"
+            "mapa.shared::cluster.u32 \t%r4, %r1, %r3;\n"
+            "barrier.cluster.arrive.release.aligned;\n"
+            "barrier.cluster.wait.acquire.aligned;\n"
+            "mbarrier.arrive.release.cluster.shared::cluster.b64 \t_, [%r2+8];\n"
+            "setp.eq.u32 \t%p1, %r3, 0;\n"
+            "@%p1 mbarrier.arrive.release.cluster.shared::cluster.b64 \t_, [%r4];\n");
+  expect_clean(t->ptx, "sm_90a");
+}
+
 TEST(Hopper, MisuseIsReported) {
   auto error_of = [](const std::function<void()>& body) {
     try {
@@ -444,6 +469,27 @@ TEST(Hopper, GemmStructureAndResourcesUnderPtxas) {
   EXPECT_NE(r.log.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
   std::cout << "[ gemm_sm90 sm_90a ] ptxas -v: " << regs << " registers, 0 spills, " << t->dynamic_smem_bytes
             << " bytes dynamic smem\n";
+}
+
+// The cluster variant: B multicast to both CTAs of a (1, 2, 1) cluster.
+TEST(Hopper, GemmClusterVariantStructureAndResourcesUnderPtxas) {
+  const auto t = examples::gemm_sm90("sm_90a", 2).trace({{"M", 8192}, {"N", 8192}, {"K", 8192}});
+  EXPECT_EQ(t->cluster.y, 2u);
+  EXPECT_NE(t->ptx.find(".multicast::cluster"), std::string::npos);
+  EXPECT_NE(t->ptx.find("mbarrier.arrive.release.cluster.shared::cluster.b64"), std::string::npos);
+  try {
+    (void)examples::gemm_sm90("sm_90a", 2).trace({{"M", 128}, {"N", 256}, {"K", 64}});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("with clusters of 2 CTAs along M, M must be a multiple of 256; got M=128"), std::string::npos)
+        << e.what();
+  }
+  expect_clean(t->ptx, "sm_90a");
+  if (!have_ptxas()) GTEST_SKIP() << "ptxas not found";
+  const auto r = run_ptxas(t->ptx, "sm_90a", "-v");
+  ASSERT_TRUE(r.ok) << r.log;
+  EXPECT_NE(r.log.find("Used 168 registers"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
 }
 
 }  // namespace

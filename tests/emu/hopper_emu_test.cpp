@@ -36,20 +36,20 @@ std::vector<uint16_t> random_bf16(size_t n, unsigned seed) {
 }
 
 // Runs the GEMM on the CPU device and compares every element with a double-precision reference.
-void check_gemm(int64_t M, int64_t N, int64_t K) {
+void check_gemm(int64_t M, int64_t N, int64_t K, int cluster_m = 1) {
   const auto a = random_bf16(static_cast<size_t>(M * K), 31), b = random_bf16(static_cast<size_t>(N * K), 32);
   Device cpu = device::cpu();
   DevicePtr da = cpu.alloc(a.size() * 2, "A"), db = cpu.alloc(b.size() * 2, "B"), dc = cpu.alloc(static_cast<size_t>(M * N) * 4, "C");
   cpu.copy_to_device(da, a.data(), a.size() * 2);
   cpu.copy_to_device(db, b.data(), b.size() * 2);
   cpu.fill(dc, 0xff, static_cast<size_t>(M * N) * 4);  // NaN: every element must be written
-  const auto [ma, mb] = examples::gemm_sm90_tensor_maps(cpu, da, db, M, N, K);
-  auto k = bind(cpu, examples::gemm_sm90("sm_90a"), {{"M", M}, {"N", N}, {"K", K}});
+  const auto [ma, mb] = examples::gemm_sm90_tensor_maps(cpu, da, db, M, N, K, cluster_m);
+  auto k = bind(cpu, examples::gemm_sm90("sm_90a", cluster_m), {{"M", M}, {"N", N}, {"K", K}});
   const auto start = std::chrono::steady_clock::now();
   k(ma, mb, dc);
   cpu.synchronize();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "[ gemm_sm90 " << M << "x" << N << "x" << K << " ] emulator: " << secs << " s\n";
+  std::cout << "[ gemm_sm90" << (cluster_m > 1 ? "_c2 " : " ") << M << "x" << N << "x" << K << " ] emulator: " << secs << " s\n";
   std::vector<float> got(static_cast<size_t>(M * N));
   cpu.copy_to_host(got.data(), dc, got.size() * 4);
   for (int64_t i = 0; i < M; ++i)
@@ -68,6 +68,9 @@ void check_gemm(int64_t M, int64_t N, int64_t K) {
 // loop (each stage's barriers go through phases 0, 1 and 0 again) and two unrolled tiles; the
 // consumers one peeled tile, two rounds and one unrolled tile.
 TEST(HopperOnEmulator, GemmSm90MatchesTheCpuReference) { check_gemm(256, 512, 640); }
+
+// Clusters of two CTAs along M, B multicast: 512 x 256 x 640 is two clusters, 10 K tiles.
+TEST(HopperOnEmulator, GemmSm90ClusterMulticastMatchesTheCpuReference) { check_gemm(512, 256, 640, 2); }
 
 // Fewer K tiles than stages: no run-time loop.
 TEST(HopperOnEmulator, GemmSm90WithOneKTile) { check_gemm(128, 256, 64); }

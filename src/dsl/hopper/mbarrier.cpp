@@ -46,6 +46,11 @@ void Mbarrier::arrive(const Reg* guard, ptx::SourceLocation where) const {
   emit("mbarrier.arrive.shared::cta.b64", ops, guard, where);
 }
 
+void Mbarrier::arrive_cluster(const Reg* guard, ptx::SourceLocation where) const {
+  const Operand ops[] = {to_operand(_), addr_};
+  emit("mbarrier.arrive.release.cluster.shared::cluster.b64", ops, guard, where);
+}
+
 void Mbarrier::arrive_expect_tx(uint32_t bytes, const Reg* guard, ptx::SourceLocation where) const {
   if (bytes > (1u << 20) - 1) throw Error(fmt::format("mbarrier expect_tx: {} bytes is over the 2^20-1 limit", bytes), where);
   const Operand ops[] = {to_operand(_), addr_, Operand(bytes)};
@@ -76,6 +81,23 @@ void Mbarrier::wait(const Operand& phase, ptx::SourceLocation where) const {
 
 void fence_mbarrier_init(ptx::SourceLocation where) {
   Trace::current(where).emit_text("fence.mbarrier_init.release.cluster", {}, where);
+}
+
+Reg map_shared_rank(const Reg& addr, const Operand& rank, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  t.check_reg(addr, where);
+  if (bits(addr.type()) != 32 || addr.type() == DType::f32)
+    throw Error("map_shared_rank: the shared address is a 32-bit integer register", where);
+  Reg d(DType::u32, {}, where);
+  const Operand ops[] = {d, addr, rank};
+  t.emit_text("mapa.shared::cluster.u32", ops, where);
+  return d;
+}
+
+void cluster_sync(ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  t.emit_text("barrier.cluster.arrive.release.aligned", {}, where);
+  t.emit_text("barrier.cluster.wait.acquire.aligned", {}, where);
 }
 
 Pipeline::Pipeline(const smem::Buffer& barriers, int stages, ptx::SourceLocation where) : buf_(barriers), stages_(stages) {

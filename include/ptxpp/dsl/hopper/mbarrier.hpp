@@ -27,6 +27,9 @@ class Mbarrier {
                         ptx::SourceLocation where = ptx::SourceLocation::current()) const;
   // mbarrier.expect_tx.shared::cta.b64 [addr], bytes;
   void expect_tx(uint32_t bytes, const Reg* guard = nullptr, ptx::SourceLocation where = ptx::SourceLocation::current()) const;
+  // For an mbarrier of another CTA of the cluster (an address from map_shared_rank):
+  // mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr];
+  void arrive_cluster(const Reg* guard = nullptr, ptx::SourceLocation where = ptx::SourceLocation::current()) const;
   // The canonical spin on the phase with parity `phase` (a .b32/.u32 register or 0/1):
   //   $L__mbar_wait_N:
   //   mbarrier.try_wait.parity.shared::cta.b64 %p, [addr], phase;
@@ -41,6 +44,13 @@ class Mbarrier {
 
 // fence.mbarrier_init.release.cluster;  (makes mbarrier.init visible to the async proxy / the cluster)
 void fence_mbarrier_init(ptx::SourceLocation where = ptx::SourceLocation::current());
+
+// mapa.shared::cluster.u32 d, addr, rank;  the same shared address in the CTA of that rank of
+// the cluster (addr: a 32-bit shared-window register; rank: a register or an immediate).
+Reg map_shared_rank(const Reg& addr, const Operand& rank, ptx::SourceLocation where = ptx::SourceLocation::current());
+// barrier.cluster.arrive.release.aligned;  barrier.cluster.wait.acquire.aligned;  (every thread
+// of every CTA of the cluster; two instructions)
+void cluster_sync(ptx::SourceLocation where = ptx::SourceLocation::current());
 
 // `stages` full and `stages` empty mbarriers in a shared buffer of at least 16 * stages
 // bytes (8-byte aligned): full(s) at byte 8s, empty(s) at byte 8(stages + s). The
