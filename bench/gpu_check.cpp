@@ -228,7 +228,8 @@ int main(int argc, char** argv) {
         const double cs = seconds_per_run(dev, [&] { cok = cok && cublas.gemm(ga.address, gb.address, gc.address, gm, gn, gk); });
         cublas_tflops = cok ? flops / cs / 1e12 : 0;
       }
-      // One row per kernel: gemm_sm80 (mma.sync), and on sm_90a gemm_sm90 (TMA + wgmma).
+      // One row per kernel: gemm_sm80 (mma.sync), and on sm_90a gemm_sm90 (TMA + wgmma) and
+      // gemm_sm90_c2 (clusters of 2 CTAs, B multicast).
       auto row = [&](const char* name, const std::function<void()>& launch) {
         dev.fill(gc, 0xff, static_cast<size_t>(gm) * gn * 4);
         const double s = seconds_per_run(dev, launch);
@@ -260,6 +261,9 @@ int main(int argc, char** argv) {
         const auto [ma, mb] = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk);
         auto k90 = ptx::bind(dev, examples::gemm_sm90(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
         row("gemm_sm90", [&] { k90(ma, mb, gc); });
+        const auto [ma2, mb2] = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk, 2);
+        auto k90c = ptx::bind(dev, examples::gemm_sm90(arch, 2), {{"M", gm}, {"N", gn}, {"K", gk}});
+        row("gemm_sm90_c2", [&] { k90c(ma2, mb2, gc); });
       }
       dev.free(ga);
       dev.free(gb);
