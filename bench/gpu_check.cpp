@@ -17,6 +17,7 @@
 
 #include "../examples/kernels/elementwise.hpp"
 #include "../examples/kernels/gemm_sm80.hpp"
+#include "../examples/kernels/gemm_sm90.hpp"
 #include "../examples/kernels/rows.hpp"
 #include "runtime/driver.hpp"
 
@@ -220,35 +221,50 @@ int main(int argc, char** argv) {
       ptx::DevicePtr gc = dev.alloc(static_cast<size_t>(gm) * gn * 4, "C");
       dev.copy_to_device(ga, ha.data(), ha.size() * 2);
       dev.copy_to_device(gb, hb.data(), hb.size() * 2);
-      auto k = ptx::bind(dev, examples::gemm_sm80(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
-      const double s = seconds_per_run(dev, [&] { k(ga, gb, gc); });
-      std::vector<float> got(static_cast<size_t>(gm) * gn);
-      dev.copy_to_host(got.data(), gc, got.size() * 4);
-      bool ok = true;
-      for (int r = 0; r < gm && ok; r += 509)
-        for (int c = 0; c < gn && ok; c += 251) {
-          double ref = 0;
-          for (int kk = 0; kk < gk; ++kk)
-            ref += static_cast<double>(from_bf16(ha[static_cast<size_t>(r) * gk + kk])) * from_bf16(hb[static_cast<size_t>(c) * gk + kk]);
-          ok = std::fabs(got[static_cast<size_t>(r) * gn + c] - ref) <= 1e-2 * (1 + std::fabs(ref));
-        }
-      const double flops = 2.0 * gm * gn * gk, tflops = flops / s / 1e12;
+      const double flops = 2.0 * gm * gn * gk;
       double cublas_tflops = 0;
       if (cublas.ok()) {
         bool cok = true;
         const double cs = seconds_per_run(dev, [&] { cok = cok && cublas.gemm(ga.address, gb.address, gc.address, gm, gn, gk); });
         cublas_tflops = cok ? flops / cs / 1e12 : 0;
       }
-      char line[256];
-      const std::string gshape = std::to_string(gm) + "x" + std::to_string(gn) + "x" + std::to_string(gk);
-      if (cublas_tflops > 0)
-        std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14.1f %9.0f%%   %s\n", "gemm_sm80", gshape.c_str(), s * 1e6,
-                      tflops, cublas_tflops, 100.0 * tflops / cublas_tflops, ok ? "ok" : "WRONG");
-      else
-        std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14s %10s   %s\n", "gemm_sm80", gshape.c_str(), s * 1e6, tflops,
-                      "-", "-", ok ? "ok" : "WRONG");
-      table << line;
-      std::fputs(line, stdout);
+      // One row per kernel: gemm_sm80 (mma.sync), and on sm_90a gemm_sm90 (TMA + wgmma) and
+      // gemm_sm90_c2 (clusters of 2 CTAs, B multicast).
+      auto row = [&](const char* name, const std::function<void()>& launch) {
+        dev.fill(gc, 0xff, static_cast<size_t>(gm) * gn * 4);
+        const double s = seconds_per_run(dev, launch);
+        std::vector<float> got(static_cast<size_t>(gm) * gn);
+        dev.copy_to_host(got.data(), gc, got.size() * 4);
+        bool ok = true;
+        for (int r = 0; r < gm && ok; r += 509)
+          for (int c = 0; c < gn && ok; c += 251) {
+            double ref = 0;
+            for (int kk = 0; kk < gk; ++kk)
+              ref += static_cast<double>(from_bf16(ha[static_cast<size_t>(r) * gk + kk])) * from_bf16(hb[static_cast<size_t>(c) * gk + kk]);
+            ok = std::fabs(got[static_cast<size_t>(r) * gn + c] - ref) <= 1e-2 * (1 + std::fabs(ref));
+          }
+        const double tflops = flops / s / 1e12;
+        char line[256];
+        const std::string gshape = std::to_string(gm) + "x" + std::to_string(gn) + "x" + std::to_string(gk);
+        if (cublas_tflops > 0)
+          std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14.1f %9.0f%%   %s\n", name, gshape.c_str(), s * 1e6, tflops,
+                        cublas_tflops, 100.0 * tflops / cublas_tflops, ok ? "ok" : "WRONG");
+        else
+          std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14s %10s   %s\n", name, gshape.c_str(), s * 1e6, tflops, "-",
+                        "-", ok ? "ok" : "WRONG");
+        table << line;
+        std::fputs(line, stdout);
+      };
+      auto k80 = ptx::bind(dev, examples::gemm_sm80(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
+      row("gemm_sm80", [&] { k80(ga, gb, gc); });
+      if (arch == "sm_90a") {
+        const auto [ma, mb] = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk);
+        auto k90 = ptx::bind(dev, examples::gemm_sm90(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
+        row("gemm_sm90", [&] { k90(ma, mb, gc); });
+        const auto [ma2, mb2] = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk, 2);
+        auto k90c = ptx::bind(dev, examples::gemm_sm90(arch, 2), {{"M", gm}, {"N", gn}, {"K", gk}});
+        row("gemm_sm90_c2", [&] { k90c(ma2, mb2, gc); });
+      }
       dev.free(ga);
       dev.free(gb);
       dev.free(gc);

@@ -7,6 +7,7 @@
 #include "ptxpp/dsl/ampere.hpp"
 #include "ptxpp/dsl/control.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/hopper.hpp"
 #include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/kernel.hpp"
 #include "ptxpp/dsl/label.hpp"

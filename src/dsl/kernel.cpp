@@ -82,6 +82,12 @@ Reg TensorMapParam::generic_address(ptx::SourceLocation where) const {
   return g;
 }
 
+int64_t TensorMapParam::bound(std::string_view symbol, ptx::SourceLocation where) const {
+  auto it = p_->bindings->find(symbol);
+  if (it == p_->bindings->end()) throw Error(fmt::format("dimension '{}' is not bound; pass it to ptx()/trace()", symbol), where);
+  return it->second;
+}
+
 Operand tensor_coords(const Reg& map, std::initializer_list<Operand> coords, ptx::SourceLocation where) {
   dsl::Trace& t = dsl::Trace::current(where);
   t.check_reg(map, where);

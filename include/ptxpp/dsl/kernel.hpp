@@ -131,6 +131,10 @@ class TensorMapParam {
   std::string_view param() const { return p_->name; }
   // The descriptor's generic address: `mov.b64 a, name;  cvta.param.u64 g, a;` (two instructions, as nvcc).
   Reg generic_address(ptx::SourceLocation where = ptx::SourceLocation::current()) const;
+  // The value bound to a shape variable at this trace (a trace-time value; an error when
+  // unbound): a tensor map carries no shape the kernel can see, so kernels that take
+  // only tensor maps read their extents here.
+  int64_t bound(std::string_view symbol, ptx::SourceLocation where = ptx::SourceLocation::current()) const;
 
  private:
   const dsl::detail::Param* p_;
