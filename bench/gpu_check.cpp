@@ -20,6 +20,7 @@
 #include "../examples/kernels/gemm_sm90.hpp"
 #include "../examples/kernels/rows.hpp"
 #include "runtime/driver.hpp"
+#include "../examples/kernels/bf16_host.hpp"
 
 namespace {
 
@@ -47,17 +48,8 @@ std::vector<float> randoms(size_t n, uint32_t seed) {
   return v;
 }
 
-uint16_t to_bf16(float x) {  // round to nearest even (finite inputs)
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-float from_bf16(uint16_t h) {
-  const uint32_t u = static_cast<uint32_t>(h) << 16;
-  float x;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
+using examples::from_bf16;
+using examples::to_bf16;
 
 // cuBLAS, loaded at run time when present: cublasGemmEx bf16 x bf16 -> f32 (compute f32).
 struct Cublas {

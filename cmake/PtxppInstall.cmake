@@ -14,7 +14,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ptxppConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/ptxppConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/ptxppConfig.cmake ${PROJECT_BINARY_DIR}/ptxppConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/PtxppKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/PtxppEmbed.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/PtxppTorch.cmake ${PROJECT_SOURCE_DIR}/cmake/PtxppJax.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/PtxppTorch.cmake ${PROJECT_SOURCE_DIR}/cmake/PtxppPython.cmake ${PROJECT_SOURCE_DIR}/cmake/PtxppJax.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ptxpp)
 
 file(RELATIVE_PATH PTXPP_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")

@@ -7,20 +7,12 @@
 # with <ptxpp/interop/jax.hpp> (PTXPP_JAX_HANDLER); load it in Python with
 # ptxpp.jax.load_library(path). The CUDA handlers take XLA's stream as a plain pointer,
 # so no CUDA headers are needed to build them.
+include(${CMAKE_CURRENT_LIST_DIR}/PtxppPython.cmake)
 function(ptxpp_find_jax)
   if(DEFINED PTXPP_JAX_FOUND)
     return()
   endif()
-  set(python "${PTXPP_PYTHON}")
-  if(NOT python AND DEFINED ENV{PTXPP_PYTHON})
-    set(python "$ENV{PTXPP_PYTHON}")
-  endif()
-  if(NOT python AND EXISTS "$ENV{HOME}/.cache/ptxpp/venv/bin/python")
-    set(python "$ENV{HOME}/.cache/ptxpp/venv/bin/python")
-  endif()
-  if(NOT python)
-    find_program(python python3)
-  endif()
+  ptxpp_interop_python(python)
   set(found FALSE)
   if(python)
     execute_process(

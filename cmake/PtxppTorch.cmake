@@ -6,20 +6,12 @@
 # made with <ptxpp/interop/torch.hpp>; load it in Python with
 # ptxpp.torch.load_library(path). CUDA dispatch is compiled in when the CUDA
 # toolkit's headers are found (c10/cuda needs cuda_runtime_api.h).
+include(${CMAKE_CURRENT_LIST_DIR}/PtxppPython.cmake)
 function(ptxpp_find_torch)
   if(DEFINED PTXPP_TORCH_FOUND)
     return()
   endif()
-  set(python "${PTXPP_PYTHON}")
-  if(NOT python AND DEFINED ENV{PTXPP_PYTHON})
-    set(python "$ENV{PTXPP_PYTHON}")
-  endif()
-  if(NOT python AND EXISTS "$ENV{HOME}/.cache/ptxpp/venv/bin/python")
-    set(python "$ENV{HOME}/.cache/ptxpp/venv/bin/python")
-  endif()
-  if(NOT python)
-    find_program(python python3)
-  endif()
+  ptxpp_interop_python(python)
   set(found FALSE)
   if(python)
     execute_process(

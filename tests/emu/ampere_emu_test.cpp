@@ -7,6 +7,7 @@
 
 #include "../../examples/kernels/gemm_sm80.hpp"
 #include "emu_test_util.hpp"
+#include "../../examples/kernels/bf16_host.hpp"
 
 namespace ptx::test {
 namespace {
@@ -146,17 +147,8 @@ TEST(AmpereOnEmulator, FragmentMapsAgreeWithMma) {
   }
 }
 
-uint16_t to_bf16(float x) {  // round to nearest even (finite inputs)
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-float from_bf16(uint16_t h) {
-  const uint32_t u = static_cast<uint32_t>(h) << 16;
-  float x;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
+using examples::from_bf16;
+using examples::to_bf16;
 
 // M x N x K = 256 x 128 x 224: two CTAs, 7 k tiles (the run-time loop runs 2 rounds of 3,
 // with a predicated load in its last slot, then one unrolled tile).

@@ -11,21 +11,13 @@
 #include <ptxpp/runtime.hpp>
 
 #include "../../examples/kernels/gemm_sm90.hpp"
+#include "../../examples/kernels/bf16_host.hpp"
 
 namespace ptx::test {
 namespace {
 
-uint16_t to_bf16(float x) {  // round to nearest even (finite inputs)
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-float from_bf16(uint16_t h) {
-  const uint32_t u = static_cast<uint32_t>(h) << 16;
-  float x;
-  std::memcpy(&x, &u, 4);
-  return x;
-}
+using examples::from_bf16;
+using examples::to_bf16;
 
 std::vector<uint16_t> random_bf16(size_t n, unsigned seed) {
   std::mt19937 g(seed);
