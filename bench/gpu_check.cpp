@@ -250,12 +250,13 @@ int main(int argc, char** argv) {
       auto k80 = ptx::bind(dev, examples::gemm_sm80(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
       row("gemm_sm80", [&] { k80(ga, gb, gc); });
       if (arch == "sm_90a") {
-        const auto [ma, mb] = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk);
+        // (named pairs, not structured bindings: Clang 14 cannot capture those in a lambda)
+        const auto maps = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk);
         auto k90 = ptx::bind(dev, examples::gemm_sm90(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
-        row("gemm_sm90", [&] { k90(ma, mb, gc); });
-        const auto [ma2, mb2] = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk, 2);
+        row("gemm_sm90", [&] { k90(maps.first, maps.second, gc); });
+        const auto maps2 = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk, 2);
         auto k90c = ptx::bind(dev, examples::gemm_sm90(arch, 2), {{"M", gm}, {"N", gn}, {"K", gk}});
-        row("gemm_sm90_c2", [&] { k90c(ma2, mb2, gc); });
+        row("gemm_sm90_c2", [&] { k90c(maps2.first, maps2.second, gc); });
       }
       dev.free(ga);
       dev.free(gb);
