@@ -648,5 +648,50 @@ TEST(Dsl, TensorMapParameters) {
   EXPECT_THROW((void)six.ptx(), Error);
 }
 
+// Named tensors: the .param symbol is kernel_name, params() reports the declaration
+// (what the torch/JAX interop builds signatures from), and ptxas takes the kernel.
+TEST(Dsl, NamedParametersAndTheirSpecs) {
+  auto k = ptx::kernel("named").in("x", tensor(f32, {"N"})).out("y", tensor(f32, {"N"})).scalar("alpha", f32).arch("sm_90a").block(32).body(
+      [](Tensor x, Tensor y, Scalar alpha) {
+        auto [px, py] = global_ptrs(x, y);
+        Reg a = alpha.load();
+        Reg v(f32);
+        inst::ld.global.f32(v, addr(px));
+        inst::mul.rn.f32(v, v, a);
+        inst::st.global.f32(addr(py), v);
+        ret();
+      });
+  const std::string text = k.ptx({{"N", 32}});
+  EXPECT_NE(text.find(".param .u64 named_x"), std::string::npos) << text;
+  EXPECT_NE(text.find(".param .u64 named_y"), std::string::npos) << text;
+  expect_clean(text, "sm_90a");
+  const std::vector<ParamSpec> p = k.params();
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].kind, ParamSpec::Kind::input);
+  EXPECT_EQ(p[0].name, "x");
+  EXPECT_EQ(p[0].spec.shape.at(0).symbol, "N");
+  EXPECT_EQ(p[1].kind, ParamSpec::Kind::output);
+  EXPECT_EQ(p[2].kind, ParamSpec::Kind::scalar);
+  EXPECT_EQ(p[2].dtype, DType::f32);
+  EXPECT_TRUE(ptx::kernel("unnamed").in(tensor(f32, {4})).params().at(0).name.empty());
+}
+
+TEST(DslErrors, ParameterNamesAreIdentifiersAndUnique) {
+  int line = 0;
+  Error e = error_of([&] {
+    line = __LINE__ + 1;
+    ptx::kernel("k").in("x", tensor(f32, {4})).scalar("x", f32);
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_NE(e.message().find("kernel k: two parameters named 'x'"), std::string::npos) << e.what();
+  e = error_of([&] {
+    line = __LINE__ + 1;
+    ptx::kernel("k").in("x-1", tensor(f32, {4}));
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_NE(e.message().find("parameter name 'x-1' is not an identifier"), std::string::npos) << e.what();
+  EXPECT_THROW(ptx::kernel("k").tensor_map(""), Error);
+}
+
 }  // namespace
 }  // namespace ptx::test
