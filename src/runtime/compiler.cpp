@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <random>
 
 #include <fmt/format.h>
@@ -74,9 +76,17 @@ std::optional<Compiler> ptxas_compiler() {
       }
   }
   if (path.empty() || !fs::exists(path)) return std::nullopt;
-  auto [version, ok] = run_capture(shell_quoted(path) + " --version");
-  if (!ok) return std::nullopt;
-  return Compiler{CompilerKind::ptxas, path, "ptxas " + version};
+  // `ptxas --version` once per path: every kernel load asks, cache hits included
+  static std::mutex mu;
+  static std::map<std::string, std::optional<std::string>> versions;
+  std::lock_guard lock(mu);
+  auto it = versions.find(path);
+  if (it == versions.end()) {
+    auto [version, ok] = run_capture(shell_quoted(path) + " --version");
+    it = versions.emplace(path, ok ? std::optional<std::string>("ptxas " + version) : std::nullopt).first;
+  }
+  if (!it->second) return std::nullopt;
+  return Compiler{CompilerKind::ptxas, path, *it->second};
 }
 
 std::optional<Compiler> nvjitlink_compiler() {
