@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "ptxpp/dsl/kernel.hpp"
+#include "ptxpp/interop/shapes.hpp"
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/launch.hpp"
 
@@ -203,7 +204,6 @@ struct Op {
  private:
   void describe(const ptx::Kernel& probe) {
     params = probe.params();
-    std::set<std::string> known;
     for (const ParamSpec& p : params) {
       const std::string where = "kernel parameter " + (p.name.empty() ? "(unnamed)" : "'" + p.name + "'");
       switch (p.kind) {
@@ -226,8 +226,6 @@ struct Op {
           names.push_back(!p.name.empty() ? p.name : (in ? "in" : "out") + std::to_string(in ? inputs : outputs));
           if (in) {
             ++inputs;
-            for (const Dim& d : p.spec.shape)
-              if (d.symbolic()) known.insert(d.symbol);
           } else {
             ++outputs;
           }
@@ -235,12 +233,7 @@ struct Op {
         }
       }
     }
-    for (const ParamSpec& p : params)
-      if (p.kind == ParamSpec::Kind::output)
-        for (const Dim& d : p.spec.shape)
-          if (d.symbolic() && !known.count(d.symbol))
-            throw std::invalid_argument("output dimension " + d.symbol +
-                                        " is not a dimension of any input, so the op cannot size its output");
+    interop::check_outputs_are_sized(params, "");
   }
 
   std::string json() const {
@@ -327,7 +320,7 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
   for (auto it = attrs.begin(); it != attrs.end(); ++it)
     if (!scalar_names.count(*it)) return op.error("unknown attribute '" + std::string(*it) + "'");
 
-  std::map<std::string, std::string> bound_by;  // symbol -> "dimension d of 'x'"
+  interop::ShapeBinder shapes;
   size_t in = 0, out = 0;
   // inputs first (they bind the symbols), then outputs and scalars
   for (int pass = 0; pass < 2; ++pass) {
@@ -393,26 +386,10 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
         return op.error(std::string(what) + " '" + name + "' must have " + std::to_string(p.spec.shape.size()) +
                         " dimensions, not " + std::to_string(dims.size()));
       if (input) {
-        for (size_t d = 0; d < p.spec.shape.size(); ++d) {
-          const Dim& dim = p.spec.shape[d];
-          const int64_t size = dims[d];
-          const std::string where = "dimension " + std::to_string(d) + " of '" + name + "'";
-          if (!dim.symbolic()) {
-            if (size != dim.value)
-              return op.error(where + " must be " + std::to_string(dim.value) + ", not " + std::to_string(size));
-            continue;
-          }
-          auto [it, fresh] = call.bindings.emplace(dim.symbol, size);
-          if (fresh) {
-            bound_by[dim.symbol] = where;
-          } else if (it->second != size) {
-            return op.error(where + " is " + std::to_string(size) + ", but " + dim.symbol + " is " +
-                            std::to_string(it->second) + " (" + bound_by[dim.symbol] + ")");
-          }
-        }
+        if (auto error = shapes.bind(p.spec, name, std::span<const int64_t>(dims.begin(), dims.size())))
+          return op.error(*error);
       } else {
-        std::vector<int64_t> shape;
-        for (const Dim& d : p.spec.shape) shape.push_back(d.symbolic() ? call.bindings.at(d.symbol) : d.value);
+        const std::vector<int64_t> shape = shapes.shape_of(p.spec);
         if (!std::equal(shape.begin(), shape.end(), dims.begin()))
           return op.error("result '" + name + "' must have shape " + shape_text(shape) + ", not " + shape_text(dims));
       }
@@ -420,6 +397,7 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
       call.bytes.push_back(b->size_bytes());
     }
   }
+  call.bindings = shapes.bindings();
   return ffi::Error::Success();
 }
 

@@ -37,12 +37,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ptxpp/dsl/kernel.hpp"
+#include "ptxpp/interop/shapes.hpp"
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/launch.hpp"
 
@@ -124,7 +124,7 @@ struct Call {
 inline Call check_call(const Op& op, const std::vector<c10::IValue>& args) {
   Call call;
   std::optional<std::string> first_tensor;
-  std::map<std::string, std::string> bound_by;  // symbol -> "dimension d of 'x'"
+  interop::ShapeBinder shapes;
   size_t a = 0;
   for (size_t i = 0; i < op.params.size(); ++i) {
     const ParamSpec& p = op.params[i];
@@ -173,32 +173,14 @@ inline Call check_call(const Op& op, const std::vector<c10::IValue>& args) {
       op.fail("argument '" + name + "' must be a " + std::string(c10::toString(want)) + " tensor, not " + c10::toString(t.scalar_type()));
     if (t.dim() != static_cast<int64_t>(p.spec.shape.size()))
       op.fail("argument '" + name + "' must have " + std::to_string(p.spec.shape.size()) + " dimensions, not " + std::to_string(t.dim()));
-    for (size_t d = 0; d < p.spec.shape.size(); ++d) {
-      const Dim& dim = p.spec.shape[d];
-      const int64_t size = t.size(static_cast<int64_t>(d));
-      const std::string where = "dimension " + std::to_string(d) + " of '" + name + "'";
-      if (!dim.symbolic()) {
-        if (size != dim.value) op.fail(where + " must be " + std::to_string(dim.value) + ", not " + std::to_string(size));
-        continue;
-      }
-      auto [it, fresh] = call.bindings.emplace(dim.symbol, size);
-      if (fresh) {
-        bound_by[dim.symbol] = where;
-      } else if (it->second != size) {
-        op.fail(where + " is " + std::to_string(size) + ", but " + dim.symbol + " is " + std::to_string(it->second) + " (" +
-                bound_by[dim.symbol] + ")");
-      }
-    }
+    if (auto error = shapes.bind(p.spec, name, std::span<const int64_t>(t.sizes().data(), t.sizes().size()))) op.fail(*error);
     if (p.spec.strides.empty() && !t.is_contiguous())
       op.fail("argument '" + name + "' must be contiguous (call .contiguous() on it)");
     call.inputs.push_back(t);
   }
-  for (const ParamSpec& p : op.params) {
-    if (p.kind != ParamSpec::Kind::output) continue;
-    std::vector<int64_t> shape;
-    for (const Dim& d : p.spec.shape) shape.push_back(d.symbolic() ? call.bindings.at(d.symbol) : d.value);
-    call.output_shapes.push_back(std::move(shape));
-  }
+  for (const ParamSpec& p : op.params)
+    if (p.kind == ParamSpec::Kind::output) call.output_shapes.push_back(shapes.shape_of(p.spec));
+  call.bindings = shapes.bindings();
   return call;
 }
 
@@ -341,23 +323,13 @@ inline std::shared_ptr<Op> make_op(const std::string& name, KernelFactory make, 
   op->make = std::move(make);
   op->options = std::move(options);
   op->params = probe.params();
-  std::set<std::string> known;
   size_t in = 0;
   for (const ParamSpec& p : op->params) {
     op->names.push_back(p.kind == ParamSpec::Kind::scalar ? p.name : arg_name(p, p.kind == ParamSpec::Kind::input ? in : 0));
-    if (p.kind == ParamSpec::Kind::input) {
-      ++in;
-      for (const Dim& d : p.spec.shape)
-        if (d.symbolic()) known.insert(d.symbol);
-    }
+    if (p.kind == ParamSpec::Kind::input) ++in;
     if (p.kind != ParamSpec::Kind::output) ++op->arguments;
   }
-  for (const ParamSpec& p : op->params)
-    if (p.kind == ParamSpec::Kind::output)
-      for (const Dim& d : p.spec.shape)
-        if (d.symbolic() && !known.count(d.symbol))
-          throw std::invalid_argument("torch op " + name + ": output dimension " + d.symbol +
-                                      " is not a dimension of any input, so the op cannot size its output");
+  interop::check_outputs_are_sized(op->params, "torch op " + name + ": ");
   signature = schema(name, probe);
   return op;
 }
