@@ -3,13 +3,15 @@
 // table and the target as it is emitted.
 //
 //   trace_bench [google-benchmark flags]
-// Counters: instr/s (items_per_second) for
+// Counters: instr/s (items_per_second, wall clock) and body_instr_per_cpu_s (the
+// thread's CPU time, so a loaded machine does not hide the per-core rate) for
 //   BM_TraceBody      the body alone (DSL calls -> IR), validation on
 //   BM_TraceBodyNoCheck  the same with Kernel::validate(false)
 //   BM_TraceAndPrint  Kernel::trace: the body, the module and its PTX text
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <ctime>
 
 #include <ptxpp/dsl.hpp>
 
@@ -21,8 +23,15 @@ namespace inst = ptx::inst;
 constexpr int kUnroll = 1 << 14;  // loop iterations; 8 instructions each
 
 // An unrolled FMA/ALU chain like a GEMM inner loop: typed inst calls and operators.
-void body(ptx::Tensor x, double& seconds, size_t& emitted) {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+void body(ptx::Tensor x, double& seconds, double& cpu_seconds, size_t& emitted) {
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
   ptx::Reg p = x.global_ptr();
   ptx::RegArray acc(f32, 8, "acc");
   ptx::Reg a(f32), b(f32), i(u32);
@@ -38,26 +47,29 @@ void body(ptx::Tensor x, double& seconds, size_t& emitted) {
   }
   ptx::ret();
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  cpu_seconds = thread_cpu_seconds() - cpu_start;
   emitted = static_cast<size_t>(kUnroll) * 8 + 3;
 }
 
 void run(benchmark::State& state, bool validate, bool count_print) {
   int64_t instructions = 0;
-  double body_seconds = 0;
+  double body_seconds = 0, body_cpu_seconds = 0;
   int64_t n = 0;
   for (auto _ : state) {
-    double seconds = 0;
+    double seconds = 0, cpu_seconds = 0;
     size_t emitted = 0;
     auto k = ptx::kernel("unrolled").in(ptx::tensor(f32, {1024})).arch("sm_90a").validate(validate).body(
-        [&](ptx::Tensor x) { body(x, seconds, emitted); });
+        [&](ptx::Tensor x) { body(x, seconds, cpu_seconds, emitted); });
     auto t = k.trace({{"run", ++n}});
     benchmark::DoNotOptimize(t);
     instructions += static_cast<int64_t>(emitted);
     body_seconds += seconds;
+    body_cpu_seconds += cpu_seconds;
     if (!count_print) state.SetIterationTime(seconds);
   }
   state.SetItemsProcessed(instructions);
   state.counters["body_instr_per_s"] = benchmark::Counter(static_cast<double>(instructions) / body_seconds);
+  state.counters["body_instr_per_cpu_s"] = benchmark::Counter(static_cast<double>(instructions) / body_cpu_seconds);
 }
 
 void BM_TraceBody(benchmark::State& state) { run(state, true, false); }

@@ -329,7 +329,13 @@ class Checker {
       operands_fit(*matches.front().form, in, why, where);
       return error(where, why.text());
     }
+    fill_mods(in);  // a cache hit in modifier_matches() leaves them unset
     error(in.loc, modifier_problem(opcode, forms_for(opcode)));
+  }
+
+  void fill_mods(const Instruction& in) {
+    mods_.clear();
+    for (const Modifier& mod : m_.modifiers_of(in)) mods_.push_back(m_.text(mod.name));
   }
 
   // The forms whose modifiers fit the instruction's, those in the manual's order first, with
@@ -338,10 +344,9 @@ class Checker {
     key_.clear();
     key_.push_back(in.opcode.id);
     for (const Modifier& mod : m_.modifiers_of(in)) key_.push_back(mod.name.id);
-    mods_.clear();
-    for (const Modifier& mod : m_.modifiers_of(in)) mods_.push_back(m_.text(mod.name));
     auto [it, added] = match_cache_.try_emplace(key_);
     if (!added) return it->second;
+    fill_mods(in);
     // Modules share their mnemonics: the matches of each are also kept per thread across modules.
     thread_local std::unordered_map<std::string, std::vector<FormMatch>> across_modules;
     std::string mnemonic = m_.mnemonic(in);
