@@ -1,4 +1,5 @@
 // Decoding a kernel for the emulator (see program.hpp).
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"
+#include "ptxpp/spec/isa.hpp"
 #include "ptxpp/text/printer.hpp"
 
 namespace ptx::emu {
@@ -427,6 +429,7 @@ class Decoder {
       d.guard = reg_slot(name);
     }
     const auto operands = m_.operands_of(in);
+    check_operand_count(op, operands.size());
     if (d.op == Opc::Call) return call(d, operands);
     if (tensor_) {
       tensor_ = false;
@@ -438,6 +441,24 @@ class Decoder {
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
     return d;
+  }
+
+  // The emulator runs modules nobody validated: an operand list no form of the ISA table
+  // takes (`ld.param.u32 ;`) is refused here instead of being read past its end.
+  void check_operand_count(std::string_view op, size_t count) const {
+    const auto forms = spec::forms_for(op);
+    if (forms.empty()) return;  // not in the table: opcode() reports what it cannot run
+    size_t fewest = SIZE_MAX, most = 0;
+    for (const spec::Form& f : forms) {
+      size_t required = 0;
+      for (const spec::Operand& o : spec::operands(f)) required += o.optional ? 0 : 1;
+      fewest = std::min(fewest, required);
+      most = std::max(most, static_cast<size_t>(f.operand_count));
+    }
+    if (count < fewest || count > most)
+      throw Error(fmt::format("kernel {}: {} has {} operand{}; the ISA's forms of {} take {}{}", entry_, op, count,
+                              count == 1 ? "" : "s", op, fewest == most ? fmt::format("{}", most) : fmt::format("{} to {}", fewest, most),
+                              where_.empty() ? "" : " (at " + where_ + ")"));
   }
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {

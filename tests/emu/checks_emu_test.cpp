@@ -169,6 +169,18 @@ TEST(EmuChecks, BadAlignmentIsReported) {
   EXPECT_NO_THROW(r.launch(text, "t", {1, 1, 1}, {1, 1, 1}));
 }
 
+// Modules reach the emulator unvalidated: an operand list no form of the ISA takes is refused
+// with its line, never read past its end (a fuzzer finding: `ld.param.u32 ;`).
+TEST(EmuChecks, OperandCountsOutsideTheIsaAreRefused) {
+  EmuRun r;
+  for (const char* inst : {"ld.param.u32;", "add.s32 %r1, %r2;", "mov.b32 %r1, %r2, %r1, %r2;"}) {
+    const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t.reg .b32 %r<3>;\n\t" + inst + "\n\tret;\n}\n";
+    const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
+    EXPECT_NE(rep.find("the ISA's forms of"), std::string::npos) << inst << ": " << rep;
+    EXPECT_NE(rep.find(":8)"), std::string::npos) << inst << ": " << rep;
+  }
+}
+
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
   const std::string text = std::string(kHeader) + R"(.visible .entry t()
 {
