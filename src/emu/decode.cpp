@@ -338,7 +338,10 @@ class Decoder {
     for (const Declarator& dc : m_.declarators_of(d)) {
       const std::string name(m_.text(dc.name));
       if (info.space == StateSpace::Reg) {
-        const Ty t = ty.value_or(Ty{'b', 32});
+        if (!ty)
+          throw Error(fmt::format("kernel {}: register %{} has type '{}', which is not a register type (.b32, .f16x2, .pred, ...)",
+                                  entry_, name.substr(name[0] == '%'), info.type));
+        const Ty t = *ty;
         if (dc.range) {
           const Expr& l = m_.expr(dc.range);
           const int64_t n = l.b ? eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0) : 0;

@@ -179,6 +179,9 @@ TEST(EmuChecks, OperandCountsOutsideTheIsaAreRefused) {
     EXPECT_NE(rep.find("the ISA's forms of"), std::string::npos) << inst << ": " << rep;
     EXPECT_NE(rep.find(":8)"), std::string::npos) << inst << ": " << rep;
   }
+  const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t.reg .b01 %q<2>;\n\tret;\n}\n";
+  EXPECT_NE(report_of(r, text, {1, 1, 1}, {1, 1, 1}).find("register %q has type '.b01', which is not a register type"),
+            std::string::npos);
 }
 
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
