@@ -24,9 +24,7 @@ struct CpuKernel : BoundKernelImpl {
 // Launches recorded by a capture, run again in order.
 struct CpuGraph : GraphImpl {
   std::vector<std::pair<const CpuKernel*, std::vector<emu::Arg>>> recorded;
-  void launch(const StreamImpl*) const override {
-    for (const auto& [kernel, args] : recorded) kernel->run(args);
-  }
+  void launch(const StreamImpl* stream) const override;
 };
 
 // Work on the CPU device runs when issued: a stream only keeps time, or records
@@ -174,6 +172,18 @@ void CpuKernel::launch(std::span<const LaunchArg> args, const StreamImpl* stream
     }
   }
   run(eargs);
+}
+
+// A graph launched on a stream being captured becomes part of that capture (as a child
+// graph node does on a GPU), not work done now.
+void CpuGraph::launch(const StreamImpl* stream) const {
+  if (stream)
+    if (const auto& outer = static_cast<const CpuStream*>(stream)->capturing) {
+      outer->recorded.insert(outer->recorded.end(), recorded.begin(), recorded.end());
+      outer->launches += launches;
+      return;
+    }
+  for (const auto& [kernel, args] : recorded) kernel->run(args);
 }
 
 void CpuKernel::run(const std::vector<emu::Arg>& args) const {

@@ -549,6 +549,18 @@ TEST(Runtime, GraphsOnTheCpuDeviceReplayTheRecordedLaunches) {
   graph.launch(s);  // the same pointers, the new contents
   c.copy_to_host(z.data(), dw, n * 4);
   EXPECT_EQ(z[5], 101.0f);
+  // a graph launched into another capture is recorded there, not run now
+  c.fill(dw, 0, n * 4);
+  Graph outer = Graph::capture(s, [&] {
+    graph.launch(s);
+    add.on(s, dw, dy, dz);  // z = w + y
+  });
+  EXPECT_EQ(outer.launches(), 3u);
+  c.copy_to_host(z.data(), dw, n * 4);
+  EXPECT_EQ(z[5], 0.0f);
+  outer.launch(s);
+  c.copy_to_host(z.data(), dz, n * 4);
+  EXPECT_EQ(z[5], 101.5f);
   // what a GPU refuses during a capture is refused here too, and the capture ends
   EXPECT_NE(error_of([&] { Graph::capture(s, [&] { c.copy_to_device(dx, x.data(), 4); }); })
                 .find("copying to the device while a stream is being captured into a graph"),
