@@ -1113,6 +1113,8 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       const Opnd& a = st ? o[0] : o[1];
       const Opnd& v = st ? o[1] : o[0];
       const unsigned es = t.bits / 8;
+      if (!st && v.kind != Opnd::Reg && v.kind != Opnd::Vec)  // `ld.u64 %pm0, [a]`: read-only or no register
+        fail(w, std::countr_zero(exec ? exec : active), "the destination is not a register");
       lanes([&](int l) {
         uint8_t* p = access(w, l, in, a, es * in.vec, st);
         for (unsigned i = 0; i < in.vec; ++i) {
@@ -1226,7 +1228,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           case Space::Global: r = !shared && !local && a >= 0x0000700000000000ull; break;
           default: r = false;
         }
-        reg(w, o[0].slot, l) = r;
+        write(w, o[0], l, r, Ty{'p', 1});
       });
       return;
     case Opc::Testp:
@@ -1242,7 +1244,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           case 4: r = c == FP_NORMAL; break;
           case 5: r = c == FP_SUBNORMAL; break;
         }
-        reg(w, o[0].slot, l) = r;
+        write(w, o[0], l, r, Ty{'p', 1});
       });
       return;
     case Opc::Sad:  // |a - b| + c
@@ -1723,6 +1725,11 @@ void Runner::ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store) {
   const Opnd& a = store ? in.ops[0] : in.ops[1];
   const Opnd& r = store ? in.ops[1] : in.ops[0];
   const bool trans = in.flags & kTrans;
+  bool regs_ok = r.kind == Opnd::Vec ? r.count == in.vec : r.kind == Opnd::Reg && in.vec == 1;
+  for (uint32_t i = 0; regs_ok && r.kind == Opnd::Vec && i < r.count; ++i) regs_ok = p_.vec_slots[r.slot + i] != kNoSlot;
+  if (!regs_ok)
+    fail(w, 0, fmt::format("{}.x{} needs {} register{} (one .b32 per matrix)", store ? "stmatrix" : "ldmatrix", in.vec, in.vec,
+                           in.vec == 1 ? "" : "s"));
   for (unsigned mat = 0; mat < in.vec; ++mat) {
     uint16_t tile[8][8];
     uint8_t* rows[8];
@@ -1797,6 +1804,20 @@ void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
   const bool known = (M == 16 && N == 8 && ((ea == 16 && (K == 8 || K == 16)) || (ea == 32 && (K == 4 || K == 8)) || (ea == 8 && (K == 16 || K == 32)))) ||
                      (M == 8 && N == 8 && K == 4 && ea == 64);
   if (!known) fail(w, 0, fmt::format("mma.m{}n{}k{} with these types is not supported yet", M, N, K));
+  // Each operand must be a vector of exactly the registers the shape gives a thread (an unvalidated
+  // module may hold anything there); sinks only in d.
+  const char* names[4] = {"d", "a", "b", "c"};
+  const unsigned widths[4] = {ed, ea, eb, ec};
+  const int elements[4] = {M * N, M * K, K * N, M * N};
+  for (int i = 0; i < 4; ++i) {
+    const Opnd& op = in.ops[i];
+    const unsigned per_reg = widths[i] >= 32 ? 1 : 32 / widths[i];
+    const uint32_t want = static_cast<uint32_t>(elements[i]) / kLanes / per_reg;
+    bool ok = op.kind == Opnd::Vec && op.count == want;
+    for (uint32_t r = 0; ok && i > 0 && r < op.count; ++r) ok = p_.vec_slots[op.slot + r] != kNoSlot;
+    if (!ok)
+      fail(w, 0, fmt::format("mma.m{}n{}k{}: operand {} must be a vector of {} registers", M, N, K, names[i], want));
+  }
   std::vector<double> A(static_cast<size_t>(M * K)), B(static_cast<size_t>(K * N)), C(static_cast<size_t>(M * N));
   auto gather = [&](const Opnd& op, int kind, Ty t, unsigned ebits, std::vector<double>& out, int cols) {
     const unsigned per_reg = ebits >= 32 ? 1 : 32 / ebits;
@@ -1833,7 +1854,7 @@ void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
         }
         packed |= (ed >= 32 ? bits : (bits & ((uint64_t{1} << ed) - 1)) << (e * ed));
       }
-      reg(w, p_.vec_slots[in.ops[0].slot + r], l) = packed;
+      if (p_.vec_slots[in.ops[0].slot + r] != kNoSlot) reg(w, p_.vec_slots[in.ops[0].slot + r], l) = packed;
     }
 }
 
@@ -1866,7 +1887,7 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
   // the second after a destination for arrive/test_wait/try_wait
   const bool has_dest = op == MbarOp::Arrive || op == MbarOp::ArriveDrop || op == MbarOp::TestWait || op == MbarOp::TryWait;
   if (op == MbarOp::PendingCount) {
-    for (uint32_t m = exec; m; m &= m - 1) reg(w, o[0].slot, std::countr_zero(m)) = 0;
+    for (uint32_t m = exec; m; m &= m - 1) write(w, o[0], std::countr_zero(m), 0, Ty{'b', 32});
     return;
   }
   Cta* owner = c_;

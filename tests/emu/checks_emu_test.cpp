@@ -184,6 +184,34 @@ TEST(EmuChecks, OperandCountsOutsideTheIsaAreRefused) {
             std::string::npos);
 }
 
+// Destinations an unvalidated module may hold where a register belongs: a special register,
+// an immediate, a vector of the wrong length. Each is a report, not a write out of bounds
+// (fuzzer finding: `ld.param.u64 %pmd1, [out]`).
+TEST(EmuChecks, DestinationsThatAreNotRegistersAreReported) {
+  EmuRun r;
+  const std::pair<const char*, const char*> cases[] = {
+      {"ld.shared.u64 %tid, [s];", "the destination is not a register"},
+      {"ld.shared.u32 7, [s];", "the destination is not a register"},
+      {"isspacep.shared %tid, %rd1;", "the destination is not a register"},
+      {"ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1}, [s];", "ldmatrix.x2 needs 2 registers"},
+      {"ldmatrix.sync.aligned.m8n8.x1.shared.b16 5, [s];", "ldmatrix.x1 needs 1 register"},
+      {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, "
+       "{%f1, %f2, %f3, %f4};",
+       "operand d must be a vector of 4 registers"},
+      {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, _, %r4}, {%r1, %r2}, "
+       "{%f1, %f2, %f3, %f4};",
+       "operand a must be a vector of 4 registers"},
+  };
+  for (const auto& c : cases) {
+    const std::string text = std::string(kHeader) +
+                             ".visible .entry t()\n{\n\t.shared .align 16 .b8 s[512];\n\t.reg .b32 %r<5>;\n\t.reg .f32 %f<5>;\n"
+                             "\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, s;\n\t" +
+                             c.first + "\n\tret;\n}\n";
+    const std::string rep = report_of(r, text, {1, 1, 1}, {32, 1, 1});
+    EXPECT_NE(rep.find(c.second), std::string::npos) << c.first << ": " << rep;
+  }
+}
+
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
   const std::string text = std::string(kHeader) + R"(.visible .entry t()
 {
