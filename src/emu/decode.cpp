@@ -278,8 +278,9 @@ class Decoder {
       for (uint32_t i = 0; i < e.b; ++i) vals.push_back(ExprId{m_.items[e.a + i].node});
     else
       vals.push_back(init);
-    std::vector<uint8_t> data(bytes, 0);
     const size_t es = ty.bits / 8;
+    if (es == 0 || bytes == 0) return;  // a .pred variable or an empty array: nothing to write
+    std::vector<uint8_t> data(bytes, 0);
     for (size_t i = 0; i < vals.size() && (i + 1) * es <= bytes; ++i) {
       const uint64_t bits = literal_bits(vals[i], ty);
       std::memcpy(data.data() + i * es, &bits, es);

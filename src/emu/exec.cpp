@@ -22,6 +22,7 @@
 
 #include "float_formats.hpp"
 #include "program.hpp"
+#include "ptxpp/spec/validator.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
@@ -2162,6 +2163,23 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
 
 Emulator::Emulator(Options o) : options_(o) {}
 
+// What ptxas would refuse is not run: the instruction stream of an invalid module (a missing
+// operand, a special register as a destination) has no meaning to emulate.
+void Emulator::refuse_invalid(const ir::Module& m, std::string_view entry) {
+  const std::vector<spec::Diagnostic> diags = spec::check(m);
+  std::string shown;
+  size_t errors = 0;
+  for (const spec::Diagnostic& d : diags) {
+    if (d.severity != spec::Severity::Error) continue;
+    if (++errors > 3) continue;
+    const ir::LineColumn lc = m.source.size() ? m.source.locate(d.offset) : ir::LineColumn{};
+    shown += lc.line ? fmt::format("\n  {}:{}:{}: {}", m.source.name(), lc.line, lc.column, d.message) : "\n  " + d.message;
+  }
+  if (errors)
+    throw Error(fmt::format("launch of {}: the module is not valid PTX ({} error{}; Options::validate = false runs it anyway):{}{}", entry,
+                            errors, errors == 1 ? "" : "s", shown, errors > 3 ? fmt::format("\n  ... and {} more", errors - 3) : ""));
+}
+
 std::vector<uint32_t> Emulator::parameter_sizes(const ir::Module& m, std::string_view entry) {
   Memory scratch;
   return decode(m, entry, scratch).param_sizes;
@@ -2174,6 +2192,7 @@ void Emulator::launch(const ir::Module& m, std::string_view entry, const LaunchC
   if (static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z > 1024)
     throw Error(fmt::format("launch of {}: {} threads per block; at most 1024", entry,
                             static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z));
+  if (options_.validate) refuse_invalid(m, entry);
   const Program p = decode(m, entry, memory_);
   if (args.size() != p.param_offsets.size())
     throw Error(fmt::format("launch of {}: {} arguments for {} parameters", entry, args.size(), p.param_offsets.size()));

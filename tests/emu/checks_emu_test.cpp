@@ -172,7 +172,9 @@ TEST(EmuChecks, BadAlignmentIsReported) {
 // Modules reach the emulator unvalidated: an operand list no form of the ISA takes is refused
 // with its line, never read past its end (a fuzzer finding: `ld.param.u32 ;`).
 TEST(EmuChecks, OperandCountsOutsideTheIsaAreRefused) {
-  EmuRun r;
+  emu::Options unvalidated;
+  unvalidated.validate = false;  // what the emulator itself does with such a module
+  EmuRun r{emu::Emulator(unvalidated), {}};
   for (const char* inst : {"ld.param.u32;", "add.s32 %r1, %r2;", "mov.b32 %r1, %r2, %r1, %r2;"}) {
     const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t.reg .b32 %r<3>;\n\t" + inst + "\n\tret;\n}\n";
     const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
@@ -188,7 +190,9 @@ TEST(EmuChecks, OperandCountsOutsideTheIsaAreRefused) {
 // an immediate, a vector of the wrong length. Each is a report, not a write out of bounds
 // (fuzzer finding: `ld.param.u64 %pmd1, [out]`).
 TEST(EmuChecks, DestinationsThatAreNotRegistersAreReported) {
-  EmuRun r;
+  emu::Options unvalidated;
+  unvalidated.validate = false;  // what the emulator itself does with such a module
+  EmuRun r{emu::Emulator(unvalidated), {}};
   const std::pair<const char*, const char*> cases[] = {
       {"ld.shared.u64 %tid, [s];", "the destination is not a register"},
       {"ld.shared.u32 7, [s];", "the destination is not a register"},
@@ -210,6 +214,17 @@ TEST(EmuChecks, DestinationsThatAreNotRegistersAreReported) {
     const std::string rep = report_of(r, text, {1, 1, 1}, {32, 1, 1});
     EXPECT_NE(rep.find(c.second), std::string::npos) << c.first << ": " << rep;
   }
+}
+
+// By default an invalid module is refused with the validator's errors at their lines.
+TEST(EmuChecks, InvalidModulesAreRefusedWithTheValidatorsErrors) {
+  EmuRun r;
+  const std::string text = std::string(kHeader) +
+                           ".visible .entry t()\n{\n\t.reg .b32 %r<3>;\n\tld.param.u32;\n\tadd.s32 %r1, %r2;\n\tret;\n}\n";
+  const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
+  EXPECT_NE(rep.find("launch of t: the module is not valid PTX (2 errors"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("<input>:8:2:"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("<input>:9:"), std::string::npos) << rep;
 }
 
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {

@@ -26,7 +26,7 @@ struct Case {
 };
 
 std::string module_text(const Case& c) {
-  std::string s = ".version 8.0\n.target " + c.arch + "\n.address_size 64\n\n";
+  std::string s = ".version 8.1\n.target " + c.arch + "\n.address_size 64\n\n";
   s += ".visible .entry t(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n";
   s += "\t.reg .b64 %rd<16>;\n\t.reg .b32 %r<4>;\n\t.reg .pred %p<4>;\n";
   s += "\t.reg " + c.ta + " %a;\n\t.reg " + c.tb + " %b;\n\t.reg " + c.tc + " %c;\n\t.reg " + c.td + " %d;\n";

@@ -101,6 +101,7 @@ struct Options {
   bool check_memory = true;       // out-of-bounds, misaligned, freed accesses
   bool check_shared_init = true;  // reads of shared memory never written in this CTA
   bool check_races = true;        // shared-memory accesses of two threads, one a write, between barriers
+  bool validate = true;           // refuse a module the validator (ptx::spec::check) reports errors in, as ptxas would
   uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
   std::ostream* printf_output = nullptr;  // where device printf writes (nullptr: standard output)
   uint64_t malloc_heap_bytes = 8u << 20;  // device malloc's heap per launch (CUDA's default 8 MiB); past it malloc returns 0
@@ -123,6 +124,8 @@ class Emulator {
   static std::vector<uint32_t> parameter_sizes(const ir::Module& m, std::string_view entry);
 
  private:
+  void refuse_invalid(const ir::Module& m, std::string_view entry);
+
   Options options_;
   Memory memory_;
   Stats stats_;
