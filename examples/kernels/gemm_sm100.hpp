@@ -22,7 +22,8 @@
 //    256 columns (tcgen05.alloc, then relinquish_alloc_permit) and frees them at the end.
 // cta_group 2: clusters of two CTAs along M compute a 256 x 256 tile with
 // tcgen05.mma.cta_group::2 (M 256, N 256): each CTA loads its 128 rows of A and its 128 rows
-// (half) of B into its own shared memory, completing the leader CTA's (rank 0) full mbarrier,
+// (half) of B into its own shared memory (cp.async.bulk.tensor ... .cta_group::2), completing
+// the leader CTA's (rank 0) full mbarrier,
 // whose producer expects the bytes of both (64 KB); the leader's MMA warp issues for the pair,
 // and tcgen05.commit .multicast::cluster (mask 0b11) frees the stage in both CTAs and signals
 // both accumulator mbarriers. Each CTA's tensor memory holds its own 128 rows x 256 columns
@@ -164,8 +165,13 @@ inline ptx::Kernel gemm_sm100(const std::string& arch, int cta_group = 1, ptx::D
               const hop::Mbarrier full = pair ? hop::Mbarrier(ptx::addr(*leader_bars, 8 * st.stage())) : st.full();
               if (pair) st.full().arrive_expect_tx(kStageTx, &*is_leader);  // rank 0 is the leader: its own barrier
               else full.arrive_expect_tx(kStageTx);
-              hop::tma_load(smA.addr(static_cast<int64_t>(st.stage()) * kABytes), map_a, {kc, m0}, full);
-              hop::tma_load(smB.addr(static_cast<int64_t>(st.stage()) * kBBytes), map_b, {kc, n0}, full);
+              if (pair) {  // .cta_group::2: the completion may go to the leader's mbarrier
+                bw::tma_load_pair(smA.addr(static_cast<int64_t>(st.stage()) * kABytes), map_a, {kc, m0}, full);
+                bw::tma_load_pair(smB.addr(static_cast<int64_t>(st.stage()) * kBBytes), map_b, {kc, n0}, full);
+              } else {
+                hop::tma_load(smA.addr(static_cast<int64_t>(st.stage()) * kABytes), map_a, {kc, m0}, full);
+                hop::tma_load(smB.addr(static_cast<int64_t>(st.stage()) * kBBytes), map_b, {kc, n0}, full);
+              }
               kc += 64u;
               st.advance();
             };

@@ -440,5 +440,33 @@ TEST(Blackwell, TensorMemoryFragmentMaps) {
   EXPECT_THROW((void)tmem_fragment_thread_reg(TmemShape::S16x64b, 1, 16, 0), Error);
 }
 
+TEST(Blackwell, PairTmaLoadEmitsExactlyItsInstruction) {
+  const auto t = ptx::kernel("tma2").tensor_map("m").arch("sm_100a").body([](ptx::TensorMapParam m) {
+    auto buf = ptx::smem::alloc(bf16, {64, 64}, 1024);
+    auto bars = ptx::smem::alloc(b64, {1}, 8);
+    ptx::Reg map = m.generic_address();
+    ptx::Reg x = ptx::read(ptx::special::tid.x(), u32);
+    ptx::Reg p = x == 0u;
+    ptx::Reg base = bars.base();
+    ptx::Reg leader = hopper::map_shared_rank(base, 0);
+    tma_load_pair(buf.addr(0), map, {x, 0}, hopper::Mbarrier(ptx::addr(leader)), &p);
+    tma_load_pair(buf.addr(0), map, {x}, hopper::Mbarrier(bars.addr(0)));
+    ptx::ret();
+  }).trace();
+  const auto l = instructions_of(t->ptx);
+  ASSERT_GE(l.size(), 3u);
+  EXPECT_EQ(l[l.size() - 3],
+            "@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 \t[smem], [%rd2, {%r1, 0}], [%r3];");
+  EXPECT_EQ(l[l.size() - 2],
+            "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 \t[smem], [%rd2, {%r1}], [smem_2];");
+  expect_clean(t->ptx, "sm_100a");
+  EXPECT_NE(error_of([] {
+              auto bars = ptx::smem::alloc(b64, {1}, 8);
+              ptx::Reg map(b64);
+              tma_load_pair(ptx::Operand(0), map, {0}, hopper::Mbarrier(bars.addr(0)));
+            }).find("tma_load_pair: the destination is a shared address"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ptx::test
