@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "../../examples/kernels/gemm_sm100.hpp"
+#include "../../examples/kernels/gemm_sm100_grouped.hpp"
 #include "dsl_test_util.hpp"
 
 namespace ptx::test {
@@ -102,6 +103,45 @@ TEST(GemmSm100, TwoSmStructureAndResourcesUnderPtxas) {
   if (regs >= 0) {
     EXPECT_LE(regs, 128);
   }
+}
+
+// The grouped variant: per CTA, the group search (G - 1 loads of first tiles), the group's maps
+// from global memory; run-time K loops of whole rounds of the ring.
+TEST(GemmSm100, GroupedStructureAndResourcesUnderPtxas) {
+  const auto t = examples::gemm_sm100_grouped("sm_100a").trace({{"G", 3}, {"T", 100}});
+  EXPECT_EQ(t->grid.x, 100u);
+  EXPECT_EQ(t->block.x, 192u);
+  const std::string& p = t->ptx;
+  EXPECT_EQ(count(p, "selp.u32"), 2u);
+  EXPECT_EQ(count(p, "tcgen05.mma.cta_group::1.kind::f16 \t"), 32u);  // the peeled round and the loop's
+  EXPECT_EQ(count(p, "cp.async.bulk.tensor.2d"), 8u);
+  EXPECT_EQ(count(p, "tcgen05.ld.sync.aligned.32x32b.x32.b32"), 8u);
+  expect_clean(p, "sm_100a");
+  const int regs = ptxas_registers(p, "gemm_sm100_grouped");
+  if (regs >= 0) {
+    EXPECT_LE(regs, 128);
+  }
+  try {
+    (void)examples::gemm_sm100_grouped("sm_100a").trace({{"G", 65}, {"T", 1}});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("1 to 64 groups, not 65"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GemmSm100, GroupedArgsRefuseShapesOffTheTile) {
+  Device cpu = device::cpu();
+  DevicePtr p = cpu.alloc(1 << 20, "x");
+  try {
+    (void)examples::gemm_sm100_grouped_args(cpu, {{128, 256, 256, p, p, p}, {128, 256, 192, p, p, p}});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("group 1: M must be a multiple of 128, N of 256 and K of 256 (C under 4 GiB); got M=128, N=256, K=192"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW((void)examples::gemm_sm100_grouped_args(cpu, {}), Error);
+  cpu.free(p);
 }
 
 }  // namespace
