@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -33,18 +34,19 @@ void expect_assembles(const std::string& ptx) {
 }
 
 // A kernel of `threads` threads with registers and a shared slot for the tensor memory address.
-std::string module(const std::string& params, const std::string& body, size_t smem = 16) {
+std::string module(const std::string& params, const std::string& body, size_t smem = 16, const std::string& directives = "") {
   return fmt::format(R"(.version 8.6
 .target sm_100a
 .address_size 64
 
-.visible .entry k({})
+.visible .entry k({}){}
 {{
 	.reg .b32 %r<64>;
 	.reg .b32 %t<8>;
 	.reg .b32 %v<260>;
 	.reg .b64 %rd<32>;
 	.reg .pred %p<8>;
+	.reg .b16 %rs<4>;
 	.shared .align 1024 .b8 smem[{}];
 	.shared .align 8 .b64 mbar;
 	.shared .align 4 .b32 tslot;
@@ -56,29 +58,29 @@ std::string module(const std::string& params, const std::string& body, size_t sm
 	ret;
 }}
 )",
-                     params, smem, body);
+                     params, directives, smem, body);
 }
 
 // Warp 0 allocates `cols` columns (taddr in %t0 for every thread after the barrier).
-std::string alloc(unsigned cols) {
+std::string alloc(unsigned cols, unsigned group = 1) {
   return fmt::format(R"(	@!%p1 bra $allocated;
-	tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], {};
-	tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+	tcgen05.alloc.cta_group::{1}.sync.aligned.shared::cta.b32 [tslot], {0};
+	tcgen05.relinquish_alloc_permit.cta_group::{1}.sync.aligned;
 $allocated:
 	bar.sync 0;
 	tcgen05.fence::after_thread_sync;
 	ld.shared.b32 %t0, [tslot];
 )",
-                     cols);
+                     cols, group);
 }
-std::string dealloc(unsigned cols) {
+std::string dealloc(unsigned cols, unsigned group = 1) {
   return fmt::format(R"(	tcgen05.fence::before_thread_sync;
 	bar.sync 0;
 	@!%p1 bra $freed;
-	tcgen05.dealloc.cta_group::1.sync.aligned.b32 %t0, {};
+	tcgen05.dealloc.cta_group::{1}.sync.aligned.b32 %t0, {0};
 $freed:
 )",
-                     cols);
+                     cols, group);
 }
 
 std::string regs(const char* prefix, unsigned first, unsigned n) {
@@ -368,6 +370,8 @@ struct MmaCase {
   int scale_input_d = -1;   // none
   uint32_t extra_idesc = 0; // bits to plant (checker tests)
   uint64_t a_desc_xor = 0;  // bits to flip in A's descriptor (checker tests)
+  unsigned group = 1;       // .cta_group::2: a cluster of 2 CTAs, each with half of A's rows and of B's
+  bool disable_lanes = false;  // disable-output-lane: every third tensor memory lane keeps C
 };
 
 unsigned k_step(const MmaCase& c) { return 256 / c.a->bits; }
@@ -375,6 +379,13 @@ unsigned d_cols(const MmaCase& c) { return std::string(c.d) == "f16" ? c.n / 2 :
 // The tensor memory lane of row m of D (and of A in tensor memory): M = 128 lane m; M = 64 lanes
 // 0-15 of each warp's quarter (data path layout F).
 unsigned row_lane(const MmaCase& c, unsigned m) { return c.m == 128 ? m : 32 * (m / 16) + m % 16; }
+// cta_group::2: row m (of the CTA's M / 2) and column n of D in the CTA's tensor memory: M = 256
+// lane m, column n; M = 128 (data path layout B) lane m + 64 (n / (N / 2)), column n % (N / 2).
+std::pair<unsigned, unsigned> pair_position(const MmaCase& c, unsigned m, unsigned n) {
+  if (c.m == 256) return {m, n};
+  return {m + 64 * (n / (c.n / 2)), n % (c.n / 2)};
+}
+constexpr uint32_t kDisabledLanes = 0x49249249u;  // lanes 0, 3, 6, ... of each 32
 
 uint32_t idesc_of(const MmaCase& c) {
   const std::string d = c.d;
@@ -390,6 +401,9 @@ std::string mma_ptx(const MmaCase& c, size_t smem_bytes) {
   const unsigned DC = d_cols(c);
   std::string body = R"(	ld.param.u64 %rd1, [p_img];
 	ld.param.u32 %r6, [p_bytes];
+	mov.u32 %r14, %cluster_ctarank;
+	mul.wide.u32 %rd12, %r14, %r6;
+	add.s64 %rd1, %rd1, %rd12;
 	mov.u32 %r7, smem;
 	shl.b32 %r8, %r1, 4;
 $copy:
@@ -406,9 +420,11 @@ $copied:
 	setp.eq.u32 %p3, %r1, 0;
 	@%p3 mbarrier.init.shared::cta.b64 [mbar], 1;
 )";
-  body += alloc(512);
+  body += alloc(512, c.group);
   body += "\tshl.b32 %r4, %r2, 21;\n\tadd.u32 %t1, %t0, %r4;\n";  // this warp's lanes
-  body += fmt::format("\tld.param.u64 %rd4, [p_c];\n\tmul.wide.u32 %rd5, %r1, {};\n\tadd.s64 %rd4, %rd4, %rd5;\n", 4 * DC);
+  // this CTA's C and D: 128 lanes x DC after those of the lower ranks
+  body += fmt::format("\tmov.u32 %r30, %cluster_ctarank;\n\tmad.lo.u32 %r31, %r30, 128, %r1;\n");
+  body += fmt::format("\tld.param.u64 %rd4, [p_c];\n\tmul.wide.u32 %rd5, %r31, {};\n\tadd.s64 %rd4, %rd4, %rd5;\n", 4 * DC);
   for (unsigned j = 0, n; j < DC; j += n) {
     n = std::bit_floor(std::min(32u, DC - j));  // .num is a power of 2
     for (unsigned i = 0; i < n; ++i) body += fmt::format("\tld.global.b32 %v{}, [%rd4+{}];\n", i, 4 * (j + i));
@@ -423,11 +439,21 @@ $copied:
   body += R"(	tcgen05.wait::st.sync.aligned;
 	fence.proxy.async.shared::cta;
 	tcgen05.fence::before_thread_sync;
-	bar.sync 0;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
 	tcgen05.fence::after_thread_sync;
-	@!%p3 bra $issued;
+	setp.eq.and.u32 %p6, %r30, 0, %p3;
+	@!%p6 bra $issued;
 	ld.param.u64 %rd8, [p_desc];
 	ld.param.u32 %r20, [p_idesc];
+	mov.u32 %r40, 0x49249249;
+	mov.u32 %r41, %r40;
+	mov.u32 %r42, %r40;
+	mov.u32 %r43, %r40;
+	mov.u32 %r44, %r40;
+	mov.u32 %r45, %r40;
+	mov.u32 %r46, %r40;
+	mov.u32 %r47, %r40;
 	cvt.u64.u32 %rd9, %r7;
 	shr.u64 %rd9, %rd9, 4;
 )";
@@ -436,24 +462,27 @@ $copied:
     body += fmt::format("\tsetp.{}.u32 %p4, %r1, 0;\n", s > 0 || c.accumulate ? "eq" : "ne");
     std::string tail = "%p4";
     if (c.scale_input_d >= 0) tail += fmt::format(", {}", c.scale_input_d);
-    body += fmt::format("\ttcgen05.mma.cta_group::1.kind::{} [%t0], {}, %rd15, %r20, {};\n", c.kind, c.a_tmem ? "[%t3]" : "%rd14", tail);
+    const std::string lanes = c.disable_lanes ? regs("r", 40, 4 * c.group) + ", " : "";
+    body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{} [%t0], {}, %rd15, %r20, {}{};\n", c.group, c.kind, c.a_tmem ? "[%t3]" : "%rd14", lanes, tail);
   }
-  body += R"(	tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];
-$issued:
+  if (c.group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
+  else body += "\tmov.b16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n";
+  body += R"($issued:
 $wait:
 	mbarrier.try_wait.parity.shared::cta.b64 %p5, [mbar], 0;
 	@!%p5 bra $wait;
 	tcgen05.fence::after_thread_sync;
 )";
-  body += fmt::format("\tld.param.u64 %rd10, [p_d];\n\tmul.wide.u32 %rd11, %r1, {};\n\tadd.s64 %rd10, %rd10, %rd11;\n", 4 * DC);
+  body += fmt::format("\tld.param.u64 %rd10, [p_d];\n\tmul.wide.u32 %rd11, %r31, {};\n\tadd.s64 %rd10, %rd10, %rd11;\n", 4 * DC);
   for (unsigned j = 0, n; j < DC; j += n) {
     n = std::bit_floor(std::min(32u, DC - j));
     body += fmt::format("\ttcgen05.ld.sync.aligned.32x32b.x{}.b32 {}, [%t1+{}];\n\ttcgen05.wait::ld.sync.aligned;\n", n, regs("v", 0, n), j);
     for (unsigned i = 0; i < n; ++i) body += fmt::format("\tst.global.b32 [%rd10+{}], %v{};\n", 4 * (j + i), i);
   }
-  body += dealloc(512);
+  body += "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n";  // the peer's mma used this CTA's memories
+  body += dealloc(512, c.group);
   return module(".param .u64 p_img, .param .u32 p_bytes, .param .u64 p_desc, .param .u64 p_c, .param .u64 p_d, .param .u32 p_idesc, .param .u64 p_a",
-                body, smem_bytes);
+                body, smem_bytes, c.group == 2 ? "\n.reqnctapercluster 2, 1, 1" : "");
 }
 
 struct MmaRun {
@@ -470,15 +499,22 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
   run.a.resize(a_code.size()), run.b.resize(b_code.size());
   for (size_t i = 0; i < a_code.size(); ++i) a_code[i] = encode(*c.a, run.a[i] = pick(g, *c.a));
   for (size_t i = 0; i < b_code.size(); ++i) b_code[i] = encode(*c.b, run.b[i] = pick(g, *c.b));
-  const Placement pa(c.m, Kt, c.a->bits, c.swz_a, c.mn_a, 0);
+  // cta_group::2: CTA r holds A rows r M / 2 ... and B rows r N / 2 ... at the same offsets
+  const unsigned G = c.group, Mc = c.m / G, Nc = c.n / G;
+  const Placement pa(Mc, Kt, c.a->bits, c.swz_a, c.mn_a, 0);
   const uint64_t b_base = (pa.bytes() + 1023) / 1024 * 1024;
-  const Placement pb(c.n, Kt, c.b->bits, c.swz_b, c.mn_b, b_base);
-  std::vector<uint8_t> img((b_base + pb.bytes() + 1023) / 1024 * 1024, 0);
-  if (!c.a_tmem)
-    for (unsigned m = 0; m < c.m; ++m)
-      for (unsigned k = 0; k < Kt; ++k) pa.put(img, m, k, a_code[m * Kt + k]);
-  for (unsigned n = 0; n < c.n; ++n)
-    for (unsigned k = 0; k < Kt; ++k) pb.put(img, n, k, b_code[n * Kt + k]);
+  const Placement pb(Nc, Kt, c.b->bits, c.swz_b, c.mn_b, b_base);
+  const size_t img_bytes = (b_base + pb.bytes() + 1023) / 1024 * 1024;
+  std::vector<uint8_t> img(G * img_bytes, 0);
+  for (unsigned r = 0; r < G; ++r) {
+    std::vector<uint8_t> one(img_bytes, 0);
+    if (!c.a_tmem)
+      for (unsigned m = 0; m < Mc; ++m)
+        for (unsigned k = 0; k < Kt; ++k) pa.put(one, m, k, a_code[(r * Mc + m) * Kt + k]);
+    for (unsigned n = 0; n < Nc; ++n)
+      for (unsigned k = 0; k < Kt; ++k) pb.put(one, n, k, b_code[(r * Nc + n) * Kt + k]);
+    std::copy(one.begin(), one.end(), img.begin() + static_cast<std::ptrdiff_t>(r * img_bytes));
+  }
   std::vector<uint64_t> desc;
   for (unsigned s = 0; s < c.ksteps; ++s) desc.push_back(pa.descriptor(s) ^ c.a_desc_xor), desc.push_back(pb.descriptor(s));
   // A in tensor memory (one K step): row m at its lane, element k at bit (k * bits) % 32 of column k * bits / 32
@@ -486,29 +522,29 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
   if (c.a_tmem)
     for (unsigned m = 0; m < c.m; ++m)
       for (unsigned k = 0; k < K; ++k) a_img[row_lane(c, m) * 8 + k * c.a->bits / 32] |= a_code[m * Kt + k] << (k * c.a->bits % 32);
-  run.c.resize(128 * DC);
+  run.c.resize(G * 128 * DC);
   const std::string d = c.d;
   for (auto& x : run.c) {
     if (d == "s32") x = static_cast<uint32_t>(static_cast<int32_t>(g() % 2001) - 1000);
     else if (d == "f32") x = std::bit_cast<uint32_t>(0.25f * static_cast<float>(static_cast<int>(g() % 33) - 16));
     else x = encode(kF16, 0.25 * (static_cast<int>(g() % 33) - 16)) | encode(kF16, 0.5 * (static_cast<int>(g() % 9) - 4)) << 16;
   }
-  run.ptx = mma_ptx(c, img.size());
+  run.ptx = mma_ptx(c, img_bytes);
   EmuRun r;
   r.buffer(img, "img");
-  r.scalar(static_cast<uint32_t>(img.size()));
+  r.scalar(static_cast<uint32_t>(img_bytes));
   r.buffer(desc, "desc");
   r.buffer(run.c, "c");
-  const uint64_t out = r.buffer(std::vector<uint32_t>(128 * DC, 0xDEADBEEF), "d");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(G * 128 * DC, 0xDEADBEEF), "d");
   r.scalar(idesc_of(c));
   r.buffer(a_img, "a");
   try {
-    r.launch(run.ptx, "k", {1, 1, 1}, {128, 1, 1});
+    r.launch(run.ptx, "k", {G, 1, 1}, {128, 1, 1}, 0, {G, 1, 1});
   } catch (const ptx::emu::Error& e) {
     run.error = e.what();
     return run;
   }
-  run.d = r.read<uint32_t>(out, 128 * DC);
+  run.d = r.read<uint32_t>(out, G * 128 * DC);
   return run;
 }
 
@@ -523,8 +559,17 @@ void check_mma(const MmaCase& c, const MmaRun& run) {
     for (unsigned n = 0; n < c.n; ++n) {
       double sum = 0;
       for (unsigned k = 0; k < Kt; ++k) sum += sa * run.a[m * Kt + k] * sb * run.b[n * Kt + k];
-      const unsigned lane = row_lane(c, m), col = d == "f16" ? n / 2 : n;
-      const uint32_t before = run.c[lane * DC + col], got = run.d[lane * DC + col];
+      unsigned lane = row_lane(c, m), col = d == "f16" ? n / 2 : n, cta = 0;
+      if (c.group == 2) {
+        cta = m / (c.m / 2);
+        std::tie(lane, col) = pair_position(c, m % (c.m / 2), n);
+      }
+      const size_t at = (cta * 128 + lane) * DC + col;
+      const uint32_t before = run.c[at], got = run.d[at];
+      if (c.disable_lanes && (kDisabledLanes >> (lane % 32) & 1)) {
+        ASSERT_EQ(got, before) << "disabled lane " << lane;
+        continue;
+      }
       const std::string where = fmt::format("row {} column {} (lane {}, column {})", m, n, lane, col);
       if (d == "s32") {
         int64_t want = static_cast<int64_t>(sum) + (c.accumulate ? static_cast<int32_t>(before) : 0);
@@ -542,7 +587,7 @@ void check_mma(const MmaCase& c, const MmaRun& run) {
 }
 
 void run_and_check(const MmaCase& c, uint32_t seed) {
-  SCOPED_TRACE(fmt::format("kind::{} {}x{} A {} B {} D {} swizzle {}/{} mn-major {}/{} steps {}{}", c.kind, c.m, c.n, c.a->name, c.b->name, c.d, c.swz_a,
+  SCOPED_TRACE(fmt::format("cta_group::{} kind::{} {}x{} A {} B {} D {} swizzle {}/{} mn-major {}/{} steps {}{}", c.group, c.kind, c.m, c.n, c.a->name, c.b->name, c.d, c.swz_a,
                            c.swz_b, c.mn_a, c.mn_b, c.ksteps, c.a_tmem ? " A in tmem" : ""));
   const MmaRun run = run_mma(c, seed);
   check_mma(c, run);
@@ -615,6 +660,25 @@ TEST(EmuTcgen05, MmaNegationScaleAndATensorMemory) {
     c.a_tmem = true, c.a = c.b = &kBF16, c.n = 128;
     run_and_check(c, 24);
   }
+}
+
+TEST(EmuTcgen05, MmaDisableOutputLane) {
+  MmaCase c;
+  c.disable_lanes = true, c.accumulate = true;
+  run_and_check(c, 31);
+}
+
+// .cta_group::2: a CTA pair computes M = 256 or 128 (each CTA M / 2 rows of D in its tensor
+// memory), B split between the two CTAs' shared memory; commit multicasts to both mbarriers.
+TEST(EmuTcgen05, MmaCtaPair) {
+  for (unsigned m : {256u, 128u}) {
+    MmaCase c;
+    c.group = 2, c.m = m, c.n = 64, c.accumulate = true, c.ksteps = 2, c.swz_b = 64;
+    run_and_check(c, 40 + m);
+  }
+  MmaCase c;
+  c.group = 2, c.m = 256, c.n = 32, c.disable_lanes = true, c.kind = "i8", c.a = &kU8, c.b = &kS8, c.d = "s32";
+  run_and_check(c, 41);
 }
 
 TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
