@@ -57,6 +57,7 @@ std::string TensorMemory::dealloc(uint32_t column, uint32_t columns) {
 }
 
 bool TensorMemory::allocated(uint32_t column, uint32_t columns) const {
+  if (column >= kColumns || columns > kColumns - column) return false;
   for (uint32_t c = column; c < column + columns; ++c)
     if (!std::any_of(allocations_.begin(), allocations_.end(), [&](const Allocation& a) { return c >= a.column && c < a.column + a.columns; }))
       return false;

@@ -701,6 +701,99 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
   }
 }
 
+// ---- tcgen05.cp, tcgen05.shift -------------------------------------------------------------------
+
+// Shared memory holds words w[i] = 0x1000 + i; thread 0 copies (or shifts) with tcgen05, commits
+// to the mbarrier, and every warp reads its 32 lanes, columns 0-7, back (zeroed first).
+std::vector<uint32_t> run_copy(const std::string& inst) {
+  std::string body = R"(	mov.u32 %r7, smem;
+	shl.b32 %r8, %r1, 2;
+$fill:
+	add.u32 %r9, %r7, %r8;
+	shr.u32 %r10, %r8, 2;
+	add.u32 %r10, %r10, 0x1000;
+	st.shared.u32 [%r9], %r10;
+	add.u32 %r8, %r8, 512;
+	setp.lt.u32 %p2, %r8, 4096;
+	@%p2 bra $fill;
+	setp.eq.u32 %p3, %r1, 0;
+	@%p3 mbarrier.init.shared::cta.b64 [mbar], 1;
+)";
+  body += alloc(32);
+  body += "\tshl.b32 %r4, %r2, 21;\n\tadd.u32 %t1, %t0, %r4;\n\tshl.b32 %r5, %r1, 16;\n";
+  for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tor.b32 %v{}, %r5, {};\n", i, i);  // lane << 16 | column
+  body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x8.b32 [%t1], {};\n\ttcgen05.wait::st.sync.aligned;\n", regs("v", 0, 8));
+  body += R"(	fence.proxy.async.shared::cta;
+	tcgen05.fence::before_thread_sync;
+	bar.sync 0;
+	tcgen05.fence::after_thread_sync;
+	@!%p3 bra $issued;
+	ld.param.u64 %rd1, [p_desc];
+	cvt.u64.u32 %rd2, %r7;
+	shr.u64 %rd2, %rd2, 4;
+	add.s64 %rd1, %rd1, %rd2;
+)";
+  body += "\t" + inst + "\n";
+  body += R"(	tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];
+$issued:
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p5, [mbar], 0;
+	@!%p5 bra $wait;
+	tcgen05.fence::after_thread_sync;
+)";
+  body += fmt::format("\ttcgen05.ld.sync.aligned.32x32b.x8.b32 {}, [%t1];\n\ttcgen05.wait::ld.sync.aligned;\n", regs("v", 10, 8));
+  body += "\tld.param.u64 %rd3, [p_out];\n\tmul.wide.u32 %rd4, %r1, 32;\n\tadd.s64 %rd3, %rd3, %rd4;\n";
+  for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tst.global.b32 [%rd3+{}], %v{};\n", 4 * i, 10 + i);
+  body += dealloc(32);
+  const std::string ptx = module(".param .u64 p_desc, .param .u64 p_out", body, 4096);
+  expect_assembles(ptx);
+  EmuRun r;
+  // no swizzle: 8-row core matrices of 16-byte rows; LBO 128 (a row's second 16 bytes), SBO 256
+  r.scalar(uint64_t{128 >> 4} << 16 | uint64_t{256 >> 4} << 32 | uint64_t{1} << 46);
+  const uint64_t out = r.buffer(std::vector<uint32_t>(128 * 8, 0xDEADBEEF), "out");
+  r.launch(ptx, "k", {1, 1, 1}, {128, 1, 1});
+  return r.read<uint32_t>(out, 128 * 8);
+}
+
+// Word j (0-7) of row r of the source: row r's 16-byte chunk c at r / 8 * 256 + c * 128 + r % 8 * 16.
+uint32_t source_word(unsigned r, unsigned j) { return 0x1000 + (r / 8 * 256 + j / 4 * 128 + r % 8 * 16) / 4 + j % 4; }
+
+TEST(EmuTcgen05, CopyShapesFromSharedMemory) {
+  struct Case {
+    const char* shape;
+    unsigned rows, words;
+    std::vector<unsigned> (*lanes)(unsigned row);
+  };
+  const Case cases[] = {
+      {"128x256b", 128, 8, [](unsigned r) { return std::vector<unsigned>{r}; }},
+      {"4x256b", 4, 8, [](unsigned r) { return std::vector<unsigned>{r}; }},
+      {"128x128b", 128, 4, [](unsigned r) { return std::vector<unsigned>{r}; }},
+      {"64x128b.warpx2::02_13", 64, 4, [](unsigned r) { return std::vector<unsigned>{r % 32 + 32 * (r / 32), r % 32 + 32 * (r / 32) + 64}; }},
+      {"64x128b.warpx2::01_23", 64, 4, [](unsigned r) { return std::vector<unsigned>{r % 32 + 64 * (r / 32), r % 32 + 64 * (r / 32) + 32}; }},
+      {"32x128b.warpx4", 32, 4, [](unsigned r) { return std::vector<unsigned>{r, r + 32, r + 64, r + 96}; }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.shape);
+    const std::vector<uint32_t> got = run_copy(fmt::format("tcgen05.cp.cta_group::1.{} [%t0], %rd1;", c.shape));
+    std::vector<uint32_t> want(128 * 8);
+    for (unsigned l = 0; l < 128; ++l)
+      for (unsigned j = 0; j < 8; ++j) want[l * 8 + j] = l << 16 | j;
+    for (unsigned r = 0; r < c.rows; ++r)
+      for (unsigned l : c.lanes(r))
+        for (unsigned j = 0; j < c.words; ++j) want[l * 8 + j] = source_word(r, j);
+    for (unsigned i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "lane " << i / 8 << " column " << i % 8;
+  }
+}
+
+TEST(EmuTcgen05, ShiftMovesLanesDown) {
+  const std::vector<uint32_t> got = run_copy("tcgen05.shift.cta_group::1.down [%t0];");
+  for (unsigned l = 0; l < 128; ++l)
+    for (unsigned j = 0; j < 8; ++j) {
+      const unsigned from = l >= 1 && l < 32 ? l - 1 : l;  // lanes 1-31 take those of 0-30
+      ASSERT_EQ(got[l * 8 + j], from << 16 | j) << "lane " << l << " column " << j;
+    }
+}
+
 // ---- checks ---------------------------------------------------------------------------------------
 
 TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
