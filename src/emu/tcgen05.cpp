@@ -89,7 +89,7 @@ enum Kind : uint8_t { kF16, kTF32, kF8F6F4, kI8 };
 enum CpShape : uint8_t { k128x256b, k4x256b, k128x128b, k64x128b_02_13, k64x128b_01_23, k32x128b_x4 };
 
 bool is_reg(const Opnd& o, const Program& p, char kind, unsigned bits) {
-  if (o.kind != Opnd::Reg || o.neg) return false;
+  if (o.kind != Opnd::Reg || (o.neg && kind != 'p')) return false;  // a predicate may be negated (!p)
   const Ty t = p.slot_types[o.slot];
   return kind == 'p' ? t.k == 'p' : t.k != 'p' && t.bits == bits;
 }

@@ -854,6 +854,12 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.ws.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1;\n", "does not support tcgen05.mma.ws"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "block scaling"},
       {"\ttcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [%t0], %rd1;\n", "decompression"},
+      {"\ttcgen05.mma.cta_group::1.kind::f8f6f4 [%t0], %rd1, %rd2, %r1, %p1, 3;\n", "scale-input-d is only for"},
+      {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, {%r2, %r3}, %p1;\n", "must be 4 registers"},
+      {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %r1, %rd2, %r1, %p1;\n", "64-bit descriptor"},
+      {"\ttcgen05.commit.cta_group::1.shared::cluster.b64 [mbar];\n", "needs .mbarrier::arrive::one"},
+      {"\ttcgen05.cp.cta_group::1.64x128b [%t0], %rd1;\n", "needs its multicast"},
+      {"\ttcgen05.st.sync.aligned.16x32bx2.x1.b32 [%t0], %r1, {%v0};\n", "immHalfSplitoff"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.body);
