@@ -22,6 +22,7 @@
 
 #include "float_formats.hpp"
 #include "program.hpp"
+#include "tcgen05.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
@@ -122,6 +123,7 @@ class Runner {
     uint32_t epoch = 1;                           // race-check epoch: ends at barriers and mbarrier phases
     std::unordered_map<uint64_t, Mbarrier> mbars;  // by shared offset
     std::vector<Warp> warps;
+    TensorMemory tmem;                            // tcgen05 (tcgen05.cpp)
   };
   // Shared::cluster addresses: the CTA's own shared offsets, or (rank + 1) << kRankShift | offset
   // for the shared memory of another CTA of the cluster (mapa).
@@ -135,6 +137,7 @@ class Runner {
     c.rank = rank;
     c.smem.assign(p_.static_smem + cfg_.dynamic_smem, 0);
     c.mbars.clear();
+    c.tmem.reset();
     if (opt_.check_races) c.shadow.assign(c.smem.size(), Shadow{});
     c.epoch = 1;
     c.written.assign(c.smem.size(), 0);
@@ -197,7 +200,7 @@ class Runner {
           any_live = any_live || w.live;
         }
       }
-      if (!any_live) return;
+      if (!any_live) return tmem_leak_check();
       bool released = any_cluster_wait && cluster_release();  // exits may complete the cluster barrier
       idle_rounds = all_spinning && epoch == mbar_epoch_ && !released ? idle_rounds + 1 : 0;
       if (idle_rounds > 64) {
@@ -218,6 +221,15 @@ class Runner {
         throw Error(fmt::format("kernel {}, CTA ({},{},{}): deadlock: no warp can proceed:{}", p_.name, c_->ctaid[0], c_->ctaid[1], c_->ctaid[2], where));
       }
     }
+  }
+
+  // At exit every CTA must have freed its tensor memory (tcgen05.dealloc).
+  void tmem_leak_check() const {
+    for (const Cta& c : ctas_)
+      if (!c.tmem.empty())
+        throw Error(fmt::format("kernel {}, CTA ({},{},{}): the CTA exited with tensor memory still allocated ({}): each tcgen05.alloc needs a "
+                                "tcgen05.dealloc before the kernel ends",
+                                p_.name, c.ctaid[0], c.ctaid[1], c.ctaid[2], c.tmem.describe()));
   }
 
   // A deadlock of the cluster: where every live warp of every CTA is.
@@ -575,6 +587,7 @@ class Runner {
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
+  void tcgen05(Warp& w, const DInst& in, uint32_t exec);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
   void bulk_reduce(Warp& w, int lane, const DInst& in);
   // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
@@ -1472,6 +1485,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
     case Opc::Mma: return mma(w, in, exec);
     case Opc::Wgmma: return wgmma(w, in, exec);
+    case Opc::Tcgen05: return tcgen05(w, in, exec);
     case Opc::Lop3:
       lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l), lut = value(w, o[4], l);
@@ -1857,6 +1871,97 @@ void Runner::wgmma(Warp& w, const DInst& in, uint32_t exec) {
     uint32_t rank() const override { return w.index % 4; }
   } access(*this, w);
   wgmma_execute(p_, in, access);
+}
+
+// tcgen05 (tcgen05.cpp). alloc, dealloc and relinquish_alloc_permit act once for the warp
+// (.sync.aligned: all its lanes, with the same operands); commit arrives on its mbarrier (or
+// on the same offset in each CTA of the ctaMask) once per issuing thread, since every tcgen05
+// operation before it completed when issued; mma, cp and shift run once per issuing thread.
+void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
+  if (exec == 0) return;
+  struct Access final : Tcgen05Warp {
+    Runner& r;
+    Warp& w;
+    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
+    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
+    uint64_t& reg(uint32_t slot, int lane) override { return r.reg(w, slot, lane); }
+    const uint8_t* shared16(uint32_t rank, uint64_t offset, int lane) override {
+      return r.resolve(w, lane, Space::SharedCluster, r.with_rank(offset, Space::SharedCluster, rank), 16, false);
+    }
+    TensorMemory& tmem(uint32_t rank) override { return r.ctas_[rank].tmem; }
+    uint32_t rank() const override { return r.c_->rank; }
+    uint32_t cluster_size() const override { return static_cast<uint32_t>(r.ctas_.size()); }
+    uint32_t warp() const override { return w.index; }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } env(*this, w);
+  const Tc05Op op = static_cast<Tc05Op>(in.sub);
+  const int first = std::countr_zero(exec);
+  const char* name = op == Tc05Op::Alloc ? "tcgen05.alloc" : op == Tc05Op::Dealloc ? "tcgen05.dealloc" : "tcgen05.relinquish_alloc_permit";
+  // the operand of a warp-wide instruction: the same in every lane
+  auto warp_value = [&](const Opnd& o, const char* what) {
+    const uint64_t v = value(w, o, first);
+    for (uint32_t m = exec; m; m &= m - 1)
+      if (value(w, o, std::countr_zero(m)) != v)
+        fail(w, std::countr_zero(m), fmt::format("{}: {} differs between lanes {} and {} of the warp", name, what, first, std::countr_zero(m)));
+    return v;
+  };
+  auto columns = [&](const Opnd& o) {
+    const uint64_t n = warp_value(o, "nCols");
+    if (n < 32 || n > 512 || (n & (n - 1)))
+      fail(w, first, fmt::format("{}: nCols is {}; it must be a power of 2 from 32 to 512", name, n));
+    return static_cast<uint32_t>(n);
+  };
+  TensorMemory& tm = c_->tmem;
+  switch (op) {
+    case Tc05Op::Alloc:
+    case Tc05Op::Dealloc:
+    case Tc05Op::Relinquish:
+      if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(~exec), fmt::format("{} (.sync.aligned) needs all 32 lanes of the warp", name));
+      if (op == Tc05Op::Relinquish) {
+        tm.relinquished = true;
+      } else if (op == Tc05Op::Alloc) {
+        const uint32_t n = columns(in.ops[1]);
+        if (tm.relinquished) fail(w, first, "tcgen05.alloc after tcgen05.relinquish_alloc_permit in this CTA");
+        const std::optional<uint32_t> col = tm.alloc(n);
+        if (!col)
+          fail(w, first, fmt::format("tcgen05.alloc of {} columns: no free range of tensor memory (allocated: {}; 512 columns in all). On the GPU "
+                                     "this waits for a tcgen05.dealloc; the emulator reports it",
+                                     n, tm.describe()));
+        const uint32_t addr = *col;  // lane 0, the first column
+        sync_access_ = true;  // the warp's collective write: its lanes may all read it (not a race)
+        std::memcpy(access(w, first, in, in.ops[0], 4, true), &addr, 4);
+        sync_access_ = false;
+      } else {
+        const uint32_t taddr = static_cast<uint32_t>(warp_value(in.ops[0], "taddr"));
+        const uint32_t n = columns(in.ops[1]);
+        if (taddr >> 16) fail(w, first, fmt::format("tcgen05.dealloc: taddr {:#x} has lane {}; an allocation's address has lane 0", taddr, taddr >> 16));
+        const std::string error = tm.dealloc(taddr & 0xFFFF, n);
+        if (!error.empty()) fail(w, first, error);
+      }
+      return;
+    case Tc05Op::Ld:
+    case Tc05Op::St: return tcgen05_ld_st(p_, in, env, exec);
+    case Tc05Op::Commit:
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        const std::vector<uint32_t> ranks = (in.flags & kMulticast) ? mask_ranks(w, l, value(w, in.ops[1], l)) : std::vector<uint32_t>{};
+        for (size_t ti = 0; ti < std::max<size_t>(ranks.size(), 1); ++ti) {
+          sync_access_ = true;
+          uint8_t* bar = access(w, l, in, ranks.empty() ? in.ops[0] : rebased(w, l, in.ops[0], in.space, ranks[ti]), 8, true);
+          sync_access_ = false;
+          mbar_signal(w, l, bar, 0, 1);
+        }
+      }
+      return;
+    default:
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if (op == Tc05Op::Mma) tcgen05_mma(p_, in, env, l);
+        else if (op == Tc05Op::Cp) tcgen05_cp(in, env, l);
+        else tcgen05_shift(in, env, l);
+      }
+      return;
+  }
 }
 
 void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {
