@@ -34,10 +34,10 @@ std::string_view type_name(MmaType t);
 // and checks at trace time (ptx::Error): the types belong to the kind (A and B the same
 // kind::f16 / tf32 type; any two f8f6f4 types; u8/s8 mixed), D is legal for the kind (f16:
 // f16/f32; tf32: f32; f8f6f4: f16/f32; i8: s32), and (M, N) is a dense shape of the ISA's
-// table for the CTA group:
-//   CtaGroup::One: M = 64 with N in 8..256 step 8; M = 128 with N in 16..256 step 16
-//   CtaGroup::Two: M = 128 or 256 with N in 32..256 step 32
-//   (kind::i8, M = 64: N = 8, 16, 24 or 32..256 step 16)
+// table ("Various combinations of .kind and shapes") for the CTA group:
+//   CtaGroup::One: M = 64 or 128, N in 8..256 step 8
+//   CtaGroup::Two: M = 128 or 256, N in 16..256 step 16
+//   kind::i8: N = 8, 16, 24 or 32..256 step 16 (One); 32..256 step 16 (Two)
 struct InstrDescriptor {
   MmaKind kind = MmaKind::F16;
   MmaType a = MmaType::bf16, b = MmaType::bf16;
