@@ -192,6 +192,15 @@ TEST(Blackwell, SharedMemoryDescriptorBitFields) {
     EXPECT_NE(std::string(e.what()).find("the version field (bits 46-48) is 0, not 1"), std::string::npos) << e.what();
   }
   EXPECT_THROW((void)SmemDescriptor::decode(0x6000400000000000ull), Error);  // swizzle mode 3
+  // a descriptor with bit 63 set (32B swizzle) is written as an unsigned immediate ptxas takes
+  auto t = trace_body(
+      [] {
+        ptx::Reg base = ptx::smem::alloc(b8, {4096}, 1024).base();
+        (void)make_smem_descriptor(base, k_major(0, SmemSwizzle::B32, 256));
+      },
+      "sm_100a");
+  EXPECT_NE(t->ptx.find("or.b64 \t%rd2, %rd1, 13835128492745883648;"), std::string::npos) << t->ptx;
+  expect_clean(t->ptx, "sm_100a");
 }
 
 TEST(Blackwell, MmaCommitAndFencesEmitExactlyTheirInstructions) {
