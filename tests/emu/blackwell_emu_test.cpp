@@ -15,6 +15,7 @@
 #include "../../examples/kernels/bf16_host.hpp"
 #include "../../examples/kernels/gemm_sm100.hpp"
 #include "../../examples/kernels/gemm_sm100_grouped.hpp"
+#include "../unit/ptxas_util.hpp"
 #include "emu_test_util.hpp"
 
 namespace ptx::test {
@@ -94,6 +95,107 @@ std::vector<uint16_t> random_bf16(size_t n, unsigned seed) {
   std::vector<uint16_t> v(n);
   for (auto& x : v) x = to_bf16(d(g));
   return v;
+}
+
+// One tcgen05.mma (M 128, N 64, K 16, bf16 -> f32) through the helpers on operands in the
+// unswizzled K-major layout (8 x 16-byte core matrices: LBO 128 bytes between them along K,
+// SBO 256 along M/N), laid out here on the host: the descriptors' LBO/SBO, the instruction
+// descriptor and the 32x32b read-back against a CPU product.
+TEST(BlackwellOnEmulator, OneMmaOnUnswizzledKMajorOperands) {
+  constexpr int M = 128, N = 64, K = 16;
+  constexpr uint32_t kLbo = 128, kSbo = 256, kABytes = M * K * 2, kBBytes = N * K * 2;
+  const auto a = random_bf16(M * K, 71), b = random_bf16(N * K, 72);
+  std::vector<uint16_t> image((kABytes + kBBytes) / 2);
+  auto place = [&](uint32_t base, int r, int k, uint16_t v) {
+    const uint32_t off = base + static_cast<uint32_t>(r / 8) * kSbo + static_cast<uint32_t>(k / 8) * kLbo +
+                         static_cast<uint32_t>(r % 8) * 16 + static_cast<uint32_t>(k % 8) * 2;
+    image[off / 2] = v;
+  };
+  for (int r = 0; r < M; ++r)
+    for (int k = 0; k < K; ++k) place(0, r, k, a[static_cast<size_t>(r * K + k)]);
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k) place(kABytes, n, k, b[static_cast<size_t>(n * K + k)]);
+
+  auto kern = ptx::kernel("one_mma")
+                  .in(ptx::tensor(u16, {static_cast<int64_t>(image.size())}))
+                  .out(ptx::tensor(f32, {M, N}))
+                  .block(128)
+                  .arch("sm_100a")
+                  .body([&](ptx::Tensor img, ptx::Tensor out) {
+                    namespace inst = ptx::inst;
+                    auto buf = ptx::smem::alloc(b8, {kABytes + kBBytes}, 1024);
+                    auto bars = ptx::smem::alloc(b64, {1}, 8);
+                    auto slot = ptx::smem::alloc(u32, {1}, 16);
+                    const hopper::Mbarrier done(bars.addr(0));
+                    ptx::Reg t = ptx::read(ptx::special::tid.x(), u32);
+                    ptx::Reg warp = t >> 5;
+                    ptx::Reg pi = img.global_ptr();
+                    ptx::Reg sbase = buf.base();
+                    for (uint32_t i = 0; i < (kABytes + kBBytes) / 16 / 128; ++i) {  // 16 bytes per thread per step
+                      ptx::Reg idx = t + i * 128;
+                      ptx::Reg off = idx << 4;
+                      ptx::Reg src = pi + off;
+                      ptx::Reg dst = sbase + off;
+                      ptx::RegArray q(b32, 4);
+                      inst::ld.global.v4.b32(ptx::vec(q[0], q[1], q[2], q[3]), ptx::addr(src));
+                      inst::st.shared.v4.b32(ptx::addr(dst), ptx::vec(q[0], q[1], q[2], q[3]));
+                    }
+                    hopper::fence_proxy_async();  // the generic-proxy stores, seen by the tensor core
+                    ptx::Reg t0 = t == 0u;
+                    done.init(1, &t0);
+                    hopper::fence_mbarrier_init();
+                    ptx::Reg w0 = warp == 0u;
+                    ptx::if_(w0, [&] { bw::tmem_alloc(slot.addr(0), 64); });
+                    bw::fence_before_thread_sync();
+                    inst::bar.sync(0);
+                    bw::fence_after_thread_sync();
+                    ptx::Reg tmem(b32);
+                    inst::ld.shared.b32(tmem, slot.addr(0));
+                    ptx::if_(t0, [&] {
+                      const bw::SmemDescriptor layout = bw::k_major(0, bw::SmemSwizzle::None, kSbo, kLbo);
+                      ptx::Reg da = bw::make_smem_descriptor(sbase, layout);
+                      ptx::Reg sb = sbase + kABytes;
+                      ptx::Reg db = bw::make_smem_descriptor(sb, layout);
+                      ptx::Reg fresh = t != t;  // enable-input-d false: D = A * B
+                      bw::mma(bw::bf16_f32(M, N), tmem, da, db, fresh);
+                      bw::commit(bw::CtaGroup::One, done);
+                    });
+                    done.wait(0);
+                    bw::fence_after_thread_sync();
+                    ptx::Reg lanes = warp << 21;
+                    ptx::Reg ta = tmem + lanes;
+                    ptx::RegArray d(f32, N, "d");
+                    bw::tmem_load(bw::TmemShape::S32x32b, N, d, 0, ta);
+                    bw::tmem_wait_ld();
+                    ptx::Reg po = out.global_ptr();
+                    ptx::Reg row_off = t * static_cast<uint32_t>(N * 4);
+                    ptx::Reg prow = po + row_off;
+                    for (int j = 0; j < N; ++j) inst::st.global.f32(ptx::addr(prow, 4 * j), d[static_cast<size_t>(j)]);
+                    bw::fence_before_thread_sync();
+                    inst::bar.sync(0);
+                    ptx::if_(w0, [&] {
+                      bw::fence_after_thread_sync();
+                      bw::tmem_dealloc(tmem, 64);
+                    });
+                    ptx::ret();
+                  });
+  auto tr = kern.trace();
+  if (have_ptxas()) {
+    const auto r = run_ptxas(tr->ptx, "sm_100a");
+    EXPECT_TRUE(r.ok) << r.log;
+  }
+  EmuRun run;
+  run.buffer(image, "image");
+  const uint64_t o = run.buffer(std::vector<float>(M * N, -1.0f), "out");
+  run.launch(*tr);
+  const auto got = run.read<float>(o, M * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0;
+      for (int k = 0; k < K; ++k)
+        ref += static_cast<double>(from_bf16(a[static_cast<size_t>(i * K + k)])) * from_bf16(b[static_cast<size_t>(j * K + k)]);
+      ASSERT_NEAR(got[static_cast<size_t>(i * N + j)], ref, 1e-5 * (1 + std::fabs(ref))) << i << "," << j;
+    }
 }
 
 // Runs the GEMM on the CPU device and compares every element with a double-precision reference
