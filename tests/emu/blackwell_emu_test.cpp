@@ -97,11 +97,12 @@ std::vector<uint16_t> random_bf16(size_t n, unsigned seed) {
   return v;
 }
 
-// One tcgen05.mma (M 128, N 64, K 16, bf16 -> f32) through the helpers on operands in the
-// unswizzled K-major layout (8 x 16-byte core matrices: LBO 128 bytes between them along K,
-// SBO 256 along M/N), laid out here on the host: the descriptors' LBO/SBO, the instruction
-// descriptor and the 32x32b read-back against a CPU product.
-TEST(BlackwellOnEmulator, OneMmaOnUnswizzledKMajorOperands) {
+// One tcgen05.mma (M 128, N 64, K 16, bf16 -> f32) through the helpers on unswizzled operands
+// laid out here on the host: A K-major (8 rows x 16-byte core matrices: LBO 128 bytes between
+// them along K, SBO 256 along M), B K-major the same or (b_mn_major) MN-major (8 K rows x 16
+// bytes of N: LBO 128 along K, SBO 256 along N; transpose B in the instruction descriptor):
+// the descriptors' LBO/SBO, the instruction descriptor and the 32x32b read-back against a CPU product.
+void one_mma(bool b_mn_major) {
   constexpr int M = 128, N = 64, K = 16;
   constexpr uint32_t kLbo = 128, kSbo = 256, kABytes = M * K * 2, kBBytes = N * K * 2;
   const auto a = random_bf16(M * K, 71), b = random_bf16(N * K, 72);
@@ -114,7 +115,15 @@ TEST(BlackwellOnEmulator, OneMmaOnUnswizzledKMajorOperands) {
   for (int r = 0; r < M; ++r)
     for (int k = 0; k < K; ++k) place(0, r, k, a[static_cast<size_t>(r * K + k)]);
   for (int n = 0; n < N; ++n)
-    for (int k = 0; k < K; ++k) place(kABytes, n, k, b[static_cast<size_t>(n * K + k)]);
+    for (int k = 0; k < K; ++k) {
+      if (!b_mn_major) {
+        place(kABytes, n, k, b[static_cast<size_t>(n * K + k)]);
+        continue;
+      }
+      const uint32_t off = kABytes + static_cast<uint32_t>(n / 8) * kSbo + static_cast<uint32_t>(k / 8) * kLbo +
+                           static_cast<uint32_t>(k % 8) * 16 + static_cast<uint32_t>(n % 8) * 2;
+      image[off / 2] = b[static_cast<size_t>(n * K + k)];
+    }
 
   auto kern = ptx::kernel("one_mma")
                   .in(ptx::tensor(u16, {static_cast<int64_t>(image.size())}))
@@ -155,9 +164,11 @@ TEST(BlackwellOnEmulator, OneMmaOnUnswizzledKMajorOperands) {
                       const bw::SmemDescriptor layout = bw::k_major(0, bw::SmemSwizzle::None, kSbo, kLbo);
                       ptx::Reg da = bw::make_smem_descriptor(sbase, layout);
                       ptx::Reg sb = sbase + kABytes;
-                      ptx::Reg db = bw::make_smem_descriptor(sb, layout);
+                      ptx::Reg db = bw::make_smem_descriptor(sb, b_mn_major ? bw::mn_major(0, bw::SmemSwizzle::None, kLbo, kSbo) : layout);
                       ptx::Reg fresh = t != t;  // enable-input-d false: D = A * B
-                      bw::mma(bw::bf16_f32(M, N), tmem, da, db, fresh);
+                      bw::InstrDescriptor id = bw::bf16_f32(M, N);
+                      id.transpose_b = b_mn_major;
+                      bw::mma(id, tmem, da, db, fresh);
                       bw::commit(bw::CtaGroup::One, done);
                     });
                     done.wait(0);
@@ -197,6 +208,9 @@ TEST(BlackwellOnEmulator, OneMmaOnUnswizzledKMajorOperands) {
       ASSERT_NEAR(got[static_cast<size_t>(i * N + j)], ref, 1e-5 * (1 + std::fabs(ref))) << i << "," << j;
     }
 }
+
+TEST(BlackwellOnEmulator, OneMmaOnUnswizzledKMajorOperands) { one_mma(false); }
+TEST(BlackwellOnEmulator, OneMmaWithAnMnMajorB) { one_mma(true); }
 
 // Runs the GEMM on the CPU device and compares every element with a double-precision reference
 // (bf16 C: within the bf16 rounding of the reference).
