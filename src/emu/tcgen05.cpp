@@ -281,6 +281,7 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     if (cp_shape == 100 || cp_shape == 101) return bad(fmt::format("tcgen05.cp{} needs its multicast (.warpx2::02_13, .warpx2::01_23, .warpx4)", cp_shape == 100 ? ".64x128b" : ".32x128b"));
     if (cp_shape >= 200) cp_shape -= 200;
     if (cp_shape < 0) return bad("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)");
+    if (cta_group == 2) return unsupported("tcgen05.cp.cta_group::2");
     if (auto e = count(2)) return e;
     if (!is_tmem_addr(ops[0], p)) return bad("taddr of tcgen05.cp must be a tensor memory address [register]");
     if (!(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1]))) return bad("s-desc of tcgen05.cp must be a 64-bit register or an immediate");
