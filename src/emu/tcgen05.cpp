@@ -457,6 +457,9 @@ void tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
     w.fail(lane, fmt::format("tcgen05.mma.cta_group::2 needs a pair of CTAs in the cluster (ranks {} and {}); the cluster has {}", first_rank,
                              first_rank + 1, w.cluster_size()));
   const unsigned K = 256 / ta->bits, Mc = M / ctas, Nc = N / ctas;
+  // an MN-major operand is read in 16-byte chunks of consecutive rows
+  if ((trans_a && !a_tmem && Mc * ta->bits % 128 != 0) || (trans_b && Nc * tb->bits % 128 != 0))
+    fail(fmt::format("an MN-major operand of {} rows of {} must be whole 16-byte chunks", trans_b ? Nc : Mc, trans_b ? tb->name : ta->name));
   const uint32_t dt = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
   const uint32_t at = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? w.reg(in.ops[1].slot, lane) : 0) + in.ops[1].imm);
 
