@@ -802,6 +802,31 @@ TEST(EmuTcgen05, ShiftMovesLanesDown) {
     }
 }
 
+// Without .shared::cta the destination of tcgen05.alloc is a generic address.
+TEST(EmuTcgen05, AllocToAGenericAddress) {
+  const std::string body = R"(	cvta.shared.u64 %rd5, tslot;
+	tcgen05.alloc.cta_group::1.sync.aligned.b32 [%rd5], 64;
+	ld.shared.b32 %t0, [tslot];
+	shl.b32 %r5, %r3, 3;
+	tcgen05.st.sync.aligned.32x32b.x1.b32 [%t0+63], {%r5};
+	tcgen05.wait::st.sync.aligned;
+	tcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t0+63];
+	tcgen05.wait::ld.sync.aligned;
+	tcgen05.dealloc.cta_group::1.sync.aligned.b32 %t0, 64;
+	ld.param.u64 %rd1, [p_out];
+	mul.wide.u32 %rd2, %r3, 4;
+	add.s64 %rd1, %rd1, %rd2;
+	st.global.b32 [%rd1], %v0;
+)";
+  const std::string ptx = module(".param .u64 p_out", body);
+  expect_assembles(ptx);
+  EmuRun run;
+  const uint64_t out = run.buffer(std::vector<uint32_t>(32, 0xDEADBEEF), "out");
+  run.launch(ptx, "k", {1, 1, 1}, {32, 1, 1});
+  const std::vector<uint32_t> got = run.read<uint32_t>(out, 32);
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(got[l], 8 * l);
+}
+
 // ---- checks ---------------------------------------------------------------------------------------
 
 TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
