@@ -7,7 +7,8 @@
 // tcgen05.mma runs to completion when a thread issues it (it is issued by one thread), and
 // so do tcgen05.cp and tcgen05.shift; tcgen05.commit then arrives on its mbarrier at once
 // (exec.cpp), and tcgen05.ld completes at issue, so tcgen05.wait and tcgen05.fence have
-// nothing to order here (they decode to Nop).
+// nothing to order here; exec.cpp still reports a tcgen05.ld destination register used before
+// the warp's tcgen05.wait::ld, which on the GPU would read (or race with) the load in flight.
 //
 // D = A * B (+ D): A is M x K (shared memory through a descriptor, or tensor memory), B is
 // K x N (shared memory), D is M x N in tensor memory. K is 32 bytes of elements (16 f16/bf16,
@@ -167,7 +168,11 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     d.nops = static_cast<uint8_t>(ops.size());
     for (size_t i = 0; i < ops.size() && i < 6; ++i) d.ops[i] = ops[i];
   };
-  if (what == ".wait::ld" || what == ".wait::st" || what == ".fence::before_thread_sync" || what == ".fence::after_thread_sync") {
+  if (what == ".wait::ld") {  // tcgen05.ld completed when issued; this only ends the check on its registers (exec.cpp)
+    d.sub = static_cast<uint8_t>(Tc05Op::WaitLd);
+    return std::nullopt;
+  }
+  if (what == ".wait::st" || what == ".fence::before_thread_sync" || what == ".fence::after_thread_sync") {
     d.op = Opc::Nop;  // every tcgen05 operation completed when issued
     return std::nullopt;
   }

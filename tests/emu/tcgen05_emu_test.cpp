@@ -869,6 +869,10 @@ TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
        "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n\tsetp.lt.u32 %p2, %r3, 16;\n"
        "\t@%p2 tcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n",
        "needs all 32 lanes"},
+      {"a register of tcgen05.ld used before tcgen05.wait::ld",
+       "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n" + ld +
+           "\tadd.u32 %r9, %v0, 1;\n\ttcgen05.wait::ld.sync.aligned;\n",
+       "before tcgen05.wait::ld"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
