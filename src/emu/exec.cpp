@@ -65,6 +65,8 @@ struct Warp {
   uint32_t cl_arrived = 0;       // lanes that arrived at the cluster barrier's current phase
   uint32_t cl_waiting = 0;       // lanes blocked at barrier.cluster.wait (the others may run on)
   uint64_t cl_target = 0;        // the cluster barrier phase count its barrier.cluster.wait waits for (0: none)
+  std::vector<uint32_t> tc_loading;  // registers of tcgen05.ld not yet waited for (tcgen05.wait::ld)
+  uint32_t tc_load_pc = 0;           // the last such tcgen05.ld
   std::vector<uint64_t> regs;    // slot * 32 + lane
   // Per-lane thread state for calls: the frame stack (.local and call .param
   // variables), the current frame's base and function, and the return frames.
@@ -158,6 +160,7 @@ class Runner {
       wp.cl_arrived = 0;
       wp.cl_waiting = 0;
       wp.cl_target = 0;
+      wp.tc_loading.clear();
       for (int l = 0; l < kLanes; ++l) {
         wp.local[l].assign(p_.funcs[0].frame, 0);
         wp.sp[l] = 0;
@@ -514,6 +517,8 @@ class Runner {
         ++stats_.warp_instructions;
         stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
         uint32_t advance = w.live;
+        if (!w.tc_loading.empty()) [[unlikely]]
+          tcgen05_unwaited(w, in, exec);
         execute(w, in, exec, w.live, advance);
         ++w.upc;
         return;
@@ -541,6 +546,8 @@ class Runner {
     ++stats_.warp_instructions;
     stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
     uint32_t advance = active;  // lanes that move to pc + 1
+    if (!w.tc_loading.empty()) [[unlikely]]
+      tcgen05_unwaited(w, in, exec);
     execute(w, in, exec, active, advance);
     for (uint32_t m = advance; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
     if (w.cl_waiting) [[unlikely]] {  // lanes at barrier.cluster.wait: the warp waits when no other lane can run
@@ -560,6 +567,26 @@ class Runner {
   }
 
   void execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, uint32_t& advance);
+
+  // An instruction that uses a register a tcgen05.ld of the warp writes, before tcgen05.wait::ld:
+  // on the GPU the load may not have completed (a second tcgen05.ld to it races too).
+  [[gnu::noinline]] void tcgen05_unwaited(Warp& w, const DInst& in, uint32_t exec) {
+    if (in.op == Opc::Tcgen05 && (static_cast<Tc05Op>(in.sub) == Tc05Op::WaitLd)) return;
+    auto check = [&](uint32_t slot) {
+      if (slot != kNoSlot && std::find(w.tc_loading.begin(), w.tc_loading.end(), slot) != w.tc_loading.end())
+        fail(w, exec ? std::countr_zero(exec) : 0,
+             fmt::format("uses a register that {} writes, before tcgen05.wait::ld (on the GPU the load may still be in flight)",
+                         p_.texts[p_.code[w.tc_load_pc].stmt]));
+    };
+    if (in.guard != kNoSlot) check(in.guard);
+    for (unsigned i = 0; i < in.nops; ++i) {
+      const Opnd& o = in.ops[i];
+      if (o.kind == Opnd::Reg || o.kind == Opnd::Addr) check(o.slot);
+      else if (o.kind == Opnd::Pair) check(o.slot), check(o.slot2);
+      else if (o.kind == Opnd::Vec)
+        for (uint32_t k = 0; k < o.count; ++k) check(p_.vec_slots[o.slot + k]);
+    }
+  }
 
   void write(Warp& w, const Opnd& d, int lane, uint64_t v, Ty t) {
     if (d.kind == Opnd::Reg) [[likely]]
@@ -1940,7 +1967,14 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
       }
       return;
     case Tc05Op::Ld:
-    case Tc05Op::St: return tcgen05_ld_st(p_, in, env, exec);
+    case Tc05Op::St:
+      tcgen05_ld_st(p_, in, env, exec);
+      if (op == Tc05Op::Ld) {
+        for (uint32_t k = 0; k < in.ops[0].count; ++k) w.tc_loading.push_back(p_.vec_slots[in.ops[0].slot + k]);
+        w.tc_load_pc = static_cast<uint32_t>(&in - p_.code.data());
+      }
+      return;
+    case Tc05Op::WaitLd: w.tc_loading.clear(); return;
     case Tc05Op::Commit:
       for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);

@@ -7,7 +7,8 @@
 // tcgen05.mma runs to completion when a thread issues it (it is issued by one thread), and
 // so do tcgen05.cp and tcgen05.shift; tcgen05.commit then arrives on its mbarrier at once
 // (exec.cpp), and tcgen05.ld completes at issue, so tcgen05.wait and tcgen05.fence have
-// nothing to order here (they decode to Nop).
+// nothing to order here; exec.cpp still reports a tcgen05.ld destination register used before
+// the warp's tcgen05.wait::ld, which on the GPU would read (or race with) the load in flight.
 //
 // D = A * B (+ D): A is M x K (shared memory through a descriptor, or tensor memory), B is
 // K x N (shared memory), D is M x N in tensor memory. K is 32 bytes of elements (16 f16/bf16,
@@ -167,7 +168,11 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     d.nops = static_cast<uint8_t>(ops.size());
     for (size_t i = 0; i < ops.size() && i < 6; ++i) d.ops[i] = ops[i];
   };
-  if (what == ".wait::ld" || what == ".wait::st" || what == ".fence::before_thread_sync" || what == ".fence::after_thread_sync") {
+  if (what == ".wait::ld") {  // tcgen05.ld completed when issued; this only ends the check on its registers (exec.cpp)
+    d.sub = static_cast<uint8_t>(Tc05Op::WaitLd);
+    return std::nullopt;
+  }
+  if (what == ".wait::st" || what == ".fence::before_thread_sync" || what == ".fence::after_thread_sync") {
     d.op = Opc::Nop;  // every tcgen05 operation completed when issued
     return std::nullopt;
   }
@@ -281,6 +286,7 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     if (cp_shape == 100 || cp_shape == 101) return bad(fmt::format("tcgen05.cp{} needs its multicast (.warpx2::02_13, .warpx2::01_23, .warpx4)", cp_shape == 100 ? ".64x128b" : ".32x128b"));
     if (cp_shape >= 200) cp_shape -= 200;
     if (cp_shape < 0) return bad("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)");
+    if (cta_group == 2) return unsupported("tcgen05.cp.cta_group::2");
     if (auto e = count(2)) return e;
     if (!is_tmem_addr(ops[0], p)) return bad("taddr of tcgen05.cp must be a tensor memory address [register]");
     if (!(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1]))) return bad("s-desc of tcgen05.cp must be a 64-bit register or an immediate");
@@ -456,6 +462,9 @@ void tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
     w.fail(lane, fmt::format("tcgen05.mma.cta_group::2 needs a pair of CTAs in the cluster (ranks {} and {}); the cluster has {}", first_rank,
                              first_rank + 1, w.cluster_size()));
   const unsigned K = 256 / ta->bits, Mc = M / ctas, Nc = N / ctas;
+  // an MN-major operand is read in 16-byte chunks of consecutive rows
+  if ((trans_a && !a_tmem && Mc * ta->bits % 128 != 0) || (trans_b && Nc * tb->bits % 128 != 0))
+    fail(fmt::format("an MN-major operand of {} rows of {} must be whole 16-byte chunks", trans_b ? Nc : Mc, trans_b ? tb->name : ta->name));
   const uint32_t dt = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
   const uint32_t at = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? w.reg(in.ops[1].slot, lane) : 0) + in.ops[1].imm);
 

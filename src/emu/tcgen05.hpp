@@ -16,7 +16,7 @@
 namespace ptx::emu {
 
 // DInst::sub of Opc::Tcgen05; DInst::vec is the .cta_group (1 or 2).
-enum class Tc05Op : uint8_t { Alloc, Dealloc, Relinquish, Ld, St, Mma, Commit, Cp, Shift };
+enum class Tc05Op : uint8_t { Alloc, Dealloc, Relinquish, Ld, St, Mma, Commit, Cp, Shift, WaitLd };
 
 // DInst::flags of tcgen05 instructions.
 constexpr uint32_t kTc05Pack = kTrans;        // ld .pack::16b / st .unpack::16b
@@ -29,7 +29,7 @@ struct Tcgen05DecodeError {
   std::string what;
 };
 
-// Fills `d` (op Tcgen05, or Nop for tcgen05.wait and tcgen05.fence) from the modifiers and
+// Fills `d` (op Tcgen05, or Nop for tcgen05.wait::st and tcgen05.fence) from the modifiers and
 // decoded operands; checks the form against the ISA manual.
 std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
                                                  const Program& p);
