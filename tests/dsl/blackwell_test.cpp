@@ -410,6 +410,31 @@ TEST(Blackwell, TensorMemoryLoadsStoresCopiesEmitExactlyTheirInstructions) {
             std::string::npos);
 }
 
+TEST(Blackwell, CopyShiftCommitAndPairTmaMisuseIsReported) {
+  EXPECT_NE(error_of([] {
+              ptx::Reg ta(b32), sd(b32);
+              tmem_copy(CtaGroup::One, CpShape::S128x256b, ta, sd);
+            }).find("tcgen05.cp: the shared-memory descriptor is a 64-bit integer register, not .b32"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              ptx::Reg ta(b64);
+              tmem_shift_down(CtaGroup::One, ta);
+            }).find("tcgen05.shift: the tensor-memory address is a 32-bit integer register, not .b64"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              auto bars = ptx::smem::alloc(b64, {1}, 8);
+              ptx::Reg g(u32);
+              commit(CtaGroup::One, hopper::Mbarrier(bars.addr(0)), &g);
+            }).find("a predicate register is needed here"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              auto bars = ptx::smem::alloc(b64, {1}, 8);
+              ptx::Reg map(b64);
+              tma_load_pair(bars.addr(0), map, {0, 0, 0, 0, 0, 0}, hopper::Mbarrier(bars.addr(0)));
+            }).find("tma_load_pair: a tensor has 1 to 5 coordinates, not 6"),
+            std::string::npos);
+}
+
 // The fragment maps: each is a bijection between (thread, register) and the shape's
 // rows x columns, matches the manual's figures at hand-picked points, and inverts.
 TEST(Blackwell, TensorMemoryFragmentMaps) {
