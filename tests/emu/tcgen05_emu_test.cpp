@@ -899,7 +899,8 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, {%r2, %r3}, %p1;\n", "must be 4 registers"},
       {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %r1, %rd2, %r1, %p1;\n", "64-bit descriptor"},
       {"\ttcgen05.commit.cta_group::1.shared::cluster.b64 [mbar];\n", "needs .mbarrier::arrive::one"},
-      {"\ttcgen05.cp.cta_group::1.64x128b [%t0], %rd1;\n", "needs its multicast"},
+      {"\ttcgen05.cp.cta_group::1.64x128b [%t0], %rd1;\n", ".64x128b needs .warpx2"},
+      {"\ttcgen05.cp.cta_group::1.128x128b.warpx4 [%t0], %rd1;\n", "the other shapes take none"},
       {"\ttcgen05.st.sync.aligned.16x32bx2.x1.b32 [%t0], %r1, {%v0};\n", "immHalfSplitoff"},
   };
   for (const Case& c : cases) {
