@@ -431,7 +431,7 @@ bool valid_shape(unsigned group, unsigned m, unsigned n) {
 
 }  // namespace
 
-void tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
+MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
   const unsigned kind = in.boolop, group = in.vec;
   const uint32_t idesc = static_cast<uint32_t>(w.value(in.ops[3], lane));
   auto fail = [&](const std::string& what) { w.fail(lane, fmt::format("tcgen05.mma.kind::{}: {}", kKindNames[kind], what)); };
@@ -554,6 +554,14 @@ void tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
       }
     }
   }
+  const uint32_t span = Mc == 64 && group == 2 ? d_cols / 2 : d_cols;
+  return {c0, span, first_rank, ctas};
+}
+
+uint32_t tcgen05_ld_st_columns(const DInst& in) {
+  static constexpr uint32_t kColumnsPerRep[] = {2, 4, 8, 1, 1};
+  const uint32_t cols = in.mma_n * kColumnsPerRep[in.boolop] * ((in.flags & kTc05Pack) ? 2 : 1);
+  return in.boolop == k16x32bx2 ? cols + static_cast<uint32_t>(std::min<uint64_t>(in.ops[2].imm, TensorMemory::kColumns)) : cols;
 }
 
 // ---- tcgen05.cp, tcgen05.shift ---------------------------------------------------------------
