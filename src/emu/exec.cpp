@@ -116,6 +116,20 @@ class Runner {
     uint32_t expected = 0, pending = 0;
     int64_t tx = 0;
     uint32_t phase = 0;  // completed phases
+    uint64_t generation = 0;  // which mbarrier.init made it
+  };
+  // A tcgen05.mma whose result a thread may not read yet: until a tcgen05.commit of the issuing
+  // thread arrives on an mbarrier and that phase completes. (Here the product is already there.)
+  struct PendingMma {
+    uint32_t thread, pc;               // the issuing thread (in the CTA) and instruction
+    uint32_t issuer_rank;              // its CTA
+    uint32_t column, columns;          // the D columns written
+    struct Commit {
+      uint32_t rank;
+      uint64_t key, generation;
+      uint32_t phase;                  // complete when the mbarrier has completed this many phases
+    };
+    std::vector<Commit> commits;
   };
   struct Cta {
     uint32_t ctaid[3] = {};
@@ -126,6 +140,7 @@ class Runner {
     std::unordered_map<uint64_t, Mbarrier> mbars;  // by shared offset
     std::vector<Warp> warps;
     TensorMemory tmem;                            // tcgen05 (tcgen05.cpp)
+    std::vector<PendingMma> mma_pending;          // mmas writing this CTA's tensor memory, not yet known complete
   };
   // Shared::cluster addresses: the CTA's own shared offsets, or (rank + 1) << kRankShift | offset
   // for the shared memory of another CTA of the cluster (mapa).
@@ -140,6 +155,7 @@ class Runner {
     c.smem.assign(p_.static_smem + cfg_.dynamic_smem, 0);
     c.mbars.clear();
     c.tmem.reset();
+    c.mma_pending.clear();
     if (opt_.check_races) c.shadow.assign(c.smem.size(), Shadow{});
     c.epoch = 1;
     c.written.assign(c.smem.size(), 0);
@@ -605,6 +621,7 @@ class Runner {
   Stats& stats_;
   uint64_t heap_used_ = 0;  // device malloc, this runner's share
   uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction (in the cluster)
+  uint64_t mbar_generation_ = 0;                   // mbarrier.init count (Mbarrier::generation)
   std::vector<Cta> ctas_;                          // the cluster's CTAs, by rank
   Cta* c_ = nullptr;                               // the CTA running
   uint32_t cdim_[3] = {1, 1, 1};                   // the cluster's shape
@@ -615,6 +632,7 @@ class Runner {
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05(Warp& w, const DInst& in, uint32_t exec);
+  void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
   void bulk_reduce(Warp& w, int lane, const DInst& in);
   // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
@@ -1900,6 +1918,34 @@ void Runner::wgmma(Warp& w, const DInst& in, uint32_t exec) {
   wgmma_execute(p_, in, access);
 }
 
+// Tensor memory columns [column, column + columns) of this CTA are read or written (tcgen05.ld,
+// st, dealloc): no tcgen05.mma writing them may be in flight on the GPU, i.e. each must have been
+// committed, and the mbarrier phase of one of its commits completed.
+void Runner::tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what) {
+  auto done = [&](const PendingMma& m) {
+    for (const PendingMma::Commit& c : m.commits) {
+      const auto& bars = ctas_[c.rank].mbars;
+      auto it = bars.find(c.key);
+      if (it == bars.end() || it->second.generation != c.generation || it->second.phase >= c.phase) return true;  // (gone: not ours to judge)
+    }
+    return false;
+  };
+  auto& pending = c_->mma_pending;
+  for (size_t i = 0; i < pending.size();) {
+    const PendingMma& m = pending[i];
+    if (done(m)) {
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    if (m.column < column + columns && column < m.column + m.columns)
+      fail(w, lane, fmt::format("{} tensor memory columns {} to {}, which {} (thread {}{}) writes, {}", what, column, column + columns - 1,
+                                p_.texts[p_.code[m.pc].stmt], thread_name(m.thread), m.issuer_rank == c_->rank ? "" : fmt::format(" of CTA rank {}", m.issuer_rank),
+                                m.commits.empty() ? "before a tcgen05.commit of that thread tracks it"
+                                                  : "before the mbarrier phase its tcgen05.commit arrives on has completed (wait on it first)"));
+    ++i;
+  }
+}
+
 // tcgen05 (tcgen05.cpp). alloc, dealloc and relinquish_alloc_permit act once for the warp
 // (.sync.aligned: all its lanes, with the same operands); commit arrives on its mbarrier (or
 // on the same offset in each CTA of the ctaMask) once per issuing thread, since every tcgen05
@@ -1962,12 +2008,17 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
         const uint32_t taddr = static_cast<uint32_t>(warp_value(in.ops[0], "taddr"));
         const uint32_t n = columns(in.ops[1]);
         if (taddr >> 16) fail(w, first, fmt::format("tcgen05.dealloc: taddr {:#x} has lane {}; an allocation's address has lane 0", taddr, taddr >> 16));
+        if (!c_->mma_pending.empty()) tcgen05_settled(w, first, taddr & 0xFFFF, n, "tcgen05.dealloc frees");
         const std::string error = tm.dealloc(taddr & 0xFFFF, n);
         if (!error.empty()) fail(w, first, error);
       }
       return;
     case Tc05Op::Ld:
     case Tc05Op::St:
+      if (!c_->mma_pending.empty()) {
+        const uint32_t taddr = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? reg(w, in.ops[1].slot, first) : 0) + in.ops[1].imm);
+        tcgen05_settled(w, first, taddr & 0xFFFF, tcgen05_ld_st_columns(in), op == Tc05Op::Ld ? "tcgen05.ld reads" : "tcgen05.st writes");
+      }
       tcgen05_ld_st(p_, in, env, exec);
       if (op == Tc05Op::Ld) {
         for (uint32_t k = 0; k < in.ops[0].count; ++k) w.tc_loading.push_back(p_.vec_slots[in.ops[0].slot + k]);
@@ -1979,10 +2030,20 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
       for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
         const std::vector<uint32_t> ranks = (in.flags & kMulticast) ? mask_ranks(w, l, value(w, in.ops[1], l)) : std::vector<uint32_t>{};
+        const uint32_t thread = w.index * kLanes + static_cast<uint32_t>(l);
         for (size_t ti = 0; ti < std::max<size_t>(ranks.size(), 1); ++ti) {
           sync_access_ = true;
           uint8_t* bar = access(w, l, in, ranks.empty() ? in.ops[0] : rebased(w, l, in.ops[0], in.space, ranks[ti]), 8, true);
           sync_access_ = false;
+          // the thread's mmas (in any CTA of the cluster) complete with this arrival's phase
+          const auto [owner, key] = owner_cta(bar);
+          if (owner) {
+            auto it = owner->mbars.find(key);
+            if (it != owner->mbars.end())
+              for (Cta& cta : ctas_)
+                for (PendingMma& mma : cta.mma_pending)
+                  if (mma.thread == thread && mma.issuer_rank == c_->rank) mma.commits.push_back({owner->rank, key, it->second.generation, it->second.phase + 1});
+          }
           mbar_signal(w, l, bar, 0, 1);
         }
       }
@@ -1990,7 +2051,12 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
     default:
       for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
-        if (op == Tc05Op::Mma) tcgen05_mma(p_, in, env, l);
+        if (op == Tc05Op::Mma) {
+          const MmaWritten d = tcgen05_mma(p_, in, env, l);
+          for (uint32_t r = d.first_rank; r < d.first_rank + d.ctas; ++r)
+            ctas_[r].mma_pending.push_back({w.index * kLanes + static_cast<uint32_t>(l), static_cast<uint32_t>(&in - p_.code.data()), c_->rank,
+                                            d.column, d.columns, {}});
+        }
         else if (op == Tc05Op::Cp) tcgen05_cp(in, env, l);
         else tcgen05_shift(in, env, l);
       }
@@ -2032,7 +2098,7 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
     if (op == MbarOp::Init) {
       const uint32_t count = static_cast<uint32_t>(value(w, o[1], l));
       if (count == 0 || count > (1u << 20) - 1) fail(w, l, fmt::format("mbarrier.init with count {}", count));
-      cta->mbars[key] = Mbarrier{count, count, 0, 0};
+      cta->mbars[key] = Mbarrier{count, count, 0, 0, ++mbar_generation_};
       continue;
     }
     auto it = cta->mbars.find(key);

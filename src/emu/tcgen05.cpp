@@ -113,6 +113,8 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
   const std::string_view what = *op_it;
   unsigned cta_group = 0, num = 0;
   int shape = -1, kind = -1, cp_shape = -1;
+  unsigned cp_rows = 0;               // tcgen05.cp .64x128b / .32x128b: their shape needs the multicast
+  std::string_view cp_multicast;      // .warpx2::02_13, .warpx2::01_23, .warpx4
   bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false;
   for (std::string_view mo : mods) {
     if (mo == what) continue;
@@ -145,10 +147,8 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     else if (mo == ".128x256b") cp_shape = k128x256b;
     else if (mo == ".4x256b") cp_shape = k4x256b;
     else if (mo == ".128x128b") cp_shape = k128x128b;
-    else if (mo == ".64x128b" || mo == ".32x128b") cp_shape = cp_shape < 0 ? (mo == ".64x128b" ? 100 : 101) : cp_shape;
-    else if (mo == ".warpx2::02_13") cp_shape = k64x128b_02_13 + 200;
-    else if (mo == ".warpx2::01_23") cp_shape = k64x128b_01_23 + 200;
-    else if (mo == ".warpx4") cp_shape = k32x128b_x4 + 200;
+    else if (mo == ".64x128b" || mo == ".32x128b") cp_rows = mo == ".64x128b" ? 64 : 32;
+    else if (mo == ".warpx2::02_13" || mo == ".warpx2::01_23" || mo == ".warpx4") cp_multicast = mo;
     else if (mo == ".b8x16" || mo == ".b6x16_p32" || mo == ".b4x16_p64") return unsupported("tcgen05.cp with decompression (.b8x16.b6x16_p32/.b4x16_p64)");
     else if (mo == ".down") down = true;
     else if (mo == ".red" || mo == ".min" || mo == ".max") return unsupported("tcgen05.ld.red");
@@ -283,8 +283,11 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
   }
   if (what == ".cp") {
     if (auto e = need_group()) return e;
-    if (cp_shape == 100 || cp_shape == 101) return bad(fmt::format("tcgen05.cp{} needs its multicast (.warpx2::02_13, .warpx2::01_23, .warpx4)", cp_shape == 100 ? ".64x128b" : ".32x128b"));
-    if (cp_shape >= 200) cp_shape -= 200;
+    if (cp_rows || !cp_multicast.empty()) {
+      if (cp_shape >= 0 || !cp_rows || cp_multicast.empty() || (cp_rows == 32) != (cp_multicast == ".warpx4"))
+        return bad("tcgen05.cp: .64x128b needs .warpx2::02_13 or .warpx2::01_23, .32x128b needs .warpx4, and the other shapes take none");
+      cp_shape = cp_rows == 32 ? k32x128b_x4 : cp_multicast == ".warpx2::02_13" ? k64x128b_02_13 : k64x128b_01_23;
+    }
     if (cp_shape < 0) return bad("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)");
     if (cta_group == 2) return unsupported("tcgen05.cp.cta_group::2");
     if (auto e = count(2)) return e;
@@ -428,7 +431,7 @@ bool valid_shape(unsigned group, unsigned m, unsigned n) {
 
 }  // namespace
 
-void tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
+MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
   const unsigned kind = in.boolop, group = in.vec;
   const uint32_t idesc = static_cast<uint32_t>(w.value(in.ops[3], lane));
   auto fail = [&](const std::string& what) { w.fail(lane, fmt::format("tcgen05.mma.kind::{}: {}", kKindNames[kind], what)); };
@@ -551,6 +554,14 @@ void tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
       }
     }
   }
+  const uint32_t span = Mc == 64 && group == 2 ? d_cols / 2 : d_cols;
+  return {c0, span, first_rank, ctas};
+}
+
+uint32_t tcgen05_ld_st_columns(const DInst& in) {
+  static constexpr uint32_t kColumnsPerRep[] = {2, 4, 8, 1, 1};
+  const uint32_t cols = in.mma_n * kColumnsPerRep[in.boolop] * ((in.flags & kTc05Pack) ? 2 : 1);
+  return in.boolop == k16x32bx2 ? cols + static_cast<uint32_t>(std::min<uint64_t>(in.ops[2].imm, TensorMemory::kColumns)) : cols;
 }
 
 // ---- tcgen05.cp, tcgen05.shift ---------------------------------------------------------------

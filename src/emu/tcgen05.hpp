@@ -77,8 +77,15 @@ class Tcgen05Warp {
 
 // tcgen05.ld / tcgen05.st: the warp's registers from or to tensor memory (all 32 lanes).
 void tcgen05_ld_st(const Program& p, const DInst& in, Tcgen05Warp& w, uint32_t exec);
+// The tensor memory columns an mma wrote: [column, column + columns) in CTAs first_rank to
+// first_rank + ctas - 1.
+struct MmaWritten {
+  uint32_t column = 0, columns = 0, first_rank = 0, ctas = 1;
+};
 // tcgen05.mma issued by one lane: computed to completion at issue.
-void tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane);
+MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane);
+// The columns from taddr that a tcgen05.ld/st may touch (a bound: the shape's extent).
+uint32_t tcgen05_ld_st_columns(const DInst& in);
 // tcgen05.cp (shared memory to tensor memory) and tcgen05.shift, issued by one lane.
 void tcgen05_cp(const DInst& in, Tcgen05Warp& w, int lane);
 void tcgen05_shift(const DInst& in, Tcgen05Warp& w, int lane);

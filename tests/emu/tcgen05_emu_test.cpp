@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <set>
 #include <tuple>
@@ -281,8 +282,10 @@ double float_value(const Fmt& f, uint32_t code) {
 uint32_t encode(const Fmt& f, double v) {
   if (!is_float(f)) return static_cast<uint32_t>(static_cast<int64_t>(v)) & 0xFFu;
   if (f.bits == 32) return std::bit_cast<uint32_t>(static_cast<float>(v));
+  static std::map<std::pair<const Fmt*, double>, uint32_t> found;  // the search is slow for 16-bit formats
+  if (auto it = found.find({&f, v}); it != found.end()) return it->second;
   for (uint32_t code = 0; code < (1u << (1 + f.man + f.exp)); ++code)
-    if (float_value(f, code) == v) return code;
+    if (float_value(f, code) == v) return found[{&f, v}] = code;
   ADD_FAILURE() << v << " is not exact in " << f.name;
   return 0;
 }
@@ -376,6 +379,8 @@ struct MmaCase {
   uint64_t a_desc_xor = 0;  // bits to flip in A's descriptor (checker tests)
   unsigned group = 1;       // .cta_group::2: a cluster of 2 CTAs, each with half of A's rows and of B's
   bool disable_lanes = false;  // disable-output-lane: every third tensor memory lane keeps C
+  // planted bugs: D read without a tcgen05.commit, or before the phase the commit arrives on completes
+  bool no_commit = false, no_wait = false;
 };
 
 unsigned k_step(const MmaCase& c) { return 256 / c.a->bits; }
@@ -422,8 +427,9 @@ $copy:
 	bra $copy;
 $copied:
 	setp.eq.u32 %p3, %r1, 0;
-	@%p3 mbarrier.init.shared::cta.b64 [mbar], 1;
 )";
+  // no_wait: the phase needs a second arrival that never comes, so the commit leaves it open
+  body += fmt::format("\t@%p3 mbarrier.init.shared::cta.b64 [mbar], {};\n", c.no_wait ? 2 : 1);
   body += alloc(512, c.group);
   body += "\tshl.b32 %r4, %r2, 21;\n\tadd.u32 %t1, %t0, %r4;\n";  // this warp's lanes
   // this CTA's C and D: 128 lanes x DC after those of the lower ranks
@@ -469,14 +475,12 @@ $copied:
     const std::string lanes = c.disable_lanes ? regs("r", 40, 4 * c.group) + ", " : "";
     body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{} [%t0], {}, %rd15, %r20, {}{};\n", c.group, c.kind, c.a_tmem ? "[%t3]" : "%rd14", lanes, tail);
   }
-  if (c.group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
+  if (c.no_commit) body += "\tmbarrier.arrive.shared::cta.b64 %rd16, [mbar];\n";  // the wait completes without the commit
+  else if (c.group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
   else body += "\tmov.b16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n";
-  body += R"($issued:
-$wait:
-	mbarrier.try_wait.parity.shared::cta.b64 %p5, [mbar], 0;
-	@!%p5 bra $wait;
-	tcgen05.fence::after_thread_sync;
-)";
+  body += "$issued:\n";
+  if (!c.no_wait) body += "$wait:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p5, [mbar], 0;\n\t@!%p5 bra $wait;\n";
+  body += "\ttcgen05.fence::after_thread_sync;\n";
   body += fmt::format("\tld.param.u64 %rd10, [p_d];\n\tmul.wide.u32 %rd11, %r31, {};\n\tadd.s64 %rd10, %rd10, %rd11;\n", 4 * DC);
   for (unsigned j = 0, n; j < DC; j += n) {
     n = std::bit_floor(std::min(32u, DC - j));
@@ -683,6 +687,21 @@ TEST(EmuTcgen05, MmaCtaPair) {
   MmaCase c;
   c.group = 2, c.m = 256, c.n = 32, c.disable_lanes = true, c.kind = "i8", c.a = &kU8, c.b = &kS8, c.d = "s32";
   run_and_check(c, 41);
+}
+
+// Reading D before the mma is known complete: without a tcgen05.commit, or while the mbarrier
+// phase the commit arrives on is still open (here the product is there already; on the GPU it
+// may not be). A read after the phase completed, by a thread that did not wait, is not caught.
+TEST(EmuTcgen05, ReadingDBeforeTheCommitCompletesIsReported) {
+  MmaCase c;
+  c.no_commit = true;
+  MmaRun run = run_mma(c, 3);
+  EXPECT_NE(run.error.find("before a tcgen05.commit of that thread tracks it"), std::string::npos) << run.error;
+  expect_assembles(run.ptx);
+  c.no_commit = false, c.no_wait = true;
+  run = run_mma(c, 3);
+  EXPECT_NE(run.error.find("before the mbarrier phase its tcgen05.commit arrives on has completed"), std::string::npos) << run.error;
+  expect_assembles(run.ptx);
 }
 
 TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
@@ -899,7 +918,8 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, {%r2, %r3}, %p1;\n", "must be 4 registers"},
       {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %r1, %rd2, %r1, %p1;\n", "64-bit descriptor"},
       {"\ttcgen05.commit.cta_group::1.shared::cluster.b64 [mbar];\n", "needs .mbarrier::arrive::one"},
-      {"\ttcgen05.cp.cta_group::1.64x128b [%t0], %rd1;\n", "needs its multicast"},
+      {"\ttcgen05.cp.cta_group::1.64x128b [%t0], %rd1;\n", ".64x128b needs .warpx2"},
+      {"\ttcgen05.cp.cta_group::1.128x128b.warpx4 [%t0], %rd1;\n", "the other shapes take none"},
       {"\ttcgen05.st.sync.aligned.16x32bx2.x1.b32 [%t0], %r1, {%v0};\n", "immHalfSplitoff"},
   };
   for (const Case& c : cases) {
