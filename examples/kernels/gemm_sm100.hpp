@@ -18,13 +18,13 @@
 //  * warps 0-3 are the epilogue: warp w reads tensor-memory lanes 32w..32w+31 (rows of the
 //    tile) once the accumulator mbarrier completes, 32 columns at a time
 //    (tcgen05.ld.sync.aligned.32x32b.x32, tcgen05.wait::ld), and stores them to global memory
-//    (st.global.v4.b32; for bf16 C, cvt.rn.bf16x2.f32 pairs first). Warp 0 also allocates the
+//    (st.global.v4.f32; for bf16 C, cvt.rn.bf16x2.f32 pairs first, then st.global.v4.b32). Warp 0 also allocates the
 //    256 columns (tcgen05.alloc, then relinquish_alloc_permit) and frees them at the end.
 // cta_group 2: clusters of two CTAs along M compute a 256 x 256 tile with
 // tcgen05.mma.cta_group::2 (M 256, N 256): each CTA loads its 128 rows of A and its 128 rows
 // (half) of B into its own shared memory (cp.async.bulk.tensor ... .cta_group::2), completing
-// the leader CTA's (rank 0) full mbarrier,
-// whose producer expects the bytes of both (64 KB); the leader's MMA warp issues for the pair,
+// the leader CTA's (rank 0) full mbarrier, whose producer expects the bytes of both (64 KB);
+// the leader's MMA warp issues for the pair,
 // and tcgen05.commit .multicast::cluster (mask 0b11) frees the stage in both CTAs and signals
 // both accumulator mbarriers. Each CTA's tensor memory holds its own 128 rows x 256 columns
 // (tcgen05.alloc.cta_group::2 by warp 0 of both CTAs). M must then be a multiple of 256.
