@@ -17,6 +17,7 @@
 
 #include "../examples/kernels/elementwise.hpp"
 #include "../examples/kernels/gemm_sm80.hpp"
+#include "../examples/kernels/gemm_sm100.hpp"
 #include "../examples/kernels/gemm_sm90.hpp"
 #include "../examples/kernels/rows.hpp"
 #include "runtime/driver.hpp"
@@ -257,6 +258,20 @@ int main(int argc, char** argv) {
         const auto maps2 = examples::gemm_sm90_tensor_maps(dev, ga, gb, gm, gn, gk, 2);
         auto k90c = ptx::bind(dev, examples::gemm_sm90(arch, 2), {{"M", gm}, {"N", gn}, {"K", gk}});
         row("gemm_sm90_c2", [&] { k90c(maps2.first, maps2.second, gc); });
+      }
+      // On sm_100a: gemm_sm100 (TMA + tcgen05.mma into tensor memory, one CTA) and gemm_sm100_2sm
+      // (tcgen05.mma.cta_group::2 over a pair of CTAs); elsewhere a line says they were skipped.
+      if (arch == "sm_100a") {
+        const auto maps = examples::gemm_sm100_tensor_maps(dev, ga, gb, gm, gn, gk);
+        auto k100 = ptx::bind(dev, examples::gemm_sm100(arch), {{"M", gm}, {"N", gn}, {"K", gk}});
+        row("gemm_sm100", [&] { k100(maps.first, maps.second, gc); });
+        const auto maps2 = examples::gemm_sm100_tensor_maps(dev, ga, gb, gm, gn, gk, 2);
+        auto k100p = ptx::bind(dev, examples::gemm_sm100(arch, 2), {{"M", gm}, {"N", gn}, {"K", gk}});
+        row("gemm_sm100_2sm", [&] { k100p(maps2.first, maps2.second, gc); });
+      } else if (sz == 4096) {
+        const std::string skip = "gemm_sm100, gemm_sm100_2sm: skipped (tcgen05 needs an sm_100a GPU; this is " + arch + ")\n";
+        table << skip;
+        std::fputs(skip.c_str(), stdout);
       }
       dev.free(ga);
       dev.free(gb);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ptxpp/dsl/ampere.hpp"
+#include "ptxpp/dsl/blackwell.hpp"
 #include "ptxpp/dsl/control.hpp"
 #include "ptxpp/dsl/error.hpp"
 #include "ptxpp/dsl/hopper.hpp"

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "program.hpp"
+#include "tcgen05.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"
@@ -441,6 +442,7 @@ class Decoder {
       return tensor(d, operands);
     }
     if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
+    if (d.op == Opc::Tcgen05) return tcgen05(d, mods, operands);
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
@@ -466,7 +468,7 @@ class Decoder {
   }
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
-    if (op == "wgmma") return;  // wgmma_decode reads all of them
+    if (op == "wgmma" || op == "tcgen05") return;  // wgmma_decode and tcgen05_decode read all of them
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
     if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
@@ -626,7 +628,8 @@ class Decoder {
         {"call", Opc::Call}, {"mapa", Opc::Mapa}, {"isspacep", Opc::Isspacep}, {"testp", Opc::Testp},
         {"pmevent", Opc::Nop}, {"sad", Opc::Sad}, {"cp", Opc::CpAsync}, {"ldmatrix", Opc::Ldmatrix},
         {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}, {"dp4a", Opc::Dp4a}, {"dp2a", Opc::Dp2a},
-        {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma}};
+        {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma},
+        {"tcgen05", Opc::Tcgen05}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
@@ -770,6 +773,7 @@ class Decoder {
   }
 
   Ty imm_type(const DInst& d, size_t index) const {
+    if (d.op == Opc::Tcgen05) return Ty{'b', 64};  // descriptors (64-bit), nCols, idesc, offsets, ctaMask
     if (d.op == Opc::Wgmma) return Ty{'s', 64};  // scale-d, imm-scale-a/b (-1, 1), imm-trans-a/b; descriptors
     if (d.op == Opc::Cvt) return d.type2;
     if (d.op == Opc::Shl || d.op == Opc::Shr) return index == 2 ? Ty{'u', 32} : d.type;
@@ -829,6 +833,15 @@ class Decoder {
     std::vector<Opnd> ops;
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
     if (auto e = wgmma_decode(d, mods, ops, p_))
+      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+    return d;
+  }
+
+  // tcgen05 (tcgen05.cpp): up to 7 operands (mma's disable-output-lane and scale-input-d).
+  DInst tcgen05(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
+    std::vector<Opnd> ops;
+    for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
+    if (auto e = tcgen05_decode(d, mods, ops, p_))
       throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
     return d;
   }

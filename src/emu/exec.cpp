@@ -23,6 +23,7 @@
 #include "float_formats.hpp"
 #include "program.hpp"
 #include "ptxpp/spec/validator.hpp"
+#include "tcgen05.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
@@ -65,6 +66,8 @@ struct Warp {
   uint32_t cl_arrived = 0;       // lanes that arrived at the cluster barrier's current phase
   uint32_t cl_waiting = 0;       // lanes blocked at barrier.cluster.wait (the others may run on)
   uint64_t cl_target = 0;        // the cluster barrier phase count its barrier.cluster.wait waits for (0: none)
+  std::vector<uint32_t> tc_loading;  // registers of tcgen05.ld not yet waited for (tcgen05.wait::ld)
+  uint32_t tc_load_pc = 0;           // the last such tcgen05.ld
   std::vector<uint64_t> regs;    // slot * 32 + lane
   // Per-lane thread state for calls: the frame stack (.local and call .param
   // variables), the current frame's base and function, and the return frames.
@@ -114,6 +117,20 @@ class Runner {
     uint32_t expected = 0, pending = 0;
     int64_t tx = 0;
     uint32_t phase = 0;  // completed phases
+    uint64_t generation = 0;  // which mbarrier.init made it
+  };
+  // A tcgen05.mma whose result a thread may not read yet: until a tcgen05.commit of the issuing
+  // thread arrives on an mbarrier and that phase completes. (Here the product is already there.)
+  struct PendingMma {
+    uint32_t thread, pc;               // the issuing thread (in the CTA) and instruction
+    uint32_t issuer_rank;              // its CTA
+    uint32_t column, columns;          // the D columns written
+    struct Commit {
+      uint32_t rank;
+      uint64_t key, generation;
+      uint32_t phase;                  // complete when the mbarrier has completed this many phases
+    };
+    std::vector<Commit> commits;
   };
   struct Cta {
     uint32_t ctaid[3] = {};
@@ -123,6 +140,8 @@ class Runner {
     uint32_t epoch = 1;                           // race-check epoch: ends at barriers and mbarrier phases
     std::unordered_map<uint64_t, Mbarrier> mbars;  // by shared offset
     std::vector<Warp> warps;
+    TensorMemory tmem;                            // tcgen05 (tcgen05.cpp)
+    std::vector<PendingMma> mma_pending;          // mmas writing this CTA's tensor memory, not yet known complete
   };
   // Shared::cluster addresses: the CTA's own shared offsets, or (rank + 1) << kRankShift | offset
   // for the shared memory of another CTA of the cluster (mapa).
@@ -136,6 +155,8 @@ class Runner {
     c.rank = rank;
     c.smem.assign(p_.static_smem + cfg_.dynamic_smem, 0);
     c.mbars.clear();
+    c.tmem.reset();
+    c.mma_pending.clear();
     if (opt_.check_races) c.shadow.assign(c.smem.size(), Shadow{});
     c.epoch = 1;
     c.written.assign(c.smem.size(), 0);
@@ -156,6 +177,7 @@ class Runner {
       wp.cl_arrived = 0;
       wp.cl_waiting = 0;
       wp.cl_target = 0;
+      wp.tc_loading.clear();
       for (int l = 0; l < kLanes; ++l) {
         wp.local[l].assign(p_.funcs[0].frame, 0);
         wp.sp[l] = 0;
@@ -198,7 +220,7 @@ class Runner {
           any_live = any_live || w.live;
         }
       }
-      if (!any_live) return;
+      if (!any_live) return tmem_leak_check();
       bool released = any_cluster_wait && cluster_release();  // exits may complete the cluster barrier
       idle_rounds = all_spinning && epoch == mbar_epoch_ && !released ? idle_rounds + 1 : 0;
       if (idle_rounds > 64) {
@@ -219,6 +241,15 @@ class Runner {
         throw Error(fmt::format("kernel {}, CTA ({},{},{}): deadlock: no warp can proceed:{}", p_.name, c_->ctaid[0], c_->ctaid[1], c_->ctaid[2], where));
       }
     }
+  }
+
+  // At exit every CTA must have freed its tensor memory (tcgen05.dealloc).
+  void tmem_leak_check() const {
+    for (const Cta& c : ctas_)
+      if (!c.tmem.empty())
+        throw Error(fmt::format("kernel {}, CTA ({},{},{}): the CTA exited with tensor memory still allocated ({}): each tcgen05.alloc needs a "
+                                "tcgen05.dealloc before the kernel ends",
+                                p_.name, c.ctaid[0], c.ctaid[1], c.ctaid[2], c.tmem.describe()));
   }
 
   // A deadlock of the cluster: where every live warp of every CTA is.
@@ -503,6 +534,8 @@ class Runner {
         ++stats_.warp_instructions;
         stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
         uint32_t advance = w.live;
+        if (!w.tc_loading.empty()) [[unlikely]]
+          tcgen05_unwaited(w, in, exec);
         execute(w, in, exec, w.live, advance);
         ++w.upc;
         return;
@@ -530,6 +563,8 @@ class Runner {
     ++stats_.warp_instructions;
     stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
     uint32_t advance = active;  // lanes that move to pc + 1
+    if (!w.tc_loading.empty()) [[unlikely]]
+      tcgen05_unwaited(w, in, exec);
     execute(w, in, exec, active, advance);
     for (uint32_t m = advance; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
     if (w.cl_waiting) [[unlikely]] {  // lanes at barrier.cluster.wait: the warp waits when no other lane can run
@@ -550,6 +585,26 @@ class Runner {
 
   void execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, uint32_t& advance);
 
+  // An instruction that uses a register a tcgen05.ld of the warp writes, before tcgen05.wait::ld:
+  // on the GPU the load may not have completed (a second tcgen05.ld to it races too).
+  [[gnu::noinline]] void tcgen05_unwaited(Warp& w, const DInst& in, uint32_t exec) {
+    if (in.op == Opc::Tcgen05 && (static_cast<Tc05Op>(in.sub) == Tc05Op::WaitLd)) return;
+    auto check = [&](uint32_t slot) {
+      if (slot != kNoSlot && std::find(w.tc_loading.begin(), w.tc_loading.end(), slot) != w.tc_loading.end())
+        fail(w, exec ? std::countr_zero(exec) : 0,
+             fmt::format("uses a register that {} writes, before tcgen05.wait::ld (on the GPU the load may still be in flight)",
+                         p_.texts[p_.code[w.tc_load_pc].stmt]));
+    };
+    if (in.guard != kNoSlot) check(in.guard);
+    for (unsigned i = 0; i < in.nops; ++i) {
+      const Opnd& o = in.ops[i];
+      if (o.kind == Opnd::Reg || o.kind == Opnd::Addr) check(o.slot);
+      else if (o.kind == Opnd::Pair) check(o.slot), check(o.slot2);
+      else if (o.kind == Opnd::Vec)
+        for (uint32_t k = 0; k < o.count; ++k) check(p_.vec_slots[o.slot + k]);
+    }
+  }
+
   void write(Warp& w, const Opnd& d, int lane, uint64_t v, Ty t) {
     if (d.kind == Opnd::Reg) [[likely]]
       reg(w, d.slot, lane) = t.k == 'p' ? (v != 0) : mask_bits(v, t.bits);
@@ -567,6 +622,7 @@ class Runner {
   Stats& stats_;
   uint64_t heap_used_ = 0;  // device malloc, this runner's share
   uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction (in the cluster)
+  uint64_t mbar_generation_ = 0;                   // mbarrier.init count (Mbarrier::generation)
   std::vector<Cta> ctas_;                          // the cluster's CTAs, by rank
   Cta* c_ = nullptr;                               // the CTA running
   uint32_t cdim_[3] = {1, 1, 1};                   // the cluster's shape
@@ -576,6 +632,8 @@ class Runner {
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
+  void tcgen05(Warp& w, const DInst& in, uint32_t exec);
+  void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
   void bulk_reduce(Warp& w, int lane, const DInst& in);
   // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
@@ -1475,6 +1533,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
     case Opc::Mma: return mma(w, in, exec);
     case Opc::Wgmma: return wgmma(w, in, exec);
+    case Opc::Tcgen05: return tcgen05(w, in, exec);
     case Opc::Lop3:
       lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l), lut = value(w, o[4], l);
@@ -1881,6 +1940,152 @@ void Runner::wgmma(Warp& w, const DInst& in, uint32_t exec) {
   wgmma_execute(p_, in, access);
 }
 
+// Tensor memory columns [column, column + columns) of this CTA are read or written (tcgen05.ld,
+// st, dealloc): no tcgen05.mma writing them may be in flight on the GPU, i.e. each must have been
+// committed, and the mbarrier phase of one of its commits completed.
+void Runner::tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what) {
+  auto done = [&](const PendingMma& m) {
+    for (const PendingMma::Commit& c : m.commits) {
+      const auto& bars = ctas_[c.rank].mbars;
+      auto it = bars.find(c.key);
+      if (it == bars.end() || it->second.generation != c.generation || it->second.phase >= c.phase) return true;  // (gone: not ours to judge)
+    }
+    return false;
+  };
+  auto& pending = c_->mma_pending;
+  for (size_t i = 0; i < pending.size();) {
+    const PendingMma& m = pending[i];
+    if (done(m)) {
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    if (m.column < column + columns && column < m.column + m.columns)
+      fail(w, lane, fmt::format("{} tensor memory columns {} to {}, which {} (thread {}{}) writes, {}", what, column, column + columns - 1,
+                                p_.texts[p_.code[m.pc].stmt], thread_name(m.thread), m.issuer_rank == c_->rank ? "" : fmt::format(" of CTA rank {}", m.issuer_rank),
+                                m.commits.empty() ? "before a tcgen05.commit of that thread tracks it"
+                                                  : "before the mbarrier phase its tcgen05.commit arrives on has completed (wait on it first)"));
+    ++i;
+  }
+}
+
+// tcgen05 (tcgen05.cpp). alloc, dealloc and relinquish_alloc_permit act once for the warp
+// (.sync.aligned: all its lanes, with the same operands); commit arrives on its mbarrier (or
+// on the same offset in each CTA of the ctaMask) once per issuing thread, since every tcgen05
+// operation before it completed when issued; mma, cp and shift run once per issuing thread.
+void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
+  if (exec == 0) return;
+  struct Access final : Tcgen05Warp {
+    Runner& r;
+    Warp& w;
+    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
+    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
+    uint64_t& reg(uint32_t slot, int lane) override { return r.reg(w, slot, lane); }
+    const uint8_t* shared16(uint32_t rank, uint64_t offset, int lane) override {
+      return r.resolve(w, lane, Space::SharedCluster, r.with_rank(offset, Space::SharedCluster, rank), 16, false);
+    }
+    TensorMemory& tmem(uint32_t rank) override { return r.ctas_[rank].tmem; }
+    uint32_t rank() const override { return r.c_->rank; }
+    uint32_t cluster_size() const override { return static_cast<uint32_t>(r.ctas_.size()); }
+    uint32_t warp() const override { return w.index; }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } env(*this, w);
+  const Tc05Op op = static_cast<Tc05Op>(in.sub);
+  const int first = std::countr_zero(exec);
+  const char* name = op == Tc05Op::Alloc ? "tcgen05.alloc" : op == Tc05Op::Dealloc ? "tcgen05.dealloc" : "tcgen05.relinquish_alloc_permit";
+  // the operand of a warp-wide instruction: the same in every lane
+  auto warp_value = [&](const Opnd& o, const char* what) {
+    const uint64_t v = value(w, o, first);
+    for (uint32_t m = exec; m; m &= m - 1)
+      if (value(w, o, std::countr_zero(m)) != v)
+        fail(w, std::countr_zero(m), fmt::format("{}: {} differs between lanes {} and {} of the warp", name, what, first, std::countr_zero(m)));
+    return v;
+  };
+  auto columns = [&](const Opnd& o) {
+    const uint64_t n = warp_value(o, "nCols");
+    if (n < 32 || n > 512 || (n & (n - 1)))
+      fail(w, first, fmt::format("{}: nCols is {}; it must be a power of 2 from 32 to 512", name, n));
+    return static_cast<uint32_t>(n);
+  };
+  TensorMemory& tm = c_->tmem;
+  switch (op) {
+    case Tc05Op::Alloc:
+    case Tc05Op::Dealloc:
+    case Tc05Op::Relinquish:
+      if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(~exec), fmt::format("{} (.sync.aligned) needs all 32 lanes of the warp", name));
+      if (op == Tc05Op::Relinquish) {
+        tm.relinquished = true;
+      } else if (op == Tc05Op::Alloc) {
+        const uint32_t n = columns(in.ops[1]);
+        if (tm.relinquished) fail(w, first, "tcgen05.alloc after tcgen05.relinquish_alloc_permit in this CTA");
+        const std::optional<uint32_t> col = tm.alloc(n);
+        if (!col)
+          fail(w, first, fmt::format("tcgen05.alloc of {} columns: no free range of tensor memory (allocated: {}; 512 columns in all). On the GPU "
+                                     "this waits for a tcgen05.dealloc; the emulator reports it",
+                                     n, tm.describe()));
+        const uint32_t addr = *col;  // lane 0, the first column
+        sync_access_ = true;  // the warp's collective write: its lanes may all read it (not a race)
+        std::memcpy(access(w, first, in, in.ops[0], 4, true), &addr, 4);
+        sync_access_ = false;
+      } else {
+        const uint32_t taddr = static_cast<uint32_t>(warp_value(in.ops[0], "taddr"));
+        const uint32_t n = columns(in.ops[1]);
+        if (taddr >> 16) fail(w, first, fmt::format("tcgen05.dealloc: taddr {:#x} has lane {}; an allocation's address has lane 0", taddr, taddr >> 16));
+        if (!c_->mma_pending.empty()) tcgen05_settled(w, first, taddr & 0xFFFF, n, "tcgen05.dealloc frees");
+        const std::string error = tm.dealloc(taddr & 0xFFFF, n);
+        if (!error.empty()) fail(w, first, error);
+      }
+      return;
+    case Tc05Op::Ld:
+    case Tc05Op::St:
+      if (!c_->mma_pending.empty()) {
+        const uint32_t taddr = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? reg(w, in.ops[1].slot, first) : 0) + in.ops[1].imm);
+        tcgen05_settled(w, first, taddr & 0xFFFF, tcgen05_ld_st_columns(in), op == Tc05Op::Ld ? "tcgen05.ld reads" : "tcgen05.st writes");
+      }
+      tcgen05_ld_st(p_, in, env, exec);
+      if (op == Tc05Op::Ld) {
+        for (uint32_t k = 0; k < in.ops[0].count; ++k) w.tc_loading.push_back(p_.vec_slots[in.ops[0].slot + k]);
+        w.tc_load_pc = static_cast<uint32_t>(&in - p_.code.data());
+      }
+      return;
+    case Tc05Op::WaitLd: w.tc_loading.clear(); return;
+    case Tc05Op::Commit:
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        const std::vector<uint32_t> ranks = (in.flags & kMulticast) ? mask_ranks(w, l, value(w, in.ops[1], l)) : std::vector<uint32_t>{};
+        const uint32_t thread = w.index * kLanes + static_cast<uint32_t>(l);
+        for (size_t ti = 0; ti < std::max<size_t>(ranks.size(), 1); ++ti) {
+          sync_access_ = true;
+          uint8_t* bar = access(w, l, in, ranks.empty() ? in.ops[0] : rebased(w, l, in.ops[0], in.space, ranks[ti]), 8, true);
+          sync_access_ = false;
+          // the thread's mmas (in any CTA of the cluster) complete with this arrival's phase
+          const auto [owner, key] = owner_cta(bar);
+          if (owner) {
+            auto it = owner->mbars.find(key);
+            if (it != owner->mbars.end())
+              for (Cta& cta : ctas_)
+                for (PendingMma& mma : cta.mma_pending)
+                  if (mma.thread == thread && mma.issuer_rank == c_->rank) mma.commits.push_back({owner->rank, key, it->second.generation, it->second.phase + 1});
+          }
+          mbar_signal(w, l, bar, 0, 1);
+        }
+      }
+      return;
+    default:
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        if (op == Tc05Op::Mma) {
+          const MmaWritten d = tcgen05_mma(p_, in, env, l);
+          for (uint32_t r = d.first_rank; r < d.first_rank + d.ctas; ++r)
+            ctas_[r].mma_pending.push_back({w.index * kLanes + static_cast<uint32_t>(l), static_cast<uint32_t>(&in - p_.code.data()), c_->rank,
+                                            d.column, d.columns, {}});
+        }
+        else if (op == Tc05Op::Cp) tcgen05_cp(in, env, l);
+        else tcgen05_shift(in, env, l);
+      }
+      return;
+  }
+}
+
 void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {
   const MbarOp op = static_cast<MbarOp>(in.sub);
   const Opnd* o = in.ops;
@@ -1915,7 +2120,7 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
     if (op == MbarOp::Init) {
       const uint32_t count = static_cast<uint32_t>(value(w, o[1], l));
       if (count == 0 || count > (1u << 20) - 1) fail(w, l, fmt::format("mbarrier.init with count {}", count));
-      cta->mbars[key] = Mbarrier{count, count, 0, 0};
+      cta->mbars[key] = Mbarrier{count, count, 0, 0, ++mbar_generation_};
       continue;
     }
     auto it = cta->mbars.find(key);

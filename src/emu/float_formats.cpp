@@ -11,6 +11,7 @@ struct Layout {
   bool has_inf;      // e4m3: no infinities; the all-ones exponent with mantissa 111 is NaN
   uint32_t nan;      // canonical NaN (without sign)
   int total;         // bits
+  bool finite = false;  // no infinity and no NaN (the 6- and 4-bit formats): overflow saturates
 };
 
 namespace {
@@ -22,6 +23,9 @@ Layout layout(Format f) {
     case Format::E4M3: return {3, 4, false, 0x7F, 8};
     case Format::E5M2: return {2, 5, true, 0x7F, 8};
     case Format::TF32: return {10, 8, true, 0x7FFFFFFF, 32};
+    case Format::E2M3: return {3, 2, false, 0x1F, 6, true};
+    case Format::E3M2: return {2, 3, false, 0x1F, 6, true};
+    case Format::E2M1: return {1, 2, false, 0x7, 4, true};
   }
   return {10, 5, true, 0x7FFF, 16};
 }
@@ -58,12 +62,12 @@ uint32_t encode_layout(const Layout& L, double x, Rounding r, bool satfinite) {
   const int emin = 1 - bias;  // smallest normal exponent
   // the largest finite value
   const int emax = L.has_inf ? (1 << L.exp) - 2 - bias : (1 << L.exp) - 1 - bias;
-  const double max_mant = L.has_inf ? 2.0 - std::ldexp(1.0, -L.mant) : 2.0 - std::ldexp(1.0, 1 - L.mant);
+  const double max_mant = L.has_inf || L.finite ? 2.0 - std::ldexp(1.0, -L.mant) : 2.0 - std::ldexp(1.0, 1 - L.mant);
   const double max_finite = std::ldexp(max_mant, emax);
   const uint32_t inf_bits = L.has_inf ? ((1u << L.exp) - 1) << L.mant : L.nan;
   auto overflow = [&]() -> uint32_t {
     const bool to_max = satfinite || !L.has_inf || r == Rounding::Zero || (r == Rounding::Down && !neg) || (r == Rounding::Up && neg);
-    if (!L.has_inf && !satfinite) return sign | L.nan;
+    if (!L.has_inf && !satfinite && !L.finite) return sign | L.nan;
     if (to_max) return sign | (static_cast<uint32_t>(emax + bias) << L.mant) | static_cast<uint32_t>(std::ldexp(max_mant - 1.0, L.mant));
     return sign | inf_bits;
   };
@@ -100,7 +104,7 @@ double decode(Format f, uint32_t bits) {
   double v;
   if (e == 0) v = std::ldexp(static_cast<double>(m), 1 - bias - L.mant);
   else if (L.has_inf && e == (1u << L.exp) - 1) v = m ? NAN : INFINITY;
-  else if (!L.has_inf && e == (1u << L.exp) - 1 && m == (1u << L.mant) - 1) v = NAN;
+  else if (!L.has_inf && !L.finite && e == (1u << L.exp) - 1 && m == (1u << L.mant) - 1) v = NAN;
   else v = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -L.mant), static_cast<int>(e) - bias);
   return neg ? -v : v;
 }

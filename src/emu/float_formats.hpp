@@ -1,12 +1,13 @@
 // Internal: the narrow floating-point formats of PTX (f16, bf16, e4m3, e5m2,
-// tf32): rounding a double into one with a rounding mode, and reading one back.
+// tf32, and the 6- and 4-bit e2m3, e3m2, e2m1): rounding a double into one with a rounding mode, and reading one back.
 #pragma once
 
 #include <cstdint>
 
 namespace ptx::emu {
 
-enum class Format : uint8_t { F16, BF16, E4M3, E5M2, TF32 };
+// E2M3, E3M2, E2M1 have neither infinities nor NaN: every code is a finite number.
+enum class Format : uint8_t { F16, BF16, E4M3, E5M2, TF32, E2M3, E3M2, E2M1 };
 enum class Rounding : uint8_t { Nearest, Zero, Down, Up, NearestAway };
 
 // The bits of the value nearest to x in the format (per the rounding mode). NaN is

@@ -39,6 +39,7 @@ enum class Opc : uint8_t {
   ClusterBar,     // barrier.cluster.arrive (sub 0) / .wait (sub 1)
   CpAsyncTensor,  // cp.async.bulk.tensor loads (sub 0), stores (1), reductions (2; boolop: the AtomOp); vec: the rank
   Wgmma,  // wgmma.mma_async (wgmma.cpp); wgmma.fence/commit_group/wait_group decode to Nop
+  Tcgen05,  // tcgen05 (tcgen05.cpp): sub is the Tc05Op; tcgen05.wait and tcgen05.fence decode to Nop
 };
 
 // Device functions are called through "addresses" in this range (function pointers).

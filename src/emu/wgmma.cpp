@@ -7,10 +7,8 @@
 // its own 16 rows of D (rows 16 * rank ...): they depend only on that warp's registers,
 // its 16 rows of A and all of B, so no warp waits for the others.
 //
-// A and B in shared memory are described by 64-bit matrix descriptors (9.7.15.5.1.2):
-// bits 0-13 start address >> 4, 16-29 leading dimension byte offset >> 4 (LBO), 32-45
-// stride dimension byte offset >> 4 (SBO), 49-51 base offset, 62-63 swizzle mode
-// (0 none, 1 128B, 2 64B, 3 32B). The matrix is made of 16-byte chunks; see chunk_address.
+// A and B in shared memory are described by 64-bit matrix descriptors (9.7.15.5.1.2), decoded
+// with the canonical layouts in smem_matrix.cpp (shared with tcgen05.mma).
 #include "wgmma.hpp"
 
 #include <algorithm>
@@ -22,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
+#include "smem_matrix.hpp"
 
 namespace ptx::emu {
 
@@ -180,76 +179,6 @@ std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const std::stri
 
 namespace {
 
-struct Descriptor {
-  uint64_t start, lbo, sbo;  // bytes
-  uint64_t base;             // the swizzle pattern's phase where it starts (0: at a pattern boundary)
-  uint64_t width;            // the swizzle atom's width in 16-byte chunks: 1 (none), 2 (32B), 4 (64B), 8 (128B)
-};
-
-Descriptor parse_descriptor(uint64_t bits) {
-  static constexpr uint64_t kWidth[4] = {1, 8, 4, 2};
-  return {(bits & 0x3FFF) << 4, (bits >> 16 & 0x3FFF) << 4, (bits >> 32 & 0x3FFF) << 4, bits >> 49 & 7, kWidth[bits >> 62]};
-}
-
-// The swizzle permutes the 16-byte chunks of each 128-byte line: address bits [4, 4 + log2 W)
-// are XORed with bits [7, 7 + log2 W), the line's place in the pattern of W lines that repeats
-// every W * 128 bytes (1024, 512, 256), counted from where the pattern starts (the base offset
-// is that start's bits [7, 10); 0 when it starts at a multiple of W * 128).
-uint64_t swizzle(const Descriptor& d, uint64_t addr) {
-  if (d.width == 1) return addr;
-  const uint64_t phase = ((addr >> 7) - d.base) & (d.width - 1);
-  return addr ^ (phase << 4);
-}
-
-// The shared-memory address of a 16-byte chunk, per the canonical layouts (units of 16 bytes,
-// W the swizzle width in chunks):
-//   K-major, chunk c (0, 1) of row mn (one wgmma's K is 32 bytes = 2 chunks):
-//     no swizzle: 8 x 16-byte core matrices; rows 16 bytes apart, mn / 8 at SBO, c at LBO
-//     swizzled:   rows W * 16 bytes apart, mn / 8 at SBO, c the next chunk (LBO unused)
-//   MN-major, chunk q of the MN dimension (16 bytes of consecutive mn), row k:
-//     no swizzle: rows k % 8 16 bytes apart, k / 8 at LBO, q at SBO
-//     swizzled:   rows k % 8 W * 16 bytes apart, k / 8 at SBO, q % W the chunk, q / W at LBO
-uint64_t chunk_address(const Descriptor& d, bool mn_major, uint64_t mn_or_q, uint64_t c_or_k) {
-  uint64_t a;
-  if (!mn_major) {
-    const uint64_t mn = mn_or_q, c = c_or_k;
-    a = d.start + mn / 8 * d.sbo + (d.width == 1 ? mn % 8 * 16 + c * d.lbo : mn % 8 * d.width * 16 + c * 16);
-  } else {
-    const uint64_t q = mn_or_q, k = c_or_k;
-    a = d.width == 1 ? d.start + q * d.sbo + k / 8 * d.lbo + k % 8 * 16
-                     : d.start + q / d.width * d.lbo + q % d.width * 16 + k / 8 * d.sbo + k % 8 * d.width * 16;
-  }
-  return swizzle(d, a);
-}
-
-// Element j (of `bits` bits) of little-endian bytes.
-uint32_t element_bits(const uint8_t* bytes, unsigned j, unsigned bits) {
-  if (bits == 1) return bytes[j / 8] >> (j % 8) & 1u;
-  uint32_t v = 0;
-  for (unsigned i = 0; i < bits / 8; ++i) v |= static_cast<uint32_t>(bytes[j * bits / 8 + i]) << (8 * i);
-  return v;
-}
-
-// Rows [first, first + rows) of an operand in shared memory (A: M x K, B: N x K, i.e. both
-// indexed [mn][k]), as raw element bits in out[(mn - first) * K + k].
-void load_shared(WgmmaWarp& w, const Descriptor& d, bool mn_major, unsigned ebits, unsigned first, unsigned rows, unsigned K,
-                 std::vector<uint32_t>& out) {
-  const unsigned per_chunk = 128 / ebits;
-  if (!mn_major) {
-    for (unsigned r = 0; r < rows; ++r)
-      for (unsigned c = 0; c < 2; ++c) {
-        const uint8_t* bytes = w.shared16(chunk_address(d, false, first + r, c));
-        for (unsigned j = 0; j < per_chunk; ++j) out[r * K + c * per_chunk + j] = element_bits(bytes, j, ebits);
-      }
-    return;
-  }
-  for (unsigned k = 0; k < K; ++k)
-    for (unsigned q = first / per_chunk; q < (first + rows) / per_chunk; ++q) {
-      const uint8_t* bytes = w.shared16(chunk_address(d, true, q, k));
-      for (unsigned j = 0; j < per_chunk; ++j) out[(q * per_chunk + j - first) * K + k] = element_bits(bytes, j, ebits);
-    }
-}
-
 double element_value(Ty t, uint32_t bits) {
   switch (t.k) {
     case 'h': return decode(Format::F16, bits);
@@ -279,6 +208,7 @@ void wgmma_execute(const Program& p, const DInst& in, WgmmaWarp& w) {
 
   // A: this warp's 16 rows; B: all N columns (as [n][k]); both as values, negated per imm-scale.
   std::vector<uint32_t> a_bits(16 * K), b_bits(static_cast<size_t>(N) * K);
+  const auto shared = [&w](uint64_t offset) { return w.shared16(offset); };
   if (in.sub & kARegs) {
     // The register fragment: register j of lane l holds row g + 8 (j % 2) of the warp's rows,
     // the 4 bytes at 16 (j / 2) + 4 t of its 32-byte K row (g = l / 4, t = l % 4).
@@ -291,9 +221,9 @@ void wgmma_execute(const Program& p, const DInst& in, WgmmaWarp& w) {
           a_bits[row * K + first_k + e] = ta.bits == 32 ? v : v >> (e * ta.bits) & ((1u << ta.bits) - 1);
       }
   } else {
-    load_shared(w, parse_descriptor(uniform(w, oa, "the A descriptor")), in.sub & kTransA, ta.bits, 16 * w.rank(), 16, K, a_bits);
+    load_smem_operand(shared, hopper_descriptor(uniform(w, oa, "the A descriptor")), in.sub & kTransA, ta.bits, 16 * w.rank(), 16, K, a_bits);
   }
-  load_shared(w, parse_descriptor(uniform(w, ob, "the B descriptor")), in.sub & kTransB, tb.bits, 0, N, K, b_bits);
+  load_smem_operand(shared, hopper_descriptor(uniform(w, ob, "the B descriptor")), in.sub & kTransB, tb.bits, 0, N, K, b_bits);
   const bool scale_d = uniform(w, in.ops[3], "scale-d") != 0;
 
   std::vector<double> a(a_bits.size()), b(b_bits.size());

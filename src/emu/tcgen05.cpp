@@ -1,0 +1,616 @@
+// tcgen05, the 5th-generation tensor core instructions of sm_100a (PTX ISA 9.7.16).
+//
+// Tensor memory is per CTA: 128 lanes x 512 columns of 32-bit cells, allocated by columns
+// (tcgen05.alloc writes lane << 16 | column, lane 0, to shared memory). A warp reaches only
+// its quarter of the lanes with tcgen05.ld/st: warp w, lanes 32 (w % 4) to 32 (w % 4) + 31.
+//
+// tcgen05.mma runs to completion when a thread issues it (it is issued by one thread), and
+// so do tcgen05.cp and tcgen05.shift; tcgen05.commit then arrives on its mbarrier at once
+// (exec.cpp), and tcgen05.ld completes at issue, so tcgen05.wait and tcgen05.fence have
+// nothing to order here; exec.cpp still reports a tcgen05.ld destination register used before
+// the warp's tcgen05.wait::ld, which on the GPU would read (or race with) the load in flight.
+//
+// D = A * B (+ D): A is M x K (shared memory through a descriptor, or tensor memory), B is
+// K x N (shared memory), D is M x N in tensor memory. K is 32 bytes of elements (16 f16/bf16,
+// 8 tf32, 32 of the 8-bit kinds, whose 6- and 4-bit types sit one per byte). The instruction
+// descriptor (9.7.16.4.2) gives the types, shape, negation and major-ness; the shared memory
+// descriptors (9.7.16.4.1) are decoded by smem_matrix.cpp.
+#include "tcgen05.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "float_formats.hpp"
+#include "smem_matrix.hpp"
+
+namespace ptx::emu {
+
+// ---- tensor memory -------------------------------------------------------------------------
+
+void TensorMemory::reset() {
+  allocations_.clear();
+  relinquished = false;
+  if (!cells_.empty()) std::fill(cells_.begin(), cells_.end(), 0u);
+}
+
+std::optional<uint32_t> TensorMemory::alloc(uint32_t columns) {
+  for (uint32_t c = 0; c + columns <= kColumns; c += columns)
+    if (!std::any_of(allocations_.begin(), allocations_.end(),
+                     [&](const Allocation& a) { return a.column < c + columns && c < a.column + a.columns; })) {
+      allocations_.push_back({c, columns});
+      return c;
+    }
+  return std::nullopt;
+}
+
+std::string TensorMemory::dealloc(uint32_t column, uint32_t columns) {
+  for (auto it = allocations_.begin(); it != allocations_.end(); ++it)
+    if (it->column == column) {
+      if (it->columns != columns)
+        return fmt::format("tcgen05.dealloc of {} columns at column {}: the allocation there has {} columns", columns, column, it->columns);
+      allocations_.erase(it);
+      return "";
+    }
+  return fmt::format("tcgen05.dealloc of {} columns at column {}: no allocation starts there (allocated: {})", columns, column, describe());
+}
+
+bool TensorMemory::allocated(uint32_t column, uint32_t columns) const {
+  if (column >= kColumns || columns > kColumns - column) return false;
+  for (uint32_t c = column; c < column + columns; ++c)
+    if (!std::any_of(allocations_.begin(), allocations_.end(), [&](const Allocation& a) { return c >= a.column && c < a.column + a.columns; }))
+      return false;
+  return true;
+}
+
+std::string TensorMemory::describe() const {
+  if (allocations_.empty()) return "none";
+  std::string s;
+  for (const Allocation& a : allocations_) s += fmt::format("{}columns {}-{}", s.empty() ? "" : ", ", a.column, a.column + a.columns - 1);
+  return s;
+}
+
+uint32_t& TensorMemory::cell(uint32_t lane, uint32_t column) {
+  if (cells_.empty()) cells_.assign(size_t{kLanes} * kColumns, 0u);
+  return cells_[size_t{lane} * kColumns + column];
+}
+
+// ---- decoding --------------------------------------------------------------------------------
+
+namespace {
+
+// tcgen05.ld/st shapes (DInst::boolop)
+enum Shape : uint8_t { k16x64b, k16x128b, k16x256b, k32x32b, k16x32bx2 };
+constexpr unsigned kRegsPerRep[] = {1, 2, 4, 1, 1};
+// tcgen05.mma kinds (DInst::boolop)
+enum Kind : uint8_t { kF16, kTF32, kF8F6F4, kI8 };
+// tcgen05.cp shapes (DInst::boolop)
+enum CpShape : uint8_t { k128x256b, k4x256b, k128x128b, k64x128b_02_13, k64x128b_01_23, k32x128b_x4 };
+
+bool is_reg(const Opnd& o, const Program& p, char kind, unsigned bits) {
+  if (o.kind != Opnd::Reg || (o.neg && kind != 'p')) return false;  // a predicate may be negated (!p)
+  const Ty t = p.slot_types[o.slot];
+  return kind == 'p' ? t.k == 'p' : t.k != 'p' && t.bits == bits;
+}
+bool is_imm(const Opnd& o) { return o.kind == Opnd::Imm && !o.symbol; }
+bool is_tmem_addr(const Opnd& o, const Program& p) {
+  return o.kind == Opnd::Addr && !o.symbol && (o.slot == kNoSlot || p.slot_types[o.slot].bits == 32);
+}
+
+}  // namespace
+
+std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+                                                 const Program& p) {
+  auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
+  auto unsupported = [](std::string what) { return Tcgen05DecodeError{true, std::move(what)}; };
+  // the operation: the first modifier that names one (the others may come in any order)
+  static constexpr std::string_view kOperations[] = {".alloc", ".dealloc", ".relinquish_alloc_permit", ".ld", ".st", ".wait::ld", ".wait::st",
+                                                     ".mma", ".commit", ".cp", ".shift", ".fence::before_thread_sync", ".fence::after_thread_sync"};
+  const auto op_it = std::find_first_of(mods.begin(), mods.end(), std::begin(kOperations), std::end(kOperations));
+  if (op_it == mods.end()) return unsupported("this tcgen05 instruction");
+  const std::string_view what = *op_it;
+  unsigned cta_group = 0, num = 0;
+  int shape = -1, kind = -1, cp_shape = -1;
+  unsigned cp_rows = 0;               // tcgen05.cp .64x128b / .32x128b: their shape needs the multicast
+  std::string_view cp_multicast;      // .warpx2::02_13, .warpx2::01_23, .warpx4
+  bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false;
+  for (std::string_view mo : mods) {
+    if (mo == what) continue;
+    if (mo == ".cta_group::1" || mo == ".cta_group::2") cta_group = mo.back() - '0';
+    else if (mo == ".sync" || mo == ".aligned" || mo == ".b32" || mo == ".b64") continue;
+    else if (mo == ".shared::cta") shared_cta = true;
+    else if (mo == ".shared::cluster") cluster = true;
+    else if (mo == ".16x64b") shape = k16x64b;
+    else if (mo == ".16x128b") shape = k16x128b;
+    else if (mo == ".16x256b") shape = k16x256b;
+    else if (mo == ".32x32b") shape = k32x32b;
+    else if (mo == ".16x32bx2") shape = k16x32bx2;
+    else if (mo.size() >= 3 && mo.substr(0, 2) == ".x" && what != ".cp") {
+      num = 0;
+      for (char c : mo.substr(2)) num = c >= '0' && c <= '9' && num < 1000 ? num * 10 + static_cast<unsigned>(c - '0') : 100000;
+      if (num == 0 || num > 128 || (num & (num - 1))) return bad(fmt::format("{}: not a repetition count of tcgen05 (.x1 to .x128)", mo));
+    }
+    else if (mo == ".pack::16b" || mo == ".unpack::16b") pack = true;
+    else if (mo == ".kind::f16") kind = kF16;
+    else if (mo == ".kind::tf32") kind = kTF32;
+    else if (mo == ".kind::f8f6f4") kind = kF8F6F4;
+    else if (mo == ".kind::i8") kind = kI8;
+    else if (mo.rfind(".kind::", 0) == 0 || mo.rfind(".block_scale", 0) == 0 || mo.rfind(".scale_vec", 0) == 0 || mo == ".block16" || mo == ".block32")
+      return unsupported(fmt::format("tcgen05.mma with block scaling ({})", mo));
+    else if (mo == ".sp") return unsupported("tcgen05.mma.sp (sparse)");
+    else if (mo == ".ws") return unsupported("tcgen05.mma.ws");
+    else if (mo.rfind(".collector::", 0) == 0) continue;  // operand reuse hints: no effect on the result
+    else if (mo == ".mbarrier::arrive::one") arrive_one = true;
+    else if (mo == ".multicast::cluster") multicast = true;
+    else if (mo == ".128x256b") cp_shape = k128x256b;
+    else if (mo == ".4x256b") cp_shape = k4x256b;
+    else if (mo == ".128x128b") cp_shape = k128x128b;
+    else if (mo == ".64x128b" || mo == ".32x128b") cp_rows = mo == ".64x128b" ? 64 : 32;
+    else if (mo == ".warpx2::02_13" || mo == ".warpx2::01_23" || mo == ".warpx4") cp_multicast = mo;
+    else if (mo == ".b8x16" || mo == ".b6x16_p32" || mo == ".b4x16_p64") return unsupported("tcgen05.cp with decompression (.b8x16.b6x16_p32/.b4x16_p64)");
+    else if (mo == ".down") down = true;
+    else if (mo == ".red" || mo == ".min" || mo == ".max") return unsupported("tcgen05.ld.red");
+    else return unsupported(fmt::format("the modifier {} of tcgen05{}", mo, what));
+  }
+  d.op = Opc::Tcgen05;
+  d.vec = static_cast<uint8_t>(cta_group);
+  auto need_group = [&]() -> std::optional<Tcgen05DecodeError> {
+    if (!cta_group) return bad(fmt::format("tcgen05{} needs .cta_group::1 or .cta_group::2", what));
+    return std::nullopt;
+  };
+  auto count = [&](size_t n) -> std::optional<Tcgen05DecodeError> {
+    if (ops.size() != n) return bad(fmt::format("tcgen05{} with {} operands; it takes {}", what, ops.size(), n));
+    return std::nullopt;
+  };
+  auto copy_ops = [&]() {
+    d.nops = static_cast<uint8_t>(ops.size());
+    for (size_t i = 0; i < ops.size() && i < 6; ++i) d.ops[i] = ops[i];
+  };
+  if (what == ".wait::ld") {  // tcgen05.ld completed when issued; this only ends the check on its registers (exec.cpp)
+    d.sub = static_cast<uint8_t>(Tc05Op::WaitLd);
+    return std::nullopt;
+  }
+  if (what == ".wait::st" || what == ".fence::before_thread_sync" || what == ".fence::after_thread_sync") {
+    d.op = Opc::Nop;  // every tcgen05 operation completed when issued
+    return std::nullopt;
+  }
+  if (what == ".alloc" || what == ".dealloc") {
+    if (auto e = need_group()) return e;
+    if (auto e = count(2)) return e;
+    d.sub = static_cast<uint8_t>(what == ".alloc" ? Tc05Op::Alloc : Tc05Op::Dealloc);
+    if (what == ".alloc" && ops[0].kind != Opnd::Addr) return bad("the destination of tcgen05.alloc must be a shared memory address [dst]");
+    if (what == ".dealloc" && !(is_reg(ops[0], p, 'b', 32) || is_imm(ops[0]))) return bad("taddr of tcgen05.dealloc must be a 32-bit register or an immediate");
+    if (!(is_reg(ops[1], p, 'b', 32) || is_imm(ops[1]))) return bad(fmt::format("nCols of tcgen05{} must be a 32-bit register or an immediate", what));
+    d.space = shared_cta ? Space::Shared : Space::Generic;
+    copy_ops();
+    return std::nullopt;
+  }
+  if (what == ".relinquish_alloc_permit") {
+    if (auto e = need_group()) return e;
+    if (auto e = count(0)) return e;
+    d.sub = static_cast<uint8_t>(Tc05Op::Relinquish);
+    return std::nullopt;
+  }
+  if (what == ".ld" || what == ".st") {
+    const bool ld = what == ".ld";
+    if (shape < 0 || num == 0) return bad(fmt::format("tcgen05{} needs a shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2) and .num (.x1 to .x128)", what));
+    const bool split = shape == k16x32bx2;
+    if (auto e = count(split ? 3 : 2)) return e;
+    // normalized: ops[0] the registers, ops[1] [taddr], ops[2] immHalfSplitoff
+    const Opnd& regs = ld ? ops[0] : ops[split ? 2 : 1];
+    const Opnd& taddr = ld ? ops[1] : ops[0];
+    const unsigned want = num * kRegsPerRep[shape];
+    if (want > 128) return bad(fmt::format("tcgen05{}: .x{} of this shape would be {} registers (at most 128)", what, num, want));
+    if (regs.kind != Opnd::Vec || regs.count != want)
+      return bad(fmt::format("tcgen05{} of this shape and .x{} takes {} registers in braces", what, num, want));
+    for (uint32_t i = 0; i < regs.count; ++i) {
+      const uint32_t slot = p.vec_slots[regs.slot + i];
+      if (slot == kNoSlot || p.slot_types[slot].bits != 32) return bad(fmt::format("the registers of tcgen05{} must be 32-bit", what));
+    }
+    if (!is_tmem_addr(taddr, p)) return bad(fmt::format("the tensor memory address of tcgen05{} must be [register] or [register+offset] (32-bit)", what));
+    d.sub = static_cast<uint8_t>(ld ? Tc05Op::Ld : Tc05Op::St);
+    d.boolop = static_cast<uint8_t>(shape);
+    d.mma_n = static_cast<uint16_t>(num);
+    if (pack) d.flags |= kTc05Pack;
+    d.nops = 3;
+    d.ops[0] = regs;
+    d.ops[1] = taddr;
+    if (split) {
+      const Opnd& off = ld ? ops[2] : ops[1];
+      if (!is_imm(off)) return bad(fmt::format("immHalfSplitoff of tcgen05{}.16x32bx2 must be an immediate", what));
+      d.ops[2] = off;
+    } else {
+      d.ops[2].kind = Opnd::Imm;
+      d.ops[2].imm = 0;
+    }
+    return std::nullopt;
+  }
+  if (what == ".mma") {
+    if (auto e = need_group()) return e;
+    if (kind < 0) return bad("tcgen05.mma needs a .kind (::f16, ::tf32, ::f8f6f4, ::i8)");
+    // [d], a, b, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}
+    if (ops.size() < 5 || ops.size() > 7) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
+    const bool lanes = ops[4].kind == Opnd::Vec;
+    const size_t enable = lanes ? 5 : 4;
+    if (ops.size() < enable + 1) return bad("tcgen05.mma needs enable-input-d");
+    const bool scale = ops.size() == enable + 2;
+    if (ops.size() > enable + 2) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
+    if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+    const bool a_tmem = ops[1].kind == Opnd::Addr;
+    if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
+      return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
+    if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
+    if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
+    if (!(is_reg(ops[enable], p, 'p', 1) || is_imm(ops[enable]))) return bad("enable-input-d of tcgen05.mma must be a predicate");
+    if (lanes) {
+      const uint32_t want = 4 * cta_group;
+      if (ops[4].count != want) return bad(fmt::format("disable-output-lane of tcgen05.mma.cta_group::{} must be {} registers", cta_group, want));
+      for (uint32_t i = 0; i < want; ++i) {
+        const uint32_t slot = p.vec_slots[ops[4].slot + i];
+        if (slot == kNoSlot || p.slot_types[slot].bits != 32) return bad("disable-output-lane of tcgen05.mma must be 32-bit registers");
+      }
+    }
+    if (scale) {
+      const Opnd& s = ops[enable + 1];
+      if (!is_imm(s) || s.imm > 15) return bad("scale-input-d of tcgen05.mma must be an immediate 0 to 15");
+      if (kind != kF16 && kind != kTF32) return bad("scale-input-d is only for tcgen05.mma .kind::f16 and .kind::tf32");
+      d.flags |= kTc05ScaleD;
+      d.mma_k = static_cast<uint16_t>(s.imm);
+    }
+    d.sub = static_cast<uint8_t>(Tc05Op::Mma);
+    d.boolop = static_cast<uint8_t>(kind);
+    if (a_tmem) d.flags |= kTc05ATmem;
+    if (lanes) d.flags |= kTc05DisableLanes;
+    d.nops = 6;
+    for (size_t i = 0; i < 4; ++i) d.ops[i] = ops[i];
+    d.ops[4] = ops[enable];
+    if (lanes) d.ops[5] = ops[4];
+    return std::nullopt;
+  }
+  if (what == ".commit") {
+    if (auto e = need_group()) return e;
+    if (!arrive_one) return bad("tcgen05.commit needs .mbarrier::arrive::one");
+    if (auto e = count(multicast ? 2 : 1)) return e;
+    if (ops[0].kind != Opnd::Addr) return bad("the mbarrier of tcgen05.commit must be an address [mbar]");
+    if (multicast && !(is_reg(ops[1], p, 'b', 16) || is_imm(ops[1]))) return bad("ctaMask of tcgen05.commit must be a 16-bit register or an immediate");
+    d.sub = static_cast<uint8_t>(Tc05Op::Commit);
+    d.space = cluster ? Space::SharedCluster : Space::Generic;
+    if (multicast) d.flags |= kMulticast;
+    copy_ops();
+    return std::nullopt;
+  }
+  if (what == ".cp") {
+    if (auto e = need_group()) return e;
+    if (cp_rows || !cp_multicast.empty()) {
+      if (cp_shape >= 0 || !cp_rows || cp_multicast.empty() || (cp_rows == 32) != (cp_multicast == ".warpx4"))
+        return bad("tcgen05.cp: .64x128b needs .warpx2::02_13 or .warpx2::01_23, .32x128b needs .warpx4, and the other shapes take none");
+      cp_shape = cp_rows == 32 ? k32x128b_x4 : cp_multicast == ".warpx2::02_13" ? k64x128b_02_13 : k64x128b_01_23;
+    }
+    if (cp_shape < 0) return bad("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)");
+    if (cta_group == 2) return unsupported("tcgen05.cp.cta_group::2");
+    if (auto e = count(2)) return e;
+    if (!is_tmem_addr(ops[0], p)) return bad("taddr of tcgen05.cp must be a tensor memory address [register]");
+    if (!(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1]))) return bad("s-desc of tcgen05.cp must be a 64-bit register or an immediate");
+    d.sub = static_cast<uint8_t>(Tc05Op::Cp);
+    d.boolop = static_cast<uint8_t>(cp_shape);
+    copy_ops();
+    return std::nullopt;
+  }
+  if (what == ".shift") {
+    if (auto e = need_group()) return e;
+    if (!down) return bad("tcgen05.shift needs .down");
+    if (cta_group != 1) return unsupported("tcgen05.shift.cta_group::2");
+    if (auto e = count(1)) return e;
+    if (!is_tmem_addr(ops[0], p)) return bad("taddr of tcgen05.shift must be a tensor memory address [register]");
+    d.sub = static_cast<uint8_t>(Tc05Op::Shift);
+    copy_ops();
+    return std::nullopt;
+  }
+  return unsupported(fmt::format("tcgen05{}", what));
+}
+
+// ---- tcgen05.ld / tcgen05.st ---------------------------------------------------------------
+
+namespace {
+
+uint32_t addr_of(Tcgen05Warp& w, const Opnd& o, int lane) {
+  return static_cast<uint32_t>((o.slot != kNoSlot ? w.reg(o.slot, lane) : 0) + o.imm);
+}
+
+// An operand all issuing lanes give alike: its value in lane `first`, checked against the others.
+uint64_t uniform(Tcgen05Warp& w, const Opnd& o, uint32_t exec, const char* what, const char* inst) {
+  const int first = std::countr_zero(exec);
+  const uint64_t v = o.kind == Opnd::Addr ? addr_of(w, o, first) : w.value(o, first);
+  for (uint32_t m = exec & (exec - 1); m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    const uint64_t x = o.kind == Opnd::Addr ? addr_of(w, o, l) : w.value(o, l);
+    if (x != v) w.fail(l, fmt::format("{}: {} differs between lanes {} and {} of the warp ({:#x} and {:#x})", inst, what, first, l, v, x));
+  }
+  return v;
+}
+
+// The tensor memory lane and column of register r of thread l, relative to taddr (9.7.16.2.3).
+std::pair<unsigned, unsigned> fragment_position(unsigned shape, unsigned l, unsigned r, unsigned split) {
+  switch (shape) {
+    case k16x64b: return {l / 4 + 8 * (l % 2), l / 2 % 2 + 2 * r};
+    case k16x128b: return {l / 4 + 8 * (r % 2), l % 4 + 4 * (r / 2)};
+    case k16x256b: return {l / 4 + 8 * (r / 2 % 2), r % 2 + 2 * (l % 4) + 8 * (r / 4)};
+    case k16x32bx2: return {l % 16, r + (l / 16) * split};
+    default: return {l, r};  // .32x32b
+  }
+}
+
+// A check that a warp's access stays in its lane quarter and in allocated columns.
+void check_access(Tcgen05Warp& w, TensorMemory& tm, int lane, const char* inst, uint32_t tl, uint32_t col, uint32_t cols) {
+  const uint32_t q = w.warp() % 4;
+  if (tl < 32 * q || tl >= 32 * q + 32)
+    w.fail(lane, fmt::format("{}: warp {} may access tensor memory lanes {} to {} (its warp id % 4 is {}); this reaches lane {}", inst, w.warp(),
+                             32 * q, 32 * q + 31, q, tl));
+  if (col + cols > TensorMemory::kColumns || !tm.allocated(col, cols))
+    w.fail(lane, fmt::format("{}: tensor memory columns {} to {} are not allocated (allocated: {})", inst, col, col + cols - 1, tm.describe()));
+}
+
+}  // namespace
+
+void tcgen05_ld_st(const Program& p, const DInst& in, Tcgen05Warp& w, uint32_t exec) {
+  const bool ld = static_cast<Tc05Op>(in.sub) == Tc05Op::Ld;
+  const char* inst = ld ? "tcgen05.ld" : "tcgen05.st";
+  if (exec == 0) return;
+  if (exec != 0xFFFFFFFFu) w.fail(std::countr_zero(~exec), fmt::format("{} (.sync.aligned) needs all 32 lanes of the warp", inst));
+  const uint32_t taddr = static_cast<uint32_t>(uniform(w, in.ops[1], exec, "the tensor memory address", inst));
+  const uint32_t lane0 = taddr >> 16, col0 = taddr & 0xFFFF;
+  const unsigned shape = in.boolop, split = static_cast<unsigned>(in.ops[2].imm);
+  const bool pack = in.flags & kTc05Pack;
+  TensorMemory& tm = w.tmem(w.rank());
+  const Opnd& regs = in.ops[0];
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned r = 0; r < regs.count; ++r) {
+      const auto [dl, dc] = fragment_position(shape, l, r, split);
+      const uint32_t tl = lane0 + dl;
+      // .pack::16b/.unpack::16b: the register's two halves are the low halves of two adjacent columns
+      const uint32_t col = col0 + (pack ? 2 * dc : dc), cols = pack ? 2 : 1;
+      check_access(w, tm, static_cast<int>(l), inst, tl, col, cols);
+      uint64_t& reg = w.reg(p.vec_slots[regs.slot + r], static_cast<int>(l));
+      if (ld) {
+        reg = pack ? (tm.cell(tl, col) & 0xFFFFu) | (tm.cell(tl, col + 1) & 0xFFFFu) << 16 : tm.cell(tl, col);
+      } else if (pack) {
+        tm.cell(tl, col) = static_cast<uint32_t>(reg & 0xFFFF);
+        tm.cell(tl, col + 1) = static_cast<uint32_t>(reg >> 16 & 0xFFFF);
+      } else {
+        tm.cell(tl, col) = static_cast<uint32_t>(reg);
+      }
+    }
+}
+
+// ---- tcgen05.mma ---------------------------------------------------------------------------
+
+namespace {
+
+struct ElementType {
+  const char* name;
+  unsigned bits;  // in memory (the 6- and 4-bit types: one per byte)
+  char k;         // 'f' float (fmt), 's', 'u'
+  Format fmt;
+};
+
+// The A/B type of an instruction descriptor field for a kind; nullptr when the kind has no such type.
+const ElementType* element_type(unsigned kind, unsigned code) {
+  static const ElementType kF16T{"f16", 16, 'f', Format::F16}, kBF16T{"bf16", 16, 'f', Format::BF16}, kTF32T{"tf32", 32, 'f', Format::TF32},
+      kE4M3T{"e4m3", 8, 'f', Format::E4M3}, kE5M2T{"e5m2", 8, 'f', Format::E5M2}, kE2M3T{"e2m3", 8, 'f', Format::E2M3},
+      kE3M2T{"e3m2", 8, 'f', Format::E3M2}, kE2M1T{"e2m1", 8, 'f', Format::E2M1}, kU8T{"u8", 8, 'u', Format::F16}, kS8T{"s8", 8, 's', Format::F16};
+  switch (kind) {
+    case kF16: return code == 0 ? &kF16T : code == 1 ? &kBF16T : nullptr;
+    case kTF32: return code == 2 ? &kTF32T : nullptr;
+    case kF8F6F4: {
+      static const ElementType* const kCodes[8] = {&kE4M3T, &kE5M2T, nullptr, &kE2M3T, &kE3M2T, &kE2M1T, nullptr, nullptr};
+      return kCodes[code & 7];
+    }
+    default: return code == 0 ? &kU8T : code == 1 ? &kS8T : nullptr;
+  }
+}
+
+double element_value(const ElementType& t, uint32_t bits) {
+  if (t.k == 's') return static_cast<double>(static_cast<int8_t>(static_cast<uint8_t>(bits)));
+  if (t.k == 'u') return static_cast<double>(bits & 0xFF);
+  if (t.fmt == Format::E2M3 || t.fmt == Format::E3M2) bits &= 0x3F;  // the low bits of the byte
+  if (t.fmt == Format::E2M1) bits &= 0xF;
+  return decode(t.fmt, bits);
+}
+
+const char* kKindNames[] = {"f16", "tf32", "f8f6f4", "i8"};
+
+// The valid N of an M for cta_group (9.7.16.10.1): M = 64: multiples of 8 from 8; M = 128 (and
+// cta_group::2's 128, 256): multiples of 16 from 16 (32 for cta_group::2); all up to 256.
+bool valid_shape(unsigned group, unsigned m, unsigned n) {
+  if (n > 256) return false;
+  if (group == 1) return (m == 64 && n >= 8 && n % 8 == 0) || (m == 128 && n >= 16 && n % 16 == 0);
+  return (m == 128 || m == 256) && n >= 32 && n % 16 == 0;
+}
+
+}  // namespace
+
+MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
+  const unsigned kind = in.boolop, group = in.vec;
+  const uint32_t idesc = static_cast<uint32_t>(w.value(in.ops[3], lane));
+  auto fail = [&](const std::string& what) { w.fail(lane, fmt::format("tcgen05.mma.kind::{}: {}", kKindNames[kind], what)); };
+  // the instruction descriptor (Table 42)
+  if (idesc >> 2 & 1) w.fail(lane, fmt::format("tcgen05.mma: the instruction descriptor {:#010x} sets bit 2 (sparsity): the emulator does not support sparse tcgen05.mma yet", idesc));
+  const bool saturate = idesc >> 3 & 1;
+  const unsigned dtype = idesc >> 4 & 3, atype = idesc >> 7 & 7, btype = idesc >> 10 & 7;
+  const bool neg_a = idesc >> 13 & 1, neg_b = idesc >> 14 & 1, trans_a = idesc >> 15 & 1, trans_b = idesc >> 16 & 1;
+  const unsigned N = (idesc >> 17 & 0x3F) << 3, M = (idesc >> 24 & 0x1F) << 4, max_shift = idesc >> 30;
+  if (idesc >> 6 & 1 || idesc >> 23 & 1 || idesc >> 29 & 1) fail(fmt::format("the instruction descriptor {:#010x} sets a reserved bit (6, 23 or 29)", idesc));
+  if (max_shift) fail(fmt::format("the instruction descriptor {:#010x} sets the maximum shift (bits 30-31), which is only for tcgen05.mma.ws", idesc));
+  const ElementType* ta = element_type(kind, atype);
+  const ElementType* tb = element_type(kind, btype);
+  if (!ta || !tb) fail(fmt::format("the instruction descriptor {:#010x} has A type {} and B type {} (bits 7-9, 10-12): not types of this kind", idesc, atype, btype));
+  const bool d_ok = kind == kI8 ? dtype == 2 : kind == kF16 || kind == kF8F6F4 ? dtype <= 1 : dtype == 1;
+  if (!d_ok) fail(fmt::format("the instruction descriptor {:#010x} has D type {} (bits 4-5): not a D type of this kind (0 f16, 1 f32, 2 s32)", idesc, dtype));
+  if (kind == kF16 && atype != btype) fail(fmt::format("A is {} and B is {}: .kind::f16 needs both f16 or both bf16", ta->name, tb->name));
+  if (kind == kF16 && atype == 1 && dtype != 1) fail("bf16 inputs need an f32 D");
+  if (saturate && kind != kI8) fail("the saturate bit (3) of the instruction descriptor is only for .kind::i8");
+  if (kind == kI8 && (neg_a || neg_b)) fail("the negate bits (13, 14) of the instruction descriptor are not for .kind::i8");
+  if (!valid_shape(group, M, N))
+    fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc, group));
+  const bool a_tmem = in.flags & kTc05ATmem;
+  if (a_tmem && trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");
+
+  // The CTAs: cta_group::1 this one; cta_group::2 the pair (ranks 2i, 2i + 1), each holding
+  // M / 2 rows of A and D and N / 2 rows of B.
+  const uint32_t ctas = group;
+  const uint32_t first_rank = group == 2 ? w.rank() & ~1u : w.rank();
+  if (group == 2 && first_rank + 1 >= w.cluster_size())
+    w.fail(lane, fmt::format("tcgen05.mma.cta_group::2 needs a pair of CTAs in the cluster (ranks {} and {}); the cluster has {}", first_rank,
+                             first_rank + 1, w.cluster_size()));
+  const unsigned K = 256 / ta->bits, Mc = M / ctas, Nc = N / ctas;
+  // an MN-major operand is read in 16-byte chunks of consecutive rows
+  if ((trans_a && !a_tmem && Mc * ta->bits % 128 != 0) || (trans_b && Nc * tb->bits % 128 != 0))
+    fail(fmt::format("an MN-major operand of {} rows of {} must be whole 16-byte chunks", trans_b ? Nc : Mc, trans_b ? tb->name : ta->name));
+  const uint32_t dt = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
+  const uint32_t at = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? w.reg(in.ops[1].slot, lane) : 0) + in.ops[1].imm);
+
+  // Where row m (of this CTA's Mc) and column n of D (or A's 32-bit column) sit: lane and column
+  // offsets. M = 128 (cta_group::1) and 256 (::2): lane m; M = 64: lanes 0-15 of each warp's
+  // quarter; M = 128 of cta_group::2: 64 rows, the second half of the columns in lanes 64-127.
+  auto place = [&](unsigned m, unsigned col, unsigned cols) -> std::pair<uint32_t, uint32_t> {
+    if (Mc == 64 && group == 1) return {32 * (m / 16) + m % 16, col};
+    if (Mc == 64) return {m + 64 * (col / (cols / 2)), col % (cols / 2)};
+    return {m, col};
+  };
+  const bool d16 = dtype == 0;
+  const unsigned d_cols = d16 ? N / 2 : N;  // f16 D: two elements per 32-bit column
+  // A of tensor memory: its K elements packed in 8 32-bit columns per row
+  const unsigned a_cols = K * ta->bits / 32;
+
+  // Gather A (Mc rows per CTA) and B (Nc rows per CTA) as values.
+  std::vector<double> a(static_cast<size_t>(M) * K), b(static_cast<size_t>(N) * K);
+  std::vector<uint32_t> bits(static_cast<size_t>(std::max(M, N)) * K);
+  const double sa = neg_a ? -1.0 : 1.0, sb = neg_b ? -1.0 : 1.0;
+  std::string error;
+  SmemMatrix bd, ad;
+  if (!blackwell_descriptor(w.value(in.ops[2], lane), bd, error)) fail("B: " + error);
+  if (!a_tmem && !blackwell_descriptor(w.value(in.ops[1], lane), ad, error)) fail("A: " + error);
+  for (uint32_t c = 0; c < ctas; ++c) {
+    const uint32_t rank = first_rank + c;
+    const auto shared = [&w, rank, lane](uint64_t offset) { return w.shared16(rank, offset, lane); };
+    if (a_tmem) {
+      TensorMemory& tm = w.tmem(rank);
+      const uint32_t l0 = at >> 16, c0 = at & 0xFFFF;
+      for (unsigned m = 0; m < Mc; ++m) {
+        for (unsigned j = 0; j < a_cols; ++j) {
+          const auto [pl, pc] = place(m, j, a_cols);
+          const uint32_t tl = l0 + pl, tc = c0 + pc;
+          if (tl >= TensorMemory::kLanes || tc >= TensorMemory::kColumns || !tm.allocated(tc, 1))
+            w.fail(lane, fmt::format("tcgen05.mma: A at tensor memory lane {}, column {}: not allocated (allocated: {})", tl, tc, tm.describe()));
+          const uint32_t word = tm.cell(tl, tc);
+          const unsigned per = 32 / ta->bits;
+          for (unsigned e = 0; e < per; ++e)
+            bits[m * K + j * per + e] = ta->bits == 32 ? word : word >> (e * ta->bits) & ((1u << ta->bits) - 1);
+        }
+      }
+    } else {
+      load_smem_operand(shared, ad, trans_a, ta->bits, 0, Mc, K, bits);
+    }
+    for (size_t i = 0; i < size_t{Mc} * K; ++i) a[c * Mc * K + i] = sa * element_value(*ta, bits[i]);
+    load_smem_operand(shared, bd, trans_b, tb->bits, 0, Nc, K, bits);
+    for (size_t i = 0; i < size_t{Nc} * K; ++i) b[c * Nc * K + i] = sb * element_value(*tb, bits[i]);
+  }
+
+  const bool accumulate = w.value(in.ops[4], lane) != 0;
+  const double scale_d = (in.flags & kTc05ScaleD) ? std::ldexp(1.0, -static_cast<int>(in.mma_k)) : 1.0;
+  const uint32_t l0 = dt >> 16, c0 = dt & 0xFFFF;
+  for (uint32_t c = 0; c < ctas; ++c) {
+    TensorMemory& tm = w.tmem(first_rank + c);
+    for (unsigned m = 0; m < Mc; ++m) {
+      for (unsigned n = 0; n < N; ++n) {
+        const auto [pl, pc] = place(m, d16 ? n / 2 : n, d_cols);
+        const uint32_t tl = l0 + pl, tc = c0 + pc;
+        if (tl >= TensorMemory::kLanes || tc >= TensorMemory::kColumns || !tm.allocated(tc, 1))
+          w.fail(lane, fmt::format("tcgen05.mma: D at tensor memory lane {}, column {}: not allocated (allocated: {})", tl, tc, tm.describe()));
+        if (in.flags & kTc05DisableLanes) {
+          const uint64_t mask = w.reg(p.vec_slots[in.ops[5].slot + c * 4 + tl / 32], lane);
+          if (mask >> (tl % 32) & 1) continue;
+        }
+        double sum = 0;  // exact for the integer kinds; one rounding of a near-exact sum for floats
+        const double* ar = &a[(c * Mc + m) * size_t{K}];
+        const double* br = &b[n * size_t{K}];
+        for (unsigned k = 0; k < K; ++k) sum += ar[k] * br[k];
+        uint32_t& cell = tm.cell(tl, tc);
+        if (kind == kI8) {
+          int64_t acc = static_cast<int64_t>(sum) + (accumulate ? static_cast<int32_t>(cell) : 0);
+          if (saturate) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+          cell = static_cast<uint32_t>(acc);
+        } else if (!d16) {
+          const double old = accumulate ? static_cast<double>(std::bit_cast<float>(cell)) * scale_d : 0.0;
+          const float f = static_cast<float>(sum + old);
+          cell = std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f);
+        } else {
+          const unsigned shift = 16 * (n % 2);
+          const double old = accumulate ? decode(Format::F16, cell >> shift & 0xFFFF) * scale_d : 0.0;
+          cell = (cell & ~(0xFFFFu << shift)) | encode(Format::F16, sum + old) << shift;
+        }
+      }
+    }
+  }
+  const uint32_t span = Mc == 64 && group == 2 ? d_cols / 2 : d_cols;
+  return {c0, span, first_rank, ctas};
+}
+
+uint32_t tcgen05_ld_st_columns(const DInst& in) {
+  static constexpr uint32_t kColumnsPerRep[] = {2, 4, 8, 1, 1};
+  const uint32_t cols = in.mma_n * kColumnsPerRep[in.boolop] * ((in.flags & kTc05Pack) ? 2 : 1);
+  return in.boolop == k16x32bx2 ? cols + static_cast<uint32_t>(std::min<uint64_t>(in.ops[2].imm, TensorMemory::kColumns)) : cols;
+}
+
+// ---- tcgen05.cp, tcgen05.shift ---------------------------------------------------------------
+
+// tcgen05.cp: rows of 16 or 32 bytes from shared memory (the descriptor's K-major layout, each
+// row one or two 16-byte chunks) to consecutive tensor memory lanes from taddr, one 32-bit
+// column per 4 bytes. .64x128b.warpx2::02_13 copies rows 0-31 to the lanes of warps 0 and 2 and
+// rows 32-63 to those of warps 1 and 3 (::01_23: warps 0, 1 and 2, 3); .32x128b.warpx4 copies
+// its 32 rows to the lanes of all four warps.
+void tcgen05_cp(const DInst& in, Tcgen05Warp& w, int lane) {
+  SmemMatrix d;
+  std::string error;
+  if (!blackwell_descriptor(w.value(in.ops[1], lane), d, error)) w.fail(lane, "tcgen05.cp: " + error);
+  const uint32_t t = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
+  const uint32_t l0 = t >> 16, c0 = t & 0xFFFF;
+  const unsigned shape = in.boolop;
+  const unsigned rows = shape == k128x256b || shape == k128x128b ? 128 : shape == k4x256b ? 4 : shape == k32x128b_x4 ? 32 : 64;
+  const unsigned chunks = shape == k128x256b || shape == k4x256b ? 2 : 1;
+  TensorMemory& tm = w.tmem(w.rank());
+  if (!tm.allocated(c0, 4 * chunks) || c0 + 4 * chunks > TensorMemory::kColumns)
+    w.fail(lane, fmt::format("tcgen05.cp: tensor memory columns {} to {} are not allocated (allocated: {})", c0, c0 + 4 * chunks - 1, tm.describe()));
+  for (unsigned r = 0; r < rows; ++r) {
+    std::vector<uint32_t> dest_lanes;
+    if (shape == k64x128b_02_13) dest_lanes = {r % 32 + 64 * 0 + 32 * (r / 32), r % 32 + 64 + 32 * (r / 32)};
+    else if (shape == k64x128b_01_23) dest_lanes = {r % 32 + 64 * (r / 32), r % 32 + 64 * (r / 32) + 32};
+    else if (shape == k32x128b_x4) dest_lanes = {r, r + 32, r + 64, r + 96};
+    else dest_lanes = {r};
+    for (unsigned c = 0; c < chunks; ++c) {
+      const uint8_t* bytes = w.shared16(w.rank(), chunk_address(d, false, r, c), lane);
+      for (uint32_t dl : dest_lanes) {
+        const uint32_t tl = l0 + dl;
+        if (tl >= TensorMemory::kLanes) w.fail(lane, fmt::format("tcgen05.cp: tensor memory lane {} is out of range (128 lanes)", tl));
+        for (unsigned j = 0; j < 4; ++j) tm.cell(tl, c0 + 4 * c + j) = element_bits(bytes, j, 32);
+      }
+    }
+  }
+}
+
+// tcgen05.shift.down: the 31 lanes from taddr's, 256 bits (8 columns) each, move down one lane.
+void tcgen05_shift(const DInst& in, Tcgen05Warp& w, int lane) {
+  const uint32_t t = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
+  const uint32_t l0 = t >> 16, c0 = t & 0xFFFF;
+  TensorMemory& tm = w.tmem(w.rank());
+  if (l0 + 32 > TensorMemory::kLanes || l0 % 32 != 0)
+    w.fail(lane, fmt::format("tcgen05.shift: the lane of taddr ({}) must be a multiple of 32 below 128", l0));
+  if (c0 + 8 > TensorMemory::kColumns || !tm.allocated(c0, 8))
+    w.fail(lane, fmt::format("tcgen05.shift: tensor memory columns {} to {} are not allocated (allocated: {})", c0, c0 + 7, tm.describe()));
+  for (uint32_t i = 31; i-- > 0;)
+    for (uint32_t c = 0; c < 8; ++c) tm.cell(l0 + i + 1, c0 + c) = tm.cell(l0 + i, c0 + c);
+}
+
+}  // namespace ptx::emu
