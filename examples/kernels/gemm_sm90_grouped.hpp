@@ -214,7 +214,10 @@ inline ptx::Kernel gemm_sm90_grouped(const std::string& arch, int64_t N, int64_t
           ptx::Reg accumulate = tw == tw;
           ptx::Reg overwrite = tw != tw;
           ptx::RegArray acc(f32, kGemm90TileN / 2, "acc");
-          auto [frow, fcol] = sm90::fragment_origin(tw);
+          // (named members, not structured bindings: Clang 14 cannot capture those in a lambda)
+          auto origin = sm90::fragment_origin(tw);
+          ptx::Reg& frow = origin.first;
+          const ptx::Reg& fcol = origin.second;
           ptx::Reg wg64 = wg << 6;
           frow += wg64;
           sm90::RingState st(bars, S, 0);
