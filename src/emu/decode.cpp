@@ -752,10 +752,9 @@ class Decoder {
           o.imm = static_cast<uint64_t>(*v);
           return o;
         }
-        if (Opnd a = address_expr(id, o, false); a.symbol && a.slot == kNoSlot) {
-          a.kind = Opnd::Imm;  // sym+OFF (mov r, dyn_smem+1024): the symbol's address plus the offset
-          return a;
-        } else {
+        {
+          Opnd a = address_expr(id, o, false);
+          if (a.symbol && a.slot == kNoSlot) a.kind = Opnd::Imm;  // sym+OFF (mov r, dyn_smem+1024): the address plus the offset
           return a;
         }
       case ExprKind::List:
