@@ -573,6 +573,21 @@ TEST(Hopper, GemmGroupedStructureAndResourcesUnderPtxas) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("N must be a positive multiple of 256 and K of 64; got N=4000"), std::string::npos) << e.what();
   }
+  try {
+    (void)examples::gemm_sm90_grouped("sm_90a", 4096, 7168, f16);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("D is f32 or bf16"), std::string::npos) << e.what();
+  }
+  Device cpu = device::cpu();
+  const DevicePtr p = cpu.alloc(256 * 64 * 2, "B");
+  try {
+    (void)examples::gemm_sm90_grouped_args(cpu, {examples::GroupedGemmProblem{p, p, p, -1}}, 256, 64);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("M_g must not be negative"), std::string::npos) << e.what();
+  }
+  cpu.free(p);
 }
 
 }  // namespace
