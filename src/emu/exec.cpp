@@ -2218,7 +2218,7 @@ void Runner::tensormap_op(Warp& w, const DInst& in, uint32_t exec) {
     if (indexed) need(ord < 5, fmt::format("ordinal {} (0 to 4)", ord));
     switch (in.sub) {
       case kTmGlobalAddress: need(v % 16 == 0, "the global address must be 16-byte aligned"); d.base = v; break;
-      case kTmRank: need(v >= 1 && v <= 5, "the rank is 1 to 5"); d.rank = static_cast<uint8_t>(v); break;
+      case kTmRank: need(v <= 4, "the rank field is the rank minus one, 0 to 4"); d.rank = static_cast<uint8_t>(v + 1); break;
       case kTmBoxDim: need(v >= 1 && v <= 256, "a box dimension is 1 to 256"); d.box[ord] = static_cast<uint16_t>(v); break;
       case kTmGlobalDim: need(v >= 1 && v <= (uint64_t{1} << 32), "a global dimension is 1 to 2^32"); d.dims[ord] = v; break;
       case kTmGlobalStride:  // ord i: the byte stride of dimension i + 1 (cuTensorMapEncodeTiled's globalStrides[i])

@@ -801,7 +801,7 @@ COPY_TEMPLATE	ld.param.u64 %rd1, [base];
 	tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd3], 3;
 	tensormap.replace.tile.fill_mode.global.b1024.b32 [%rd3], 1;
 	tensormap.replace.tile.element_stride.global.b1024.b32 [%rd3], 1, 1;
-	tensormap.replace.tile.rank.global.b1024.b32 [%rd3], 2;
+	tensormap.replace.tile.rank.global.b1024.b32 [%rd3], 1;
 	tensormap.replace.tile.interleave_layout.global.b1024.b32 [%rd3], 0;
 	fence.proxy.tensormap::generic.release.gpu;
 	fence.proxy.tensormap::generic.acquire.gpu [%rd2], 128;
