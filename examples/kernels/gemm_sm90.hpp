@@ -177,7 +177,7 @@ inline ptx::Kernel gemm_sm90(const std::string& arch, int cluster_m = 1) {
           ptx::Reg a_rows = wg << 13;        // 64 rows x 128 bytes
           ptx::Reg sa = smA.base();
           ptx::Reg sa_wg = sa + a_rows;
-          // B's address from A's (the emulator does not read `mov.u32 r, dyn_smem+OFF` yet)
+          // B's address from A's (one base register for both)
           ptx::Reg sb = sa + static_cast<uint32_t>(smB.offset() - smA.offset());
           const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
           ptx::Reg da = hop::make_descriptor(sa_wg, layout);

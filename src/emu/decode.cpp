@@ -438,7 +438,7 @@ class Decoder {
     if (d.op == Opc::Call) return call(d, operands);
     if (tensor_) {
       tensor_ = false;
-      if (d.op == Opc::Nop || d.im2col) return d;  // prefetch.tensor; im2col: reported when executed
+      if (d.op == Opc::Nop || d.im2col == 2 || (d.im2col && d.sub != 0)) return d;  // prefetch.tensor; other im2col modes: reported when executed
       return tensor(d, operands);
     }
     if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
@@ -467,6 +467,27 @@ class Decoder {
                               where_.empty() ? "" : " (at " + where_ + ")"));
   }
 
+  // tensormap.replace.tile.FIELD{.ss}.b1024.type / tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.SCOPE.sync.aligned
+  void tensormap_modifier(DInst& d, std::string_view mo) {
+    static const std::unordered_map<std::string_view, uint8_t> kFields = {
+        {".global_address", kTmGlobalAddress}, {".rank", kTmRank}, {".box_dim", kTmBoxDim}, {".global_dim", kTmGlobalDim},
+        {".global_stride", kTmGlobalStride}, {".element_stride", kTmElementStride}, {".elemtype", kTmElemtype},
+        {".interleave_layout", kTmInterleave}, {".swizzle_mode", kTmSwizzleMode}, {".swizzle_atomicity", kTmSwizzleAtomicity},
+        {".fill_mode", kTmFillMode}};
+    if (auto f = kFields.find(mo); f != kFields.end()) return void(d.sub = f->second);
+    if (mo == ".cp_fenceproxy") return void(d.sub = kTensormapCopy);
+    if (mo == ".global" || mo == ".shared::cta" || mo == ".shared") {
+      const Space sp = mo == ".global" ? Space::Global : Space::Shared;
+      if (spaces_seen_++ == 0) d.space = sp;
+      else d.space2 = sp;  // cp_fenceproxy: the source
+      return;
+    }
+    if (mo == ".replace" || mo == ".tile" || mo == ".b1024" || mo == ".tensormap::generic" || mo == ".release" || mo == ".cta" ||
+        mo == ".cluster" || mo == ".gpu" || mo == ".sys" || mo == ".sync" || mo == ".aligned")
+      return;
+    throw unsupported(fmt::format("the modifier {} of tensormap", mo));
+  }
+
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
     if (op == "wgmma" || op == "tcgen05") return;  // wgmma_decode and tcgen05_decode read all of them
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
@@ -475,6 +496,7 @@ class Decoder {
         op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
       return;
     if (op == "mbarrier") return mbarrier_modifier(d, mo);
+    if (op == "tensormap") return tensormap_modifier(d, mo);
     if (op == "cp") return cp_modifier(d, mo);
     if (op == "ldmatrix" || op == "stmatrix" || op == "mma") {
       if (mo == ".sync" || mo == ".aligned" || mo == ".row" || mo == ".col") {
@@ -629,7 +651,8 @@ class Decoder {
         {"pmevent", Opc::Nop}, {"sad", Opc::Sad}, {"cp", Opc::CpAsync}, {"ldmatrix", Opc::Ldmatrix},
         {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}, {"dp4a", Opc::Dp4a}, {"dp2a", Opc::Dp2a},
         {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma},
-        {"tcgen05", Opc::Tcgen05}};
+        {"tcgen05", Opc::Tcgen05},
+        {"tensormap", Opc::Tensormap}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
@@ -647,6 +670,10 @@ class Decoder {
       cp_nop_ = false;
       reduce_ = false;
       spaces_seen_ = 0;
+    }
+    if (op == "tensormap") {
+      spaces_seen_ = 0;
+      if (d.sub == 0) throw unsupported("this tensormap instruction");
     }
     if (op == "mma") {
       if (types.size() != 4) throw unsupported("this mma form");
@@ -753,7 +780,11 @@ class Decoder {
           o.imm = static_cast<uint64_t>(*v);
           return o;
         }
-        return address_expr(id, o, false);
+        {
+          Opnd a = address_expr(id, o, false);
+          if (a.symbol && a.slot == kNoSlot) a.kind = Opnd::Imm;  // sym+OFF (mov r, dyn_smem+1024): the address plus the offset
+          return a;
+        }
       case ExprKind::List:
         if (e.sub == static_cast<uint8_t>(Delim::Bracket) && e.b == 1) return address_expr(ExprId{m_.items[e.a].node}, o, true);
         if (e.sub == static_cast<uint8_t>(Delim::Brace)) {
@@ -852,7 +883,8 @@ class Decoder {
   DInst tensor(DInst d, std::span<const ListItem> operands) {
     const bool load = d.sub == 0;
     const size_t map_at = load ? 1 : 0;
-    const size_t need = load ? 3 + ((d.flags & kMulticast) ? 1 : 0) : 2;
+    const size_t offsets_at = 3;  // .im2col loads: {offsets} after the mbarrier
+    const size_t need = load ? 3 + (d.im2col ? 1 : 0) + ((d.flags & kMulticast) ? 1 : 0) : 2;
     if (operands.size() < need || operands.size() > need + 1) throw unsupported("this cp.async.bulk.tensor operand list");
     const Expr& m = m_.expr(ExprId{operands[map_at].node});
     if (m.kind != ExprKind::List || m.sub != static_cast<uint8_t>(Delim::Bracket) || m.b != 2)
@@ -878,7 +910,20 @@ class Decoder {
     d.ops[0] = operand(ExprId{operands[load ? 0 : 1].node}, d, 0);
     if (load) {
       d.ops[3] = operand(ExprId{operands[2].node}, d, 3);
-      if (d.flags & kMulticast) d.ops[4] = operand(ExprId{operands[3].node}, d, 4);
+      if (d.im2col) {  // {w, h, d} offsets: rank - 2 16-bit values (registers or immediates, as the coordinates)
+        const Expr& f = m_.expr(ExprId{operands[offsets_at].node});
+        if (f.kind != ExprKind::List || f.sub != static_cast<uint8_t>(Delim::Brace) || f.b + 2 != d.vec)
+          throw unsupported(fmt::format("im2col offsets other than {{...}} of {} values", d.vec - 2));
+        d.ops[5].kind = Opnd::Vec;
+        d.ops[5].slot = static_cast<uint32_t>(p_.vec_slots.size());
+        d.ops[5].count = f.b;
+        for (uint32_t i = 0; i < f.b; ++i) {
+          const ExprId el{m_.items[f.a + i].node};
+          if (auto v = eval_int(m_, el)) p_.vec_slots.push_back(kImmCoord | (static_cast<uint32_t>(*v) & 0xFFFFu));
+          else p_.vec_slots.push_back(reg_slot(el));
+        }
+      }
+      if (d.flags & kMulticast) d.ops[4] = operand(ExprId{operands[offsets_at + (d.im2col ? 1 : 0)].node}, d, 4);
     }
     if (d.ops[0].kind != Opnd::Addr || (load && d.ops[3].kind != Opnd::Addr)) throw unsupported("this cp.async.bulk.tensor operand list");
     d.nops = 5;
@@ -931,7 +976,8 @@ class Decoder {
     if (mo == ".tensor") return void(tensor_ = true);
     if (mo.size() == 3 && mo[0] == '.' && mo[1] >= '1' && mo[1] <= '5' && mo[2] == 'd') return void(d.vec = static_cast<uint8_t>(mo[1] - '0'));
     if (mo == ".tile" || mo == ".L2") return;
-    if (mo.rfind(".im2col", 0) == 0) return void(d.im2col = true);  // reported when executed (prefetches: no effect)
+    if (mo == ".im2col") return void(d.im2col = 1);
+    if (mo.rfind(".im2col", 0) == 0) return void(d.im2col = 2);  // .im2col::w, .im2col_no_offs, ...: reported when executed (prefetches: no effect)
     if (mo == ".noftz") return;
     if (mo == ".multicast::cluster") return void(d.flags |= kMulticast);
     if (mo == ".reduce") return void(reduce_ = true);

@@ -3,6 +3,7 @@
 // the instruction with the lowest program counter among its live lanes, for the
 // lanes that are at it: diverged lanes reconverge where their paths meet.
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <bit>
 #include <cfenv>
@@ -635,6 +636,7 @@ class Runner {
   void tcgen05(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
+  void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
   void bulk_reduce(Warp& w, int lane, const DInst& in);
   // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
   [[gnu::noinline]] void async_tx(Warp& w, uint32_t exec, const Opnd& bar, unsigned bytes) {
@@ -1527,6 +1529,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     }
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
+    case Opc::Tensormap: return tensormap_op(w, in, exec);
     case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
@@ -2264,7 +2267,8 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
   const Opnd* o = in.ops;
   for (uint32_t m = exec; m; m &= m - 1) {
     const int l = std::countr_zero(m);
-    if (in.im2col) fail(w, l, "cp.async.bulk.tensor in im2col mode is not supported by the emulator");
+    if (in.im2col == 2 || (in.im2col && in.sub != 0))
+      fail(w, l, "cp.async.bulk.tensor in this im2col mode (.im2col::w, .im2col_no_offs, im2col stores) is not supported by the emulator");
     // the tensor map: a kernel parameter (by name, or its address from mov/cvta.param), or in global memory
     const uint64_t ta = value(w, o[1], l);
     const uint8_t* tm = nullptr;
@@ -2278,7 +2282,11 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     const auto desc = decode(tm);
     if (!desc) fail(w, l, "the tensor map is not one the CPU device encoded (ptx::make_tensor_map on the CPU device, or emu::encode)");
     const TensorMapDesc& d = *desc;
-    if (d.kind != TensorMapKind::Tiled) fail(w, l, "an im2col tensor map: im2col mode is not supported by the emulator");
+    const bool im2col = in.im2col != 0;
+    if (im2col != (d.kind == TensorMapKind::Im2col))
+      fail(w, l, im2col ? "an .im2col copy with a tiled tensor map (make it with TensorMapSpec::Mode::im2col)"
+                        : "a .tile copy with an im2col tensor map");
+    if (im2col && d.rank < 3) fail(w, l, fmt::format("an im2col tensor map of rank {} (3 to 5)", d.rank));
     if (d.rank != in.vec) fail(w, l, fmt::format("a {}d tensor copy with a tensor map of rank {}", in.vec, d.rank));
     if (o[2].count != d.rank) fail(w, l, fmt::format("{} coordinates for a tensor map of rank {}", o[2].count, d.rank));
     if (d.interleave != 0) fail(w, l, "interleaved tensor maps are not supported by the emulator");
@@ -2288,22 +2296,65 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     uint64_t ext[5] = {1, 1, 1, 1, 1}, estride[5] = {1, 1, 1, 1, 1};
     uint64_t count = 1;
     for (unsigned i = 0; i < d.rank; ++i)
-      if (d.box[i] < 1 || d.box[i] > 256 || d.element_strides[i] > 8)
+      if ((!im2col && (d.box[i] < 1 || d.box[i] > 256)) || d.element_strides[i] > 8)
         fail(w, l, fmt::format("the tensor map's box[{}] = {} (1 to 256), element stride {} (1 to 8)", i, d.box[i], d.element_strides[i]));
-    if (d.swizzle && static_cast<uint64_t>(d.box[0]) * es > (16u << d.swizzle))
-      fail(w, l, fmt::format("the tensor map's inner box of {} bytes exceeds its {}-byte swizzle span", d.box[0] * es, 16u << d.swizzle));
+    if (im2col && (d.channels_per_pixel < 1 || d.channels_per_pixel > 256 || d.pixels_per_column < 1 || d.pixels_per_column > 1024))
+      fail(w, l, fmt::format("the im2col tensor map's {} channels per pixel (1 to 256), {} pixels per column (1 to 1024)",
+                             d.channels_per_pixel, d.pixels_per_column));
+    const uint64_t inner = im2col ? d.channels_per_pixel : d.box[0];
+    if (d.swizzle && inner * es > (16u << d.swizzle))
+      fail(w, l, fmt::format("the tensor map's inner box of {} bytes exceeds its {}-byte swizzle span", inner * es, 16u << d.swizzle));
     for (unsigned i = 0; i < d.rank; ++i) {
       const uint32_t slot = p_.vec_slots[o[2].slot + i];
       coord[i] = slot != kNoSlot && (slot & kImmCoord) ? sext(slot, 31) : sext(reg(w, slot, l), 32);
       estride[i] = std::max<uint8_t>(d.element_strides[i], 1);
       ext[i] = (d.box[i] + estride[i] - 1) / estride[i];
-      count *= ext[i];
+      if (!im2col) count *= ext[i];
+    }
+    // im2col: the pixels of the column (their W, H, D, N coordinates, the offsets added), from the
+    // start pixel at the copy's coordinates, W fastest, each spatial coordinate wrapping inside
+    // the bounding box [lower, dim - 1 + upper] (corners stored {D, H, W}); N steps on.
+    std::vector<std::array<int64_t, 5>> pixels;
+    if (im2col) {
+      const unsigned ns = d.rank - 2u;  // spatial dimensions 1 .. ns; N is dimension rank - 1
+      int64_t lo[5] = {}, hi[5] = {}, off[5] = {};
+      for (unsigned i = 1; i <= ns; ++i) {
+        lo[i] = d.lower[ns - i];
+        hi[i] = static_cast<int64_t>(d.dims[i]) - 1 + d.upper[ns - i];
+        if (hi[i] < lo[i]) fail(w, l, fmt::format("the im2col tensor map's bounding box is empty along dimension {}", i));
+        const uint32_t slot = p_.vec_slots[o[5].slot + i - 1];
+        off[i] = slot & kImmCoord ? (slot & 0xFFFFu) : (reg(w, slot, l) & 0xFFFFu);  // unsigned 16-bit offsets
+      }
+      std::array<int64_t, 5> at{};
+      for (unsigned i = 1; i < d.rank; ++i) at[i] = coord[i];
+      for (uint32_t p = 0; p < d.pixels_per_column; ++p) {
+        std::array<int64_t, 5> px = at;
+        for (unsigned i = 1; i <= ns; ++i) px[i] += off[i];
+        pixels.push_back(px);
+        for (unsigned i = 1; i < d.rank; ++i) {  // the next pixel
+          at[i] += static_cast<int64_t>(estride[i]);
+          if (i + 1 == d.rank || at[i] <= hi[i]) break;
+          at[i] = lo[i];
+        }
+      }
+      count = uint64_t{d.pixels_per_column} * d.channels_per_pixel;
     }
     const uint64_t bytes = count * es;
     if (bytes == 0 || bytes % 16 != 0) fail(w, l, fmt::format("the tensor map's box is {} bytes: not a positive multiple of 16", bytes));
     // the global address of each box element (nullopt: out of the tensor's bounds)
     auto element = [&](uint64_t lin, uint64_t& addr) {
       addr = d.base;
+      if (im2col) {
+        const int64_t c = coord[0] + static_cast<int64_t>(lin % d.channels_per_pixel);
+        const std::array<int64_t, 5>& px = pixels[lin / d.channels_per_pixel];
+        if (c < 0 || static_cast<uint64_t>(c) >= d.dims[0]) return false;
+        addr += static_cast<uint64_t>(c) * es;
+        for (unsigned i = 1; i < d.rank; ++i) {
+          if (px[i] < 0 || static_cast<uint64_t>(px[i]) >= d.dims[i]) return false;
+          addr += static_cast<uint64_t>(px[i]) * d.strides[i];
+        }
+        return true;
+      }
       for (unsigned i = 0; i < d.rank; ++i) {
         const int64_t c = coord[i] + static_cast<int64_t>((lin % ext[i]) * estride[i]);
         lin /= ext[i];
@@ -2361,6 +2412,74 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
       if (!tensor_reduce(d.dtype, op, old, v, r)) fail(w, l, fmt::format("this reduction of elements of tensor-map type {}", d.dtype));
       std::memcpy(g, &r, es);
     }
+  }
+}
+
+// tensormap.replace: one field of a tensor map (the CPU device's encoding) in global or shared
+// memory, read, changed and written back; tensormap.cp_fenceproxy: a 128-byte copy of one
+// from shared to global memory (the fence has nothing to order here).
+void Runner::tensormap_op(Warp& w, const DInst& in, uint32_t exec) {
+  const Opnd* o = in.ops;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    const uint64_t at = (o[0].slot != kNoSlot ? reg(w, o[0].slot, l) : 0) + o[0].imm;
+    if (opt_.check_memory && (at & kOffsetMask) % 64 != 0) fail(w, l, fmt::format("the tensor map at {:#x} is not 64-byte aligned", at));
+    if (in.sub == kTensormapCopy) {
+      if (o[2].kind != Opnd::Imm || o[2].imm != kTensorMapBytes) fail(w, l, "tensormap.cp_fenceproxy copies 128 bytes");
+      const uint8_t* src = resolve(w, l, in.space2, (o[1].slot != kNoSlot ? reg(w, o[1].slot, l) : 0) + o[1].imm, kTensorMapBytes, false);
+      TensorMapBytes copy;
+      std::memcpy(copy.data(), src, kTensorMapBytes);
+      std::memcpy(access(w, l, in, o[0], kTensorMapBytes, true), copy.data(), kTensorMapBytes);
+      continue;
+    }
+    const uint8_t* cur = access(w, l, in, o[0], kTensorMapBytes, false);
+    auto desc = decode(cur);
+    if (!desc) fail(w, l, "tensormap.replace on bytes that are not a tensor map the CPU device encoded (ptx::make_tensor_map on the CPU device, or emu::encode)");
+    TensorMapDesc& d = *desc;
+    const bool indexed = in.sub == kTmBoxDim || in.sub == kTmGlobalDim || in.sub == kTmGlobalStride || in.sub == kTmElementStride;
+    const uint64_t v = value(w, o[indexed ? 2 : 1], l);
+    const uint64_t ord = indexed ? value(w, o[1], l) : 0;
+    auto need = [&](bool ok, const std::string& what) {
+      if (!ok) fail(w, l, fmt::format("tensormap.replace: {} (new value {})", what, v));
+    };
+    if (indexed) need(ord < 5, fmt::format("ordinal {} (0 to 4)", ord));
+    switch (in.sub) {
+      case kTmGlobalAddress: need(v % 16 == 0, "the global address must be 16-byte aligned"); d.base = v; break;
+      case kTmRank: need(v <= 4, "the rank field is the rank minus one, 0 to 4"); d.rank = static_cast<uint8_t>(v + 1); break;
+      case kTmBoxDim: need(v >= 1 && v <= 256, "a box dimension is 1 to 256"); d.box[ord] = static_cast<uint16_t>(v); break;
+      case kTmGlobalDim: need(v >= 1 && v <= (uint64_t{1} << 32), "a global dimension is 1 to 2^32"); d.dims[ord] = v; break;
+      case kTmGlobalStride:  // ord i: the byte stride of dimension i + 1 (cuTensorMapEncodeTiled's globalStrides[i])
+        need(ord < 4 && v % 16 == 0 && v < (uint64_t{1} << 40), "a global stride is a multiple of 16 below 2^40, ordinal 0 to 3");
+        d.strides[ord + 1] = v;
+        break;
+      case kTmElementStride: need(v >= 1 && v <= 8, "an element stride is 1 to 8"); d.element_strides[ord] = static_cast<uint8_t>(v); break;
+      case kTmElemtype: {
+        // the manual's .elemtype codes, as CUtensorMapDataType values
+        static constexpr uint8_t kToDriver[] = {0, 1, 2, 3, 4, 5, 6, 7, 10, 8, 9, 11, 12};
+        need(v < std::size(kToDriver), "element types 0 to 12 (the sub-byte types 13 to 15 are not supported by the emulator)");
+        d.dtype = kToDriver[v];
+        break;
+      }
+      case kTmInterleave: need(v <= 2, "the interleave layout is 0 to 2"); d.interleave = static_cast<uint8_t>(v); break;
+      case kTmSwizzleMode: {
+        const uint8_t atomicity = d.swizzle > 3 ? static_cast<uint8_t>(d.swizzle - 3) : 0;
+        need(v <= 3, "swizzle modes 0 to 3 (the 96B mode is not supported by the emulator)");
+        need(atomicity == 0 || v == 3, "a swizzle atomicity other than 16B needs the 128B swizzle mode");
+        d.swizzle = static_cast<uint8_t>(v + atomicity);
+        break;
+      }
+      case kTmSwizzleAtomicity: {
+        const uint8_t mode = d.swizzle > 3 ? 3 : d.swizzle;
+        need(v <= 3, "the swizzle atomicity is 0 to 3");
+        need(v == 0 || mode == 3, "a swizzle atomicity other than 16B needs the 128B swizzle mode (replace .swizzle_mode first)");
+        d.swizzle = static_cast<uint8_t>(mode + v);
+        break;
+      }
+      case kTmFillMode: need(v <= 1, "the fill mode is 0 or 1"); d.oob_nan = static_cast<uint8_t>(v); break;
+      default: fail(w, l, "this tensormap.replace field");
+    }
+    const TensorMapBytes out = encode(d);
+    std::memcpy(access(w, l, in, o[0], kTensorMapBytes, true), out.data(), kTensorMapBytes);
   }
 }
 

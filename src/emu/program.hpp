@@ -40,6 +40,13 @@ enum class Opc : uint8_t {
   CpAsyncTensor,  // cp.async.bulk.tensor loads (sub 0), stores (1), reductions (2; boolop: the AtomOp); vec: the rank
   Wgmma,  // wgmma.mma_async (wgmma.cpp); wgmma.fence/commit_group/wait_group decode to Nop
   Tcgen05,  // tcgen05 (tcgen05.cpp): sub is the Tc05Op; tcgen05.wait and tcgen05.fence decode to Nop
+  Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
+};
+
+// tensormap.replace's fields (DInst::sub); kTensormapCopy: tensormap.cp_fenceproxy
+enum TensormapField : uint8_t {
+  kTmGlobalAddress = 1, kTmRank, kTmBoxDim, kTmGlobalDim, kTmGlobalStride, kTmElementStride, kTmElemtype,
+  kTmInterleave, kTmSwizzleMode, kTmSwizzleAtomicity, kTmFillMode, kTensormapCopy = 20,
 };
 
 // Device functions are called through "addresses" in this range (function pointers).
@@ -101,7 +108,7 @@ struct DInst {
   uint32_t guard = kNoSlot;
   bool guard_neg = false;
   bool async_tx = false;        // st.async / red.async: complete_tx on the mbarrier in ops[2]
-  bool im2col = false;          // cp.async.bulk.tensor in an im2col mode (reported when executed)
+  uint8_t im2col = 0;           // cp.async.bulk.tensor: 1 .im2col (loads: offsets in ops[5]); 2 another im2col mode (reported when executed)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
 };

@@ -10,6 +10,8 @@
 #include <ptxpp/runtime.hpp>
 
 #include "../../examples/kernels/gemm_sm90.hpp"
+#include "../../examples/kernels/gemm_sm90_grouped.hpp"
+#include "../../examples/kernels/gemm_sm90_persistent.hpp"
 #include "dsl_test_util.hpp"
 
 namespace ptx::test {
@@ -490,6 +492,102 @@ TEST(Hopper, GemmClusterVariantStructureAndResourcesUnderPtxas) {
   ASSERT_TRUE(r.ok) << r.log;
   EXPECT_NE(r.log.find("Used 168 registers"), std::string::npos) << r.log;
   EXPECT_NE(r.log.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
+}
+
+// ptxas -v on a kernel: the register count, and that nothing spills.
+void expect_no_spills(const std::string& ptx, const std::string& what, int expected_regs) {
+  expect_clean(ptx, "sm_90a");
+  if (!have_ptxas()) GTEST_SKIP() << "ptxas not found";
+  const auto r = run_ptxas(ptx, "sm_90a", "-v");
+  ASSERT_TRUE(r.ok) << r.log;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.log, m, std::regex("Used (\\d+) registers"))) << r.log;
+  EXPECT_EQ(std::stoi(m[1]), expected_regs) << r.log;
+  EXPECT_NE(r.log.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find("0 bytes stack frame"), std::string::npos) << r.log;
+  std::cout << "[ " << what << " sm_90a ] ptxas -v: " << m[1] << " registers, 0 spills\n";
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+// The persistent GEMM: grid = min(SMS, tiles), the PTX independent of SMS (each CTA reads
+// %nctaid.x), one run-time K loop per role (two TMA loads, 4 + 4 wgmmas: the consumers'
+// peeled first K tile and the loop body), f32 and bf16 epilogues; ptxas -v: 168 registers
+// at launch, no spills.
+TEST(Hopper, GemmPersistentStructureAndResourcesUnderPtxas) {
+  const Bindings big = {{"M", 8192}, {"N", 8192}, {"K", 8192}, {"SMS", 132}};
+  const auto t = examples::gemm_sm90_persistent("sm_90a").trace(big);
+  EXPECT_EQ(t->grid.x, 132u);
+  EXPECT_EQ(t->grid.y, 1u);
+  EXPECT_EQ(t->dynamic_smem_bytes, 4u * 49152 + 64);
+  Bindings other = big;
+  other["SMS"] = 114;  // H100 PCIe
+  const auto t2 = examples::gemm_sm90_persistent("sm_90a").trace(other);
+  EXPECT_EQ(t2->grid.x, 114u);
+  EXPECT_EQ(t2->ptx, t->ptx);
+  EXPECT_EQ(examples::gemm_sm90_persistent("sm_90a").trace({{"M", 256}, {"N", 256}, {"K", 64}})->grid.x, 2u);  // 2 tiles
+  EXPECT_NE(t->ptx.find("%nctaid.x"), std::string::npos);
+  EXPECT_EQ(count_of(t->ptx, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"), 2u);
+  EXPECT_EQ(count_of(t->ptx, "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"), 8u);
+  EXPECT_EQ(count_of(t->ptx, "st.global.v2.f32"), 64u);
+  expect_no_spills(t->ptx, "gemm_sm90_persistent", 168);
+  const auto tb = examples::gemm_sm90_persistent("sm_90a", bf16).trace(big);
+  EXPECT_EQ(count_of(tb->ptx, "cvt.rn.bf16x2.f32"), 64u);
+  EXPECT_EQ(count_of(tb->ptx, "st.global.b32"), 64u);
+  expect_no_spills(tb->ptx, "gemm_sm90_persistent_bf16", 168);
+}
+
+TEST(Hopper, GemmPersistentMisuseIsReported) {
+  try {
+    (void)examples::gemm_sm90_persistent("sm_90a").trace({{"M", 100}, {"N", 256}, {"K", 64}});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("M must be a multiple of 128"), std::string::npos) << e.what();
+  }
+  try {
+    (void)examples::gemm_sm90_persistent("sm_90a", f16);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("C is f32 or bf16"), std::string::npos) << e.what();
+  }
+}
+
+// The grouped GEMM for a MoE layer (N = 4096, K = 7168, 8 experts): prefetch.tensormap on
+// the group's two maps, guarded epilogue stores; ptxas -v: 168 registers, no spills.
+TEST(Hopper, GemmGroupedStructureAndResourcesUnderPtxas) {
+  const auto t = examples::gemm_sm90_grouped("sm_90a", 4096, 7168).trace({{"G", 8}, {"SMS", 132}});
+  EXPECT_EQ(t->grid.x, 132u);
+  EXPECT_EQ(count_of(t->ptx, "prefetch.tensormap"), 2u);
+  EXPECT_EQ(count_of(t->ptx, "cvt.rn.bf16x2.f32"), 64u);
+  EXPECT_EQ(count_of(t->ptx, "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"), 8u);
+  expect_no_spills(t->ptx, "gemm_sm90_grouped_bf16", 168);
+  const auto tf = examples::gemm_sm90_grouped("sm_90a", 4096, 7168, f32).trace({{"G", 8}});
+  expect_no_spills(tf->ptx, "gemm_sm90_grouped", 168);
+  try {
+    (void)examples::gemm_sm90_grouped("sm_90a", 4000, 7168);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("N must be a positive multiple of 256 and K of 64; got N=4000"), std::string::npos) << e.what();
+  }
+  try {
+    (void)examples::gemm_sm90_grouped("sm_90a", 4096, 7168, f16);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("D is f32 or bf16"), std::string::npos) << e.what();
+  }
+  Device cpu = device::cpu();
+  const DevicePtr p = cpu.alloc(256 * 64 * 2, "B");
+  try {
+    (void)examples::gemm_sm90_grouped_args(cpu, {examples::GroupedGemmProblem{p, p, p, -1}}, 256, 64);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("M_g must not be negative"), std::string::npos) << e.what();
+  }
+  cpu.free(p);
 }
 
 }  // namespace

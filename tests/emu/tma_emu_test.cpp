@@ -8,7 +8,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -522,16 +524,16 @@ const std::string kIm2col = R"(.version 8.0
 }
 )";
 
-TEST(EmuTma, Im2colIsReportedAsUnsupported) {
+// An .im2col copy needs an im2col tensor map: a tiled one is reported, at the instruction's line.
+TEST(EmuTma, Im2colCopyWithATiledMapIsReported) {
   EmuRun r;
-  r.args.push_back(map_arg(emu::TensorMapDesc{}));
+  r.args.push_back(map_arg(f32_map(0x1000, {64, 8, 4}, {256, 2048}, {16, 8, 4})));
   try {
     r.launch(kIm2col, "im2col", {1, 1, 1}, {32, 1, 1});
     FAIL() << "no report";
   } catch (const emu::Error& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("im2col"), std::string::npos) << m;
-    EXPECT_NE(m.find("not supported by the emulator"), std::string::npos) << m;
+    EXPECT_NE(m.find("an .im2col copy with a tiled tensor map"), std::string::npos) << m;
     EXPECT_NE(m.find(":" + std::to_string(line_of(kIm2col, "cp.async.bulk.tensor"))), std::string::npos) << m;
   }
   expect_assembles(kIm2col);
@@ -552,6 +554,401 @@ TEST(EmuTma, ForeignTensorMapIsReported) {
   } catch (const emu::Error& e) {
     EXPECT_NE(std::string(e.what()).find("not one the CPU device encoded"), std::string::npos) << e.what();
   }
+}
+
+// ---- im2col loads ----------------------------------------------------------------------
+
+// An N(D)(H)WC f32 tensor (dims innermost first: C, W[, H[, D]], N) and an im2col box.
+struct Im2colCase {
+  std::vector<uint64_t> dims;       // {C, W, ...spatial..., N}
+  std::vector<int> lower, upper;    // {D, H, W} order, rank - 2 values
+  uint16_t channels = 8, pixels = 16;
+  std::vector<int32_t> coords;      // {c, w, ..., n}
+  std::vector<uint16_t> offsets;    // {w, h, d} order (innermost first), rank - 2 values
+  std::vector<uint8_t> element_strides;  // empty: 1
+};
+
+// The reference gather, written as a convolution's: the output pixels of the bounding box
+// (per spatial dimension, lower .. dim - 1 + upper stepping by the element stride, W fastest,
+// then the next image), listed in order; the column is the `pixels` entries from the one at
+// the copy's coordinates; entry p reads channels c .. c + channels - 1 of the input pixel at
+// the output pixel plus the filter offsets (zero outside the tensor).
+std::vector<float> im2col_reference(const std::vector<float>& t, const Im2colCase& k) {
+  const size_t rank = k.dims.size(), ns = rank - 2;
+  auto es = [&](size_t i) { return k.element_strides.empty() ? 1 : k.element_strides[i]; };
+  std::vector<std::vector<int64_t>> axis(ns);  // the output positions along each spatial dimension
+  for (size_t i = 1; i <= ns; ++i)
+    for (int64_t x = k.lower[ns - i]; x <= static_cast<int64_t>(k.dims[i]) - 1 + k.upper[ns - i]; x += es(i)) axis[i - 1].push_back(x);
+  // where the copy's coordinates sit in that enumeration
+  std::vector<size_t> pos(ns);
+  for (size_t i = 0; i < ns; ++i)
+    pos[i] = static_cast<size_t>(std::find(axis[i].begin(), axis[i].end(), k.coords[i + 1]) - axis[i].begin());
+  int64_t n = k.coords[rank - 1];
+  std::vector<float> out;
+  for (int p = 0; p < k.pixels; ++p) {
+    std::vector<int64_t> px(rank, 0);
+    for (size_t i = 0; i < ns; ++i) px[i + 1] = axis[i][pos[i]] + k.offsets[i];
+    px[rank - 1] = n;
+    for (int c = 0; c < k.channels; ++c) {
+      px[0] = k.coords[0] + c;
+      bool in = true;
+      size_t idx = 0, mul = 1;
+      for (size_t i = 0; i < rank; ++i) {
+        in = in && px[i] >= 0 && px[i] < static_cast<int64_t>(k.dims[i]);
+        idx += static_cast<size_t>(px[i]) * mul;
+        mul *= k.dims[i];
+      }
+      out.push_back(in ? t[idx] : 0.0f);
+    }
+    // next output pixel: like an odometer over the enumerated positions, then the image
+    size_t i = 0;
+    for (; i < ns; ++i) {
+      if (++pos[i] < axis[i].size()) break;
+      pos[i] = 0;
+    }
+    if (i == ns) n += es(rank - 1);
+  }
+  return out;
+}
+
+std::string im2col_kernel(size_t rank, uint32_t bytes) {
+  std::string coords = "{%r4", offsets = "{";
+  for (size_t i = 1; i < rank; ++i) coords += ", %r" + std::to_string(4 + i);
+  coords += "}";
+  for (size_t i = 0; i + 2 < rank; ++i) offsets += std::string(i ? ", " : "") + "%rs" + std::to_string(1 + i);
+  offsets += "}";
+  return subst(R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry im2col(.param .align 64 .b8 tmap[128], .param .u64 out, .param .align 4 .b8 coords[20], .param .align 2 .b8 offs[6])
+{
+	.reg .pred %p<6>;
+	.reg .b16 %rs<4>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<12>;
+	.shared .align 1024 .b8 tile[BYTES];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, tile;
+	@%p1 mbarrier.init.shared::cta.b64 [%r2], 1;
+	fence.mbarrier_init.release.cluster;
+	bar.sync 0;
+	ld.param.u32 %r4, [coords];
+	ld.param.u32 %r5, [coords+4];
+	ld.param.u32 %r6, [coords+8];
+	ld.param.u32 %r7, [coords+12];
+	ld.param.u32 %r8, [coords+16];
+	ld.param.u16 %rs1, [offs];
+	ld.param.u16 %rs2, [offs+2];
+	ld.param.u16 %rs3, [offs+4];
+	mov.b64 %rd1, tmap;
+	cvta.param.u64 %rd2, %rd1;
+	@%p1 cp.async.bulk.prefetch.tensor.DIMd.L2.global.im2col [%rd2, COORDS], OFFSETS;
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], BYTES;
+	@%p1 cp.async.bulk.tensor.DIMd.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r3], [%rd2, COORDS], [%r2], OFFSETS;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	@!%p2 bra $wait;
+	ld.param.u64 %rd3, [out];
+	cvta.to.global.u64 %rd3, %rd3;
+	mov.u32 %r17, %r1;
+$copy:
+	setp.ge.u32 %p3, %r17, WORDS;
+	@%p3 bra $done;
+	shl.b32 %r18, %r17, 2;
+	add.u32 %r19, %r3, %r18;
+	ld.shared.u32 %r10, [%r19];
+	mul.wide.u32 %rd4, %r17, 4;
+	add.u64 %rd5, %rd3, %rd4;
+	st.global.u32 [%rd5], %r10;
+	add.u32 %r17, %r17, 64;
+	bra $copy;
+$done:
+	ret;
+}
+)", {{"BYTES", std::to_string(bytes)}, {"WORDS", std::to_string(bytes / 4)}, {"DIM", std::to_string(rank)}, {"COORDS", coords},
+     {"OFFSETS", offsets}});
+}
+
+// Runs one im2col load through the CPU device's encoding (ptx::make_tensor_map, Mode::im2col).
+std::vector<float> run_im2col(const std::vector<float>& t, const Im2colCase& k) {
+  Device cpu = device::cpu();
+  const DevicePtr g = cpu.alloc(t.size() * 4, "tensor");
+  cpu.copy_to_device(g, t.data(), t.size() * 4);
+  TensorMapSpec s;
+  s.mode = TensorMapSpec::Mode::im2col;
+  s.type = TmaType::f32;
+  s.dims = k.dims;
+  s.lower = k.lower;
+  s.upper = k.upper;
+  s.channels_per_pixel = k.channels;
+  s.pixels_per_column = k.pixels;
+  s.box = std::vector<uint32_t>(k.dims.size(), 1);
+  for (uint8_t e : k.element_strides) s.element_strides.push_back(e);
+  const TensorMap map = make_tensor_map(cpu, g, s);
+  EmuRun r;
+  const uint64_t gt = r.emu.memory().alloc(t.size() * 4, "tensor");
+  r.emu.memory().write(gt, t.data(), t.size() * 4);
+  emu::TensorMapDesc d = *emu::decode(map.bytes.data());
+  d.base = gt;  // the same map over this emulator's copy
+  r.args.push_back(map_arg(d));
+  const uint32_t bytes = k.channels * k.pixels * 4u;
+  const uint64_t out = r.buffer(std::vector<float>(bytes / 4, -1.0f), "out");
+  emu::Arg coords, offs;
+  int32_t c5[5] = {};
+  uint16_t o3[3] = {};
+  for (size_t i = 0; i < k.coords.size(); ++i) c5[i] = k.coords[i];
+  for (size_t i = 0; i < k.offsets.size(); ++i) o3[i] = k.offsets[i];
+  coords.bytes.resize(sizeof c5);
+  std::memcpy(coords.bytes.data(), c5, sizeof c5);
+  offs.bytes.resize(sizeof o3);
+  std::memcpy(offs.bytes.data(), o3, sizeof o3);
+  r.args.push_back(coords);
+  r.args.push_back(offs);
+  r.launch(im2col_kernel(k.dims.size(), bytes), "im2col", {1, 1, 1}, {64, 1, 1});
+  expect_assembles(im2col_kernel(k.dims.size(), bytes));
+  cpu.free(g);
+  return r.read<float>(out, bytes / 4);
+}
+
+void check_im2col(const Im2colCase& k, unsigned seed) {
+  size_t n = 1;
+  for (uint64_t d : k.dims) n *= d;
+  const auto t = random_floats(n, seed);
+  const auto got = run_im2col(t, k);
+  const auto want = im2col_reference(t, k);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "element " << i << " (pixel " << i / k.channels << ")";
+}
+
+// 3D (NWC): a 1D convolution with padding 1 and a 3-tap filter (box -1 .. W - 2), tap 2; the
+// column runs past the last output pixel of image 0 into image 1.
+TEST(EmuTma, Im2col3dLoadGathersTheColumn) {
+  check_im2col({.dims = {16, 10, 3}, .lower = {-1}, .upper = {-1}, .channels = 8, .pixels = 16, .coords = {4, 3, 0}, .offsets = {2}, .element_strides = {}}, 21);
+}
+
+// 4D (NHWC): a 3x3 filter, padding 1, filter tap (w 0, h 2): out-of-bounds rows read zeros;
+// 32 pixels wrap over rows of the 6 x 5 box and into the next image.
+TEST(EmuTma, Im2col4dLoadWithPaddingAndWrap) {
+  check_im2col({.dims = {8, 6, 5, 2}, .lower = {-1, -1}, .upper = {-1, -1}, .channels = 8, .pixels = 32, .coords = {0, 2, 3, 0},
+                .offsets = {0, 2}, .element_strides = {}},
+               22);
+}
+
+// 5D (NDHWC): a 2x2x2 filter, no padding (box 0 .. dim - 2), tap (1, 1, 1), a channel window at 8.
+TEST(EmuTma, Im2col5dLoad) {
+  check_im2col({.dims = {16, 4, 3, 3, 2}, .lower = {0, 0, 0}, .upper = {-1, -1, -1}, .channels = 8, .pixels = 24,
+                .coords = {8, 1, 0, 1, 0}, .offsets = {1, 1, 1}, .element_strides = {}},
+               23);
+}
+
+// Element strides are the convolution's stride: 2 along W and H.
+TEST(EmuTma, Im2colWithElementStrides) {
+  check_im2col({.dims = {8, 9, 7, 2}, .lower = {-1, -1}, .upper = {-1, -1}, .channels = 8, .pixels = 16, .coords = {0, 1, -1, 0},
+                .offsets = {1, 0}, .element_strides = {1, 2, 2, 1}},
+               24);
+}
+
+// ---- tensormap.replace ----------------------------------------------------------------------
+
+// 32 ld.param / st.shared pairs: the template map into smap.
+std::string copy_template() {
+  std::string t;
+  for (int i = 0; i < 128; i += 4)
+    t += "\tld.param.u32 %r13, [tmap+" + std::to_string(i) + "];\n\tst.shared.u32 [smap+" + std::to_string(i) + "], %r13;\n";
+  return t;
+}
+
+// Thread 0 copies the template map (a parameter) to shared memory, replaces fields there,
+// copies it to a global workspace with tensormap.cp_fenceproxy, then replaces more fields in
+// global memory, fences, and loads a box through the result.
+const std::string kReplaceText = R"(.version 8.3
+.target sm_90a
+.address_size 64
+
+.visible .entry replace(.param .align 64 .b8 tmap[128], .param .u64 ws, .param .u64 base, .param .u64 out)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<20>;
+	.shared .align 1024 .b8 tile[1024];
+	.shared .align 128 .b8 smap[128];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, tile;
+	mov.u32 %r11, smap;
+	@%p1 mbarrier.init.shared::cta.b64 [%r2], 1;
+	fence.mbarrier_init.release.cluster;
+	@!%p1 bra $skip;
+COPY_TEMPLATE	ld.param.u64 %rd1, [base];
+	tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%r11], %rd1;
+	mov.u32 %r16, 24;
+	tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r11], 1, %r16;
+	tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r11], 0, 64;
+	tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r11], 0, 16;
+	tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r11], 1, 16;
+	tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r11], 7;
+	ld.param.u64 %rd2, [ws];
+	cvta.to.global.u64 %rd3, %rd2;
+	tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd3], [%r11], 128;
+	mov.u64 %rd4, 256;
+	tensormap.replace.tile.global_stride.global.b1024.b64 [%rd3], 0, %rd4;
+	tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd3], 3;
+	tensormap.replace.tile.fill_mode.global.b1024.b32 [%rd3], 1;
+	tensormap.replace.tile.element_stride.global.b1024.b32 [%rd3], 1, 1;
+	tensormap.replace.tile.rank.global.b1024.b32 [%rd3], 1;
+	tensormap.replace.tile.interleave_layout.global.b1024.b32 [%rd3], 0;
+	fence.proxy.tensormap::generic.release.gpu;
+	fence.proxy.tensormap::generic.acquire.gpu [%rd2], 128;
+	prefetch.tensormap [%rd2];
+	mov.u32 %r4, 56;
+	mov.u32 %r5, 12;
+	mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 1024;
+	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd2, {%r4, %r5}], [%r2];
+$skip:
+	bar.sync 0;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r2], 0;
+	@!%p3 bra $wait;
+	ld.param.u64 %rd5, [out];
+	cvta.to.global.u64 %rd5, %rd5;
+	mov.u32 %r7, %r1;
+$copy:
+	setp.ge.u32 %p4, %r7, 256;
+	@%p4 bra $done;
+	shl.b32 %r8, %r7, 2;
+	add.u32 %r9, %r3, %r8;
+	ld.shared.u32 %r10, [%r9];
+	mul.wide.u32 %rd6, %r7, 4;
+	add.u64 %rd7, %rd5, %rd6;
+	st.global.u32 [%rd7], %r10;
+	add.u32 %r7, %r7, 64;
+	bra $copy;
+$done:
+	ret;
+}
+)";
+
+const std::string kReplace = subst(kReplaceText, {{"COPY_TEMPLATE", copy_template()}});
+
+// The template: a u16 3D map over another buffer with other boxes, no swizzle, zero fill;
+// after the replacements, a 64 x 24 f32 tensor (rows of 256 bytes) read through 16 x 16 boxes
+// with the 128-byte swizzle and NaN fill: the box at (56, 12) is partly out of bounds.
+TEST(EmuTma, TensormapReplaceRewritesEveryField) {
+  const int64_t W = 64, H = 24;
+  const auto t = random_floats(static_cast<size_t>(W * H), 31);
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data(), t.size() * 4);
+  const uint64_t other = r.emu.memory().alloc(4096, "other");
+  emu::TensorMapDesc tmpl;
+  tmpl.dtype = 1;  // u16
+  tmpl.rank = 3;
+  tmpl.base = other;
+  tmpl.dims = {32, 8, 8, 0, 0};
+  tmpl.strides = {2, 64, 512, 0, 0};
+  tmpl.box = {8, 8, 2, 0, 0};
+  tmpl.element_strides = {1, 2, 1, 0, 0};
+  r.args.push_back(map_arg(tmpl));
+  const uint64_t ws = r.buffer(std::vector<uint8_t>(128), "workspace");
+  r.scalar(g);
+  const uint64_t out = r.buffer(std::vector<uint32_t>(256), "out");
+  r.launch(kReplace, "replace", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(out, 256);
+  const auto want = expected_tile(t, W, H, 1, 16, 16, 1, 56, 12, 0, 3, true);
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i;
+  // and the workspace holds the map as the CPU device would encode it
+  const auto bytes = r.read<uint8_t>(ws, 128);
+  const auto d = emu::decode(bytes.data());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->base, g);
+  EXPECT_EQ(d->dtype, kF32);
+  EXPECT_EQ(d->rank, 2);
+  EXPECT_EQ(d->dims[0], 64u);
+  EXPECT_EQ(d->dims[1], 24u);
+  EXPECT_EQ(d->strides[1], 256u);
+  EXPECT_EQ(d->swizzle, 3);
+  EXPECT_EQ(d->oob_nan, 1);
+  EXPECT_EQ(d->element_strides[1], 1);
+  expect_assembles(kReplace);
+}
+
+// Bad values and bytes that are not a tensor map are reported, at the instruction's line.
+TEST(EmuTma, TensormapReplaceMisuseIsReported) {
+  auto replace_once = [](std::string text, const std::string& what, const std::string& with) {
+    return text.replace(text.find(what), what.size(), with);
+  };
+  const std::string bad_box = replace_once(kReplace, "[%r11], 0, 16;", "[%r11], 0, 300;");
+  const std::string bad_atomicity =
+      replace_once(kReplace, "swizzle_mode.global.b1024.b32 [%rd3], 3;",
+                   "swizzle_mode.global.b1024.b32 [%rd3], 3;\n\ttensormap.replace.tile.swizzle_atomicity.global.b1024.b32 [%rd3], 1;\n"
+                   "\ttensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd3], 1;");
+  for (const auto& [text, zeros, what] : std::vector<std::tuple<std::string, bool, std::string>>{
+           {bad_box, false, "a box dimension is 1 to 256 (new value 300)"},
+           {bad_atomicity, false, "needs the 128B swizzle mode"},
+           {kReplace, true, "not a tensor map the CPU device encoded"}}) {
+    EmuRun r;
+    const uint64_t g = r.emu.memory().alloc(64 * 24 * 4, "tensor");
+    emu::TensorMapDesc tmpl = f32_map(g, {64, 24}, {256}, {16, 16});
+    r.args.push_back(map_arg(tmpl));
+    if (zeros) std::fill(r.args.back().bytes.begin(), r.args.back().bytes.end(), 0);
+    r.buffer(std::vector<uint8_t>(128), "workspace");
+    r.scalar(g);
+    r.buffer(std::vector<uint32_t>(256), "out");
+    try {
+      r.launch(text, "replace", {1, 1, 1}, {64, 1, 1});
+      ADD_FAILURE() << "no report for " << what;
+    } catch (const emu::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("tensormap.replace"), std::string::npos) << e.what();
+    }
+  }
+  // .swizzle_atomicity is sm_100's (PTX 8.6)
+  if (have_ptxas()) {
+    const auto r = run_ptxas(replace_once(bad_atomicity, ".version 8.3\n.target sm_90a", ".version 8.6\n.target sm_100a"), "sm_100a");
+    EXPECT_TRUE(r.ok) << r.log;
+  }
+}
+
+// `mov r, sym+OFF`: a shared symbol's address plus an offset, 32- and 64-bit.
+TEST(EmuTma, MovOfASymbolPlusAnOffset) {
+  const std::string text = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.extern .shared .align 16 .b8 dyn_smem[];
+
+.visible .entry symoff(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	mov.u32 %r1, dyn_smem;
+	mov.u32 %r2, dyn_smem+48;
+	mov.u64 %rd1, dyn_smem+1040;
+	st.shared.u32 [dyn_smem+48], 77;
+	ld.shared.u32 %r3, [%r2];
+	sub.u32 %r4, %r2, %r1;
+	cvt.u32.u64 %r5, %rd1;
+	sub.u32 %r6, %r5, %r1;
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd2, %rd2;
+	st.global.v4.u32 [%rd2], {%r3, %r4, %r6, %r1};
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(4), "out");
+  r.launch(text, "symoff", {1, 1, 1}, {1, 1, 1}, 2048);
+  const auto got = r.read<uint32_t>(out, 4);
+  EXPECT_EQ(got[0], 77u);
+  EXPECT_EQ(got[1], 48u);
+  EXPECT_EQ(got[2], 1040u);
+  expect_assembles(text);
 }
 
 }  // namespace

@@ -1,0 +1,252 @@
+// A grouped bf16 GEMM for Hopper (sm_90a), as a mixture-of-experts layer runs it: G
+// problems D_g = A_g * B_g^T with A_g M_g x K (the tokens routed to expert g; M_g any value,
+// 0 included), B_g N x K (the expert's weights), D_g M_g x N (f32 or bf16), N and K common.
+// One persistent launch (grid = min(SMS, ...) CTAs, as gemm_sm90_persistent) walks every
+// 128 x 256 tile of every group: tiles are numbered group after group (group g has
+// ceil(M_g / 128) * N / 256 of them, M-fastest inside the group so that CTAs running at the
+// same time share B_g's N tile), and CTA c takes tiles c, c + nctaid, ... The mainloop,
+// ring and epilogue are gemm_sm90_persistent's (examples/kernels/gemm_sm90_persistent.hpp).
+//
+// Kernel parameters (device arrays the host prepares, gemm_sm90_grouped_args):
+//   problems: G x 4 u64 per group {A_g, B_g, D_g, M_g}: the kernel reads D_g and M_g (A_g and
+//             B_g are in the tensor maps; kept for tools and debugging);
+//   maps:     G x 256 bytes: the tensor map of A_g (dims {K, M_g}, boxes 64 x 128) at byte
+//             256 g and that of B_g (dims {K, N}, boxes 64 x 256) at 256 g + 128, 128-byte
+//             aligned CUtensorMaps in global memory, used through their generic address.
+//
+// Why tensor maps prepared on the host rather than `tensormap.replace` of a template in the
+// kernel: the host builds the problem array anyway (it knows M_g here), and a map written
+// once before the launch is never modified while TMA loads that read it are in flight, so
+// the kernel needs no per-CTA map workspace, no replace/fence.proxy.tensormap sequence at
+// group changes and no wait for the loads of the previous group before reusing a map
+// slot. The price is 256 bytes per group and M_g known on the host at launch; when the
+// token counts are produced on the device (a router kernel) and must not be copied back,
+// the in-kernel `tensormap.replace` + `fence.proxy.tensormap::generic` path is the one to
+// take (the emulator runs it, see docs/emulator.md). Maps written before the launch are
+// visible to the tensormap proxy of the kernel (the launch orders them); the producer
+// issues prefetch.tensormap on each tile's two maps.
+//
+// Partial tiles: TMA fills the rows of A_g past M_g with zeros (out of bounds), and the
+// epilogue stores a thread's rows r and r + 8 only when they are below M_g (two guarded
+// blocks), so no row outside D_g is written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemm_sm90_persistent.hpp"
+
+namespace examples {
+
+struct GroupedGemmProblem {
+  ptx::DevicePtr a, b, d;  // A_g (M_g x K bf16), B_g (N x K bf16), D_g (M_g x N)
+  int64_t m = 0;
+};
+
+// The two device arrays the kernel takes; free them with the device.
+struct GroupedGemmArgs {
+  ptx::DevicePtr problems, maps;
+};
+
+inline GroupedGemmArgs gemm_sm90_grouped_args(const ptx::Device& dev, const std::vector<GroupedGemmProblem>& groups, int64_t N,
+                                              int64_t K) {
+  std::vector<uint64_t> desc;
+  std::vector<uint8_t> maps(groups.size() * 256, 0);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const GroupedGemmProblem& p = groups[g];
+    if (p.m < 0) throw ptx::Error("gemm_sm90_grouped_args: M_g must not be negative", ptx::SourceLocation::current());
+    desc.insert(desc.end(), {p.a.address, p.b.address, p.d.address, static_cast<uint64_t>(p.m)});
+    ptx::TensorMapSpec s;
+    s.type = ptx::TmaType::bf16;
+    s.swizzle = ptx::TmaSwizzle::b128;
+    s.box = {kGemm90TileK, kGemm90TileM};
+    if (p.m > 0) {  // a group without rows has no tiles: its maps are never read (left zero)
+      s.dims = {static_cast<uint64_t>(K), static_cast<uint64_t>(p.m)};
+      const ptx::TensorMap ma = ptx::make_tensor_map(dev, p.a, s);
+      std::copy(ma.bytes.begin(), ma.bytes.end(), maps.begin() + static_cast<std::ptrdiff_t>(256 * g));
+    }
+    s.dims = {static_cast<uint64_t>(K), static_cast<uint64_t>(N)};
+    s.box = {kGemm90TileK, kGemm90TileN};
+    const ptx::TensorMap mb = ptx::make_tensor_map(dev, p.b, s);
+    std::copy(mb.bytes.begin(), mb.bytes.end(), maps.begin() + static_cast<std::ptrdiff_t>(256 * g + 128));
+  }
+  GroupedGemmArgs r{dev.alloc(desc.size() * 8, "grouped_problems"), dev.alloc(maps.size(), "grouped_maps")};
+  dev.copy_to_device(r.problems, desc.data(), desc.size() * 8);
+  dev.copy_to_device(r.maps, maps.data(), maps.size());
+  return r;
+}
+
+inline ptx::Dim3 gemm_sm90_grouped_grid(const ptx::Bindings& b) {
+  const auto sms = b.find("SMS");
+  return ptx::Dim3(static_cast<uint32_t>(sms == b.end() ? kGemm90DefaultSms : sms->second));
+}
+
+// Bindings: G (groups), SMS (optional, the grid). N (a multiple of 256) and K (of 64) are
+// fixed per kernel: they are the layer's.
+inline ptx::Kernel gemm_sm90_grouped(const std::string& arch, int64_t N, int64_t K, ptx::DType out = ptx::types::bf16) {
+  using namespace ptx::types;
+  namespace inst = ptx::inst;
+  if (out != f32 && out != bf16) throw ptx::Error("gemm_sm90_grouped: D is f32 or bf16", ptx::SourceLocation::current());
+  if (N <= 0 || K <= 0 || N % kGemm90TileN != 0 || K % kGemm90TileK != 0)
+    throw ptx::Error("gemm_sm90_grouped: N must be a positive multiple of 256 and K of 64; got N=" + std::to_string(N) +
+                         ", K=" + std::to_string(K),
+                     ptx::SourceLocation::current());
+  if (N * 128 * 4 >= (int64_t{1} << 31))
+    throw ptx::Error("gemm_sm90_grouped: N is too large for 32-bit offsets in a tile", ptx::SourceLocation::current());
+  return ptx::kernel(out == f32 ? "gemm_sm90_grouped" : "gemm_sm90_grouped_bf16")
+      .in("problems", ptx::tensor(u64, {"G", 4}))
+      .in("maps", ptx::tensor(u8, {"G", 256}))
+      .block(384)
+      .maxntid(ptx::Dim3(384))
+      .grid(gemm_sm90_grouped_grid)
+      .arch(arch)
+      .body([out, N, K](ptx::Tensor problems, ptx::Tensor maps) {
+        namespace hop = ptx::hopper;
+        const int64_t G = problems.dim(0);
+        if (G <= 0) throw ptx::Error("gemm_sm90_grouped: G must be at least 1", ptx::SourceLocation::current());
+        constexpr int S = kGemm90Stages;
+        const int64_t kt_total = K / kGemm90TileK, tn = N / kGemm90TileN;
+        const int64_t esize = out == f32 ? 4 : 2;
+
+        const sm90::Ring ring = sm90::Ring::alloc();
+        hop::Pipeline pipe(ring.bars, S);
+        ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
+        ptx::Reg is0 = tid == 0u;
+        pipe.init(1, 8, &is0);
+        inst::bar.sync(0);
+        ptx::Reg sa = ring.a.base();
+        ptx::Reg sb = sa + static_cast<uint32_t>(ring.b.offset() - ring.a.offset());
+        ptx::Reg bars = sa + static_cast<uint32_t>(ring.bars.offset() - ring.a.offset());
+        ptx::Reg nct = ptx::read(ptx::special::nctaid.x(), u32);
+        ptx::Reg pp = problems.global_ptr();
+
+        // The walk over groups, the same in both roles: for tile t, g is the group holding it
+        // ([start, end) its tiles), m its M_g, mt its M tiles; g = G once t is past the last.
+        struct Walk {
+          ptx::Reg t, g, start, end, m, mt, desc;
+        };
+        auto walk_begin = [&] {
+          Walk w{ptx::read(ptx::special::ctaid.x(), u32), ptx::Reg(u32), ptx::Reg(u32), ptx::Reg(u32), ptx::Reg(u32), ptx::Reg(u32),
+                 ptx::Reg(u64)};
+          inst::mov.u32(w.g, 0xffffffffu);  // the group before the first
+          inst::mov.u32(w.start, 0u);
+          inst::mov.u32(w.end, 0u);
+          inst::mov.u32(w.m, 0u);
+          inst::mov.u32(w.mt, 0u);
+          inst::mov.u64(w.desc, pp);
+          return w;
+        };
+        // Moves to the group of w.t (past groups without tiles); returns g < G.
+        auto walk_to_tile = [&](Walk& w) {
+          ptx::while_([&] { return w.t >= w.end; },
+                      [&] {
+                        w.g += 1u;
+                        ptx::Reg more = w.g < static_cast<uint32_t>(G);
+                        ptx::if_(
+                            more,
+                            [&] {
+                              ptx::Reg o = w.g << 5;  // 32 bytes per problem
+                              ptx::Reg o64(u64);
+                              inst::cvt.u64.u32(o64, o);
+                              w.desc = pp + o64;
+                              inst::ld.global.u32(w.m, ptx::addr(w.desc, 24));
+                              ptx::Reg m127 = w.m + 127u;
+                              w.mt = m127 >> 7;
+                              w.start = w.end;
+                              ptx::Reg n = w.mt * static_cast<uint32_t>(tn);
+                              w.end += n;
+                            },
+                            [&] { inst::mov.u32(w.end, 0xffffffffu); });  // past the last group: stop
+                      });
+          return w.g < static_cast<uint32_t>(G);
+        };
+        // (m_tile, n_tile) of w.t inside its group, M fastest.
+        auto tile_in_group = [&](const Walk& w) {
+          ptx::Reg lt = w.t - w.start;
+          ptx::Reg mtile = lt % w.mt;
+          ptx::Reg ntile = lt / w.mt;
+          ptx::Reg m0 = mtile << 7;
+          ptx::Reg n0 = ntile << 8;
+          return std::pair<ptx::Reg, ptx::Reg>(std::move(m0), std::move(n0));
+        };
+
+        // ---- producer ----
+        ptx::Reg is_producer_wg = tid < 128u;
+        ptx::if_(is_producer_wg, [&] { inst::setmaxnreg.dec.sync.aligned.u32(40); });
+        ptx::Reg is_producer = tid < 32u;
+        ptx::if_(is_producer, [&] {
+          ptx::Reg pmaps = maps.ptr();  // generic addresses of the maps
+          ptx::Reg elected_r(b32);
+          ptx::Reg elected(pred);
+          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          sm90::RingState st(bars, S, 1);
+          Walk w = walk_begin();
+          ptx::while_([&] { return walk_to_tile(w); },
+                      [&] {
+                        ptx::Reg o = w.g << 8;
+                        ptx::Reg o64(u64);
+                        inst::cvt.u64.u32(o64, o);
+                        ptx::Reg map_a = pmaps + o64;
+                        ptx::Reg map_b = map_a + int64_t{128};
+                        inst::prefetch.tensormap(ptx::addr(map_a));
+                        inst::prefetch.tensormap(ptx::addr(map_b));
+                        auto [m0, n0] = tile_in_group(w);
+                        sm90::produce_tile(st, sa, sb, map_a, map_b, m0, n0, elected, kt_total);
+                        w.t += nct;
+                      });
+        });
+
+        // ---- consumers ----
+        ptx::Reg is_consumer = tid >= 128u;
+        ptx::if_(is_consumer, [&] {
+          inst::setmaxnreg.inc.sync.aligned.u32(232);
+          ptx::Reg ct = tid - 128u;
+          ptx::Reg wg = ct >> 7;
+          ptx::Reg tw = ct & 127u;
+          ptx::Reg lane0 = ct & 31u;
+          ptx::Reg leader = lane0 == 0u;
+          ptx::Reg a_rows = wg << 13;
+          ptx::Reg sa_wg = sa + a_rows;
+          const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
+          ptx::Reg da = hop::make_descriptor(sa_wg, layout);
+          ptx::Reg db = hop::make_descriptor(sb, layout);
+          ptx::Reg accumulate = tw == tw;
+          ptx::Reg overwrite = tw != tw;
+          ptx::RegArray acc(f32, kGemm90TileN / 2, "acc");
+          // (named members, not structured bindings: Clang 14 cannot capture those in a lambda)
+          auto origin = sm90::fragment_origin(tw);
+          ptx::Reg& frow = origin.first;
+          const ptx::Reg& fcol = origin.second;
+          ptx::Reg wg64 = wg << 6;
+          frow += wg64;
+          sm90::RingState st(bars, S, 0);
+          Walk w = walk_begin();
+          ptx::while_([&] { return walk_to_tile(w); },
+                      [&] {
+                        sm90::consume_tile(st, da, db, acc, overwrite, accumulate, leader, kt_total);
+                        auto [m0, n0] = tile_in_group(w);
+                        ptx::Reg row = m0 + frow;
+                        ptx::Reg lo_ok = row < w.m;
+                        ptx::Reg row8 = row + 8u;
+                        ptx::Reg hi_ok = row8 < w.m;
+                        ptx::Reg col = n0 + fcol;
+                        ptx::Reg off = row * static_cast<uint32_t>(N);
+                        off += col;
+                        off = off * static_cast<uint32_t>(esize);
+                        ptx::Reg off64(u64);
+                        inst::cvt.u64.u32(off64, off);
+                        ptx::Reg d(u64);
+                        inst::ld.global.u64(d, ptx::addr(w.desc, 16));
+                        ptx::Reg dg(u64);
+                        inst::cvta.to.global.u64(dg, d);
+                        ptx::Reg cptr = dg + off64;
+                        sm90::store_accumulators(acc, out, cptr, N, &lo_ok, &hi_ok);
+                        w.t += nct;
+                      });
+        });
+        ptx::ret();
+      });
+}
+
+}  // namespace examples
