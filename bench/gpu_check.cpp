@@ -275,18 +275,18 @@ int main(int argc, char** argv) {
     };
     const int64_t S = 4096;
     for (const Shape sh : {Shape{4, 32, 128}, Shape{16, 16, 128}, Shape{8, 32, 64}, Shape{16, 16, 64}}) {
-      const size_t n = static_cast<size_t>(sh.b * sh.h * S * sh.d);
-      std::vector<uint16_t> hq(n), hk(n), hv(n);
-      const auto r = randoms(n, 7);
-      for (size_t i = 0; i < n; ++i) {  // in [-1, 1): three different tensors from one stream
+      const size_t ne = static_cast<size_t>(sh.b * sh.h * S * sh.d);
+      std::vector<uint16_t> hq(ne), hk(ne), hv(ne);
+      const auto r = randoms(ne, 7);
+      for (size_t i = 0; i < ne; ++i) {  // in [-1, 1): three different tensors from one stream
         hq[i] = to_bf16(r[i] / 2);
-        hk[i] = to_bf16(r[(i + n / 3) % n] / 2);
-        hv[i] = to_bf16(r[(i + 2 * n / 3) % n] / 2);
+        hk[i] = to_bf16(r[(i + ne / 3) % ne] / 2);
+        hv[i] = to_bf16(r[(i + 2 * ne / 3) % ne] / 2);
       }
-      ptx::DevicePtr gq = dev.alloc(n * 2, "Q"), gk = dev.alloc(n * 2, "K"), gv = dev.alloc(n * 2, "V"), go = dev.alloc(n * 2, "O");
-      dev.copy_to_device(gq, hq.data(), n * 2);
-      dev.copy_to_device(gk, hk.data(), n * 2);
-      dev.copy_to_device(gv, hv.data(), n * 2);
+      ptx::DevicePtr gq = dev.alloc(ne * 2, "Q"), gk = dev.alloc(ne * 2, "K"), gv = dev.alloc(ne * 2, "V"), go = dev.alloc(ne * 2, "O");
+      dev.copy_to_device(gq, hq.data(), ne * 2);
+      dev.copy_to_device(gk, hk.data(), ne * 2);
+      dev.copy_to_device(gv, hv.data(), ne * 2);
       const auto mq = examples::flash_attn_sm90_tensor_map(dev, gq, sh.b, sh.h, S, sh.d);
       const auto mk = examples::flash_attn_sm90_tensor_map(dev, gk, sh.b, sh.h, S, sh.d);
       const auto mv = examples::flash_attn_sm90_tensor_map(dev, gv, sh.b, sh.h, S, sh.d);
@@ -294,10 +294,10 @@ int main(int argc, char** argv) {
       for (const bool causal : {false, true}) {
         auto k = ptx::bind(dev, examples::flash_attn_sm90(arch, static_cast<int>(sh.d), causal),
                            {{"B", sh.b}, {"H", sh.h}, {"S", S}, {"D", sh.d}});
-        dev.fill(go, 0xff, n * 2);
+        dev.fill(go, 0xff, ne * 2);
         const double s = seconds_per_run(dev, [&] { k(mq, mk, mv, go, scale); });
-        std::vector<uint16_t> got(n);
-        dev.copy_to_host(got.data(), go, n * 2);
+        std::vector<uint16_t> got(ne);
+        dev.copy_to_host(got.data(), go, ne * 2);
         bool ok = true;
         std::vector<float> ref(static_cast<size_t>(sh.d));
         for (int64_t bh = 0; bh < sh.b * sh.h && ok; bh += sh.b * sh.h / 3)
