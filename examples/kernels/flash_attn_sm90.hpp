@@ -8,8 +8,9 @@
 // One CTA per (128-row Q tile, head, batch): grid (ceil(S / 128), H, B), 384 threads.
 //  * warpgroup 0 is the producer (setmaxnreg.dec 40): one elected lane of its warp 0 loads the
 //    Q tile once (its own mbarrier) and then the K and V tiles (128 keys each) into a 2-stage
-//    full/empty mbarrier ring (ptx::hopper::Pipeline; one full barrier covers both K and V of a
-//    stage, D / 64 boxes of each, 128-byte swizzle). Warps 1-3 have nothing to do.
+//    full/empty mbarrier ring (ptx::hopper::Pipeline: its full barriers for K, and one more
+//    barrier per stage for V, so that Q K^T starts while V is in flight; D / 64 boxes of each,
+//    128-byte swizzle). Warps 1-3 have nothing to do.
 //  * warpgroups 1 and 2 are the consumers (setmaxnreg.inc 232), Q rows 0-63 and 64-127 of the
 //    tile. Per K/V tile: S = Q K^T with D / 16 wgmma m64n128k16 (bf16, f32 accumulators, both
 //    operands K-major from shared memory); the online softmax in registers: each thread holds
@@ -20,7 +21,8 @@
 //    ex2((m_old - m_new) * scale * log2 e); P is converted pairwise to bf16x2 (cvt.rn.bf16x2.f32)
 //    which *is* the register A fragment of the next wgmma, and O += P V is 8 wgmma m64nDk16
 //    with A from registers and V MN-major from shared memory (trans-b = 1). The stage is then
-//    released (lane 0 of each consumer warp arrives on its empty barrier).
+//    released (lane 0 of each consumer warp arrives on its empty barrier, after the wgmmas that
+//    read it completed).
 //  * Tiles are visited from the last one down: the first tile is the only one that needs a
 //    mask, and it is peeled. Causal: the diagonal tile (key tile = Q tile, since both are 128)
 //    is masked per element (key > query -> -inf) and the tiles above the diagonal are never
@@ -95,7 +97,7 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
   constexpr uint32_t kBox = 128 * 128;                       // one 64-column x 128-row box: 16 KB
   const int halves = static_cast<int>(D / 64);               // boxes per tile
   const uint32_t kQBytes = static_cast<uint32_t>(halves) * kBox;
-  const uint32_t kStageBytes = 2 * kQBytes;                  // K and V of one stage
+  const uint32_t kTileBytes = kQBytes;                       // K or V of one stage
   const int64_t n_tiles = (S + T - 1) / T;                   // Q tiles = K/V tiles
   const int64_t s_rem = S - (n_tiles - 1) * T;               // keys in the last K/V tile, 1..128
   const float kLog2e = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
@@ -104,9 +106,11 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
   auto smQ = ptx::smem::alloc(bf16, {halves, T, 64}, 1024, ptx::smem::Swizzle::B128);
   auto smK = ptx::smem::alloc(bf16, {ST, halves, T, 64}, 1024, ptx::smem::Swizzle::B128);
   auto smV = ptx::smem::alloc(bf16, {ST, halves, T, 64}, 1024, ptx::smem::Swizzle::B128);
-  auto bars = ptx::smem::alloc(b64, {2 * ST + 1}, 8);  // the ring's full and empty barriers, then Q's
+  // the ring's full (K) and empty barriers, V's full barriers, then Q's
+  auto bars = ptx::smem::alloc(b64, {3 * ST + 1}, 8);
   hop::Pipeline pipe(bars, ST);
-  const hop::Mbarrier qbar(bars.addr(8 * 2 * ST));
+  auto v_full = [&](int stage) { return hop::Mbarrier(bars.addr(8 * (2 * ST + stage))); };
+  const hop::Mbarrier qbar(bars.addr(8 * 3 * ST));
 
   ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
   ptx::Reg bx = ptx::read(ptx::special::ctaid.x(), u32);
@@ -124,6 +128,7 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
   else inst::mov.u32(first_tile, static_cast<uint32_t>(n_tiles - 1));
   ptx::Reg is0 = tid == 0u;
   qbar.init(1, &is0);
+  for (int st = 0; st < ST; ++st) v_full(st).init(1, &is0);
   pipe.init(1, 8, &is0);  // full: the producer's arrive + the bytes; empty: one arrive per consumer warp
   inst::bar.sync(0);
 
@@ -163,13 +168,15 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
     hop::PipelineState st(pipe, 1);
     auto produce = [&] {
       st.wait_empty();
-      const hop::Mbarrier full = st.full();
-      full.arrive_expect_tx(kStageBytes, &elected);
+      // K and V complete separate barriers: Q K^T starts while V is still in flight
+      const hop::Mbarrier full = st.full(), vfull = v_full(st.stage());
+      full.arrive_expect_tx(kTileBytes, &elected);
       const int64_t stage_off = int64_t{st.stage()} * halves * kBox;
-      for (int h = 0; h < halves; ++h) {
+      for (int h = 0; h < halves; ++h)
         hop::tma_load(smK.addr(stage_off + int64_t{h} * kBox), map_k, {64 * h, kv_row, bh}, full, {.guard = &elected});
-        hop::tma_load(smV.addr(stage_off + int64_t{h} * kBox), map_v, {64 * h, kv_row, bh}, full, {.guard = &elected});
-      }
+      vfull.arrive_expect_tx(kTileBytes, &elected);
+      for (int h = 0; h < halves; ++h)
+        hop::tma_load(smV.addr(stage_off + int64_t{h} * kBox), map_v, {64 * h, kv_row, bh}, vfull, {.guard = &elected});
       kv_row -= 128u;
       st.advance();
     };
@@ -312,6 +319,7 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
       }
       // P -> bf16 A fragments: register j of k step kk packs columns 8 (j/2) + 2 tq (+1) of keys 16 kk..
       for (size_t j = 0; j < 32; ++j) inst::cvt.rn.bf16x2.f32(pa[j], s[2 * j + 1], s[2 * j]);
+      v_full(st.stage()).wait(st.phase());  // completes as often as full(stage): the same parity
       hop::wgmma_fence();
       for (int kk = 0; kk < T / 16; ++kk) {
         ptx::Reg dvk = dv + (stage_off + kk * 16 * 128) / 16;  // 16 keys x 128 bytes further

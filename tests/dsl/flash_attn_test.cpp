@@ -34,12 +34,15 @@ TEST_P(FlashAttnVariants, AssembleWithPtxasAndHaveTheDesignedStructure) {
     EXPECT_EQ(t->grid.x, 32u);
     EXPECT_EQ(t->grid.y, 16u);
     EXPECT_EQ(t->grid.z, 4u);
-    // Q once + K and V per stage, D / 64 boxes each; 2 stages; 5 mbarriers
-    const uint64_t tile = static_cast<uint64_t>(v.d) * 128 * 2;
-    EXPECT_EQ(t->dynamic_smem_bytes, tile + 2 * 2 * tile + 40);
     // Tiles traced: the peeled first one, two in the loop, and (causal: a run-time count) one more
     // after it when the count is odd; non-causal: 31 tiles after the first, odd.
     const size_t tiles = 4;
+    // Q once + K and V per stage, D / 64 boxes each; 2 stages; 7 mbarriers (K full, empty, V full per stage; Q)
+    const uint64_t tile = static_cast<uint64_t>(v.d) * 128 * 2;
+    EXPECT_EQ(t->dynamic_smem_bytes, tile + 2 * 2 * tile + 56);
+    // waits: the producer's empty per tile; the consumers' Q once, K and V per tile
+    EXPECT_EQ(count(t->ptx, "mbarrier.try_wait.parity.shared::cta.b64"), tiles + 1 + 2 * tiles);
+    EXPECT_EQ(count(t->ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"), 1 + 2 * tiles);
     const size_t halves = static_cast<size_t>(v.d / 64);
     EXPECT_EQ(count(t->ptx, "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"),
               halves * (1 + 2 * tiles));
