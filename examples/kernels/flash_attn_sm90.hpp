@@ -20,9 +20,12 @@
 //    scale folded in the log2 domain; O and the thread's partial row sum l are rescaled by
 //    ex2((m_old - m_new) * scale * log2 e); P is converted pairwise to bf16x2 (cvt.rn.bf16x2.f32)
 //    which *is* the register A fragment of the next wgmma, and O += P V is 8 wgmma m64nDk16
-//    with A from registers and V MN-major from shared memory (trans-b = 1). The stage is then
-//    released (lane 0 of each consumer warp arrives on its empty barrier, after the wgmmas that
-//    read it completed).
+//    with A from registers and V MN-major from shared memory (trans-b = 1).
+//    The softmax overlaps the tensor cores: for tile j, Q K_j^T and P_{j-1} V_{j-1} are issued
+//    as two wgmma groups back to back; wait_group 1 (Q K_j^T done) lets the softmax of tile j
+//    run while P_{j-1} V_{j-1} still does; wait_group 0 then releases stage j - 1 (lane 0 of
+//    each consumer warp arrives on its empty barrier), and O is rescaled and P_j packed into
+//    the registers P V just read. The last P V follows the loop.
 //  * Tiles are visited from the last one down: the first tile is the only one that needs a
 //    mask, and it is peeled. Causal: the diagonal tile (key tile = Q tile, since both are 128)
 //    is masked per element (key > query -> -inf) and the tiles above the diagonal are never
@@ -132,20 +135,35 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
   pipe.init(1, 8, &is0);  // full: the producer's arrive + the bytes; empty: one arrive per consumer warp
   inst::bar.sync(0);
 
+  // The consumers' V stage at trace time: their P V lags one tile behind Q K^T (below).
+  int v_stage = 0;
   // Traces `tile` once per K/V tile after the first: a run-time loop of two tiles (a round of
   // the 2-stage ring: the trace-time stage is the same on every iteration) and one more when
-  // the count is odd (nothing is traced after it, so its stage does not matter).
-  auto rest_tiles = [&](const std::function<void()>& tile) {
+  // the count is odd; then `finish` once on each path out (after the odd tile or without it:
+  // the trace-time stages differ, the run-time phases are right on both).
+  auto rest_tiles = [&](const std::function<void()>& tile, const std::function<void()>& finish) {
     if (causal) {
       ptx::Reg pairs = first_tile & ~1u;
       ptx::loop(0u, pairs, 2, [&](const ptx::Reg&) { tile(); tile(); });
       ptx::Reg odd_bit = first_tile & 1u;
       ptx::Reg odd = odd_bit != 0u;
-      ptx::if_(odd, tile);
+      const int v_at = v_stage;  // both paths start from it, whichever is traced first
+      ptx::if_(
+          odd,
+          [&] {
+            v_stage = v_at;
+            tile();
+            finish();
+          },
+          [&] {
+            v_stage = v_at;
+            finish();
+          });
     } else {
       const int64_t n = n_tiles - 1;
       if (n >= 2) ptx::loop(0u, static_cast<uint32_t>(n / 2 * 2), 2, [&](const ptx::Reg&) { tile(); tile(); });
       if (n % 2 != 0) tile();
+      finish();
     }
   };
 
@@ -181,7 +199,7 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
       st.advance();
     };
     produce();
-    rest_tiles(produce);
+    rest_tiles(produce, [] {});
   });
 
   // ---- consumers: warpgroups 1 and 2 ----
@@ -235,11 +253,20 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
     qbar.wait(0);
     hop::PipelineState st(pipe, 0);
 
-    // One K/V tile. first: m and l start here (no rescale); mask: the causal diagonal or keys past S.
-    auto consume = [&](bool first, bool mask) {
-      st.wait_full();
+    // V's side of the ring lags one tile behind K's (P V of tile j - 1 runs while tile j's
+    // softmax does): its stage at trace time (v_stage), its phase parity a run-time register.
+    ptx::Reg v_phase(b32);
+    inst::mov.b32(v_phase, 0);
+    auto v_advance = [&] {
+      if (++v_stage == ST) {
+        v_stage = 0;
+        inst::xor_.b32(v_phase, v_phase, 1);
+      }
+    };
+
+    // S = Q K^T of the tile in K's current stage, as one wgmma group (no wait).
+    auto issue_qk = [&] {
       const int64_t stage_off = int64_t{st.stage()} * halves * kBox;
-      hop::wgmma_fence();
       for (int ks = 0; ks < D / 16; ++ks) {
         const int64_t off = int64_t{ks / 4} * kBox + (ks % 4) * 32;
         ptx::Reg dqk = dq + off / 16;
@@ -248,8 +275,26 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
         hop::mma_async(T, bf16, s, 0, dqk, dkk, accumulate);
       }
       hop::wgmma_commit();
-      hop::wgmma_wait(0);
-      if (mask && causal) {
+    };
+    // O += P V with the P in `pa` and the V in V's current stage (wait_v first), as one wgmma
+    // group (no wait).
+    auto wait_v = [&] { v_full(v_stage).wait(v_phase); };
+    auto issue_pv = [&] {
+      const int64_t stage_off = int64_t{v_stage} * halves * kBox;
+      for (int kk = 0; kk < T / 16; ++kk) {
+        ptx::Reg dvk = dv + (stage_off + kk * 16 * 128) / 16;  // 16 keys x 128 bytes further
+        hop::mma_async(static_cast<int>(D), bf16, oacc, 0, pa, 4 * kk, dvk, yes, 1);
+      }
+      hop::wgmma_commit();
+    };
+    // After P V completed: the stage goes back to the producer.
+    auto release_v = [&] {
+      pipe.empty(v_stage).arrive(&leader);
+      v_advance();
+    };
+    // The masks of the first tile visited: the causal diagonal or the keys past S.
+    auto apply_mask = [&] {
+      if (causal) {
         std::map<int, ptx::Reg> above;  // c -> (c > diag), one setp per distinct c
         for (int i = 0; i < 64; ++i) {
           const int c = 8 * (i / 4) + i % 2 - 8 * ((i / 2) % 2);
@@ -261,7 +306,7 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
           }
           inst::mov.f32[it->second](s[static_cast<size_t>(i)], kNegInf);
         }
-      } else if (mask && s_rem < T) {
+      } else if (s_rem < T) {
         std::map<int64_t, ptx::Reg> past;  // lim -> (2 tq >= lim): column 2 tq + c(i) is a key past S
         for (int i = 0; i < 64; ++i) {
           const int64_t lim = s_rem - (8 * (i / 4) + i % 2);
@@ -279,8 +324,12 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
           inst::mov.f32[it->second](s[static_cast<size_t>(i)], kNegInf);
         }
       }
-      // online softmax, per row r (registers i with (i/2)%2 == r)
-      for (int r = 0; r < 2; ++r) {
+    };
+    // The online softmax of S in place (P, f32); m and l updated. Not first: returns, per row,
+    // the factor O must be rescaled by (ex2((m_old - m_new) * scale * log2 e)).
+    auto softmax = [&](bool first) {
+      std::vector<ptx::Reg> corrs;
+      for (int r = 0; r < 2; ++r) {  // registers i with (i/2)%2 == r
         std::vector<size_t> idx;
         for (size_t i = static_cast<size_t>(2 * r); i < 64; i += 4) idx.insert(idx.end(), {i, i + 1});
         ptx::Reg mx(f32);
@@ -292,15 +341,14 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
           inst::max.f32(mx, mx, other);
         }
         const size_t ri = static_cast<size_t>(r);
-        std::optional<ptx::Reg> corr;
         if (first) {
           inst::mov.f32(m[ri], mx);
         } else {
           inst::max.f32(mx, mx, m[ri]);
           ptx::Reg e = m[ri] - mx;  // m_old - m_new <= 0
           e = e * sl2;
-          corr.emplace(f32);
-          inst::ex2.approx.ftz.f32(*corr, e);
+          corrs.emplace_back(f32);
+          inst::ex2.approx.ftz.f32(corrs.back(), e);
           inst::mov.f32(m[ri], mx);
         }
         ptx::Reg neg_ms = mx * neg_sl2;
@@ -309,29 +357,53 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
           inst::ex2.approx.ftz.f32(s[i], s[i]);
         }
         if (first) inst::add.rn.f32(l[ri], s[idx[0]], s[idx[1]]);
-        else inst::fma.rn.f32(l[ri], l[ri], *corr, s[idx[0]]);
+        else inst::fma.rn.f32(l[ri], l[ri], corrs.back(), s[idx[0]]);
         for (size_t j = first ? 2 : 1; j < idx.size(); ++j) inst::add.rn.f32(l[ri], l[ri], s[idx[j]]);
-        if (!first)
-          for (size_t j = 2 * ri; j < oacc.size(); j += 4) {
-            inst::mul.rn.f32(oacc[j], oacc[j], *corr);
-            inst::mul.rn.f32(oacc[j + 1], oacc[j + 1], *corr);
-          }
       }
-      // P -> bf16 A fragments: register j of k step kk packs columns 8 (j/2) + 2 tq (+1) of keys 16 kk..
+      return corrs;
+    };
+    // P -> bf16 A fragments: register j of k step kk packs columns 8 (j/2) + 2 tq (+1) of keys 16 kk..
+    auto pack_p = [&] {
       for (size_t j = 0; j < 32; ++j) inst::cvt.rn.bf16x2.f32(pa[j], s[2 * j + 1], s[2 * j]);
-      v_full(st.stage()).wait(st.phase());  // completes as often as full(stage): the same parity
-      hop::wgmma_fence();
-      for (int kk = 0; kk < T / 16; ++kk) {
-        ptx::Reg dvk = dv + (stage_off + kk * 16 * 128) / 16;  // 16 keys x 128 bytes further
-        hop::mma_async(static_cast<int>(D), bf16, oacc, 0, pa, 4 * kk, dvk, yes, 1);
-      }
-      hop::wgmma_commit();
+    };
+
+    // The first tile visited: Q K^T, the mask, the softmax that starts m and l, P.
+    st.wait_full();
+    hop::wgmma_fence();
+    issue_qk();
+    hop::wgmma_wait(0);
+    apply_mask();
+    (void)softmax(true);
+    pack_p();
+    st.advance();
+    // Every other tile j: Q K_j^T and P_{j-1} V_{j-1} are issued back to back; once Q K_j^T is
+    // done (wait_group 1) the softmax of tile j runs while P V still does; then (wait_group 0)
+    // stage j - 1 is released, O rescaled and P_j packed into the registers P V just read.
+    // (Both waits come before the fence: ptxas wants no branch between the fence and the wgmmas,
+    // or it injects its own warpgroup.arrive.)
+    auto tile = [&] {
+      st.wait_full();
+      wait_v();            // V_{j-1} landed with K_{j-1}: no wait in practice
+      hop::wgmma_fence();  // O and pa were written since the last wgmma
+      issue_qk();
+      issue_pv();
+      hop::wgmma_wait(1);
+      const std::vector<ptx::Reg> corr = softmax(false);
       hop::wgmma_wait(0);
-      pipe.empty(st.stage()).arrive(&leader);
+      release_v();
+      for (size_t j = 0; j < oacc.size(); ++j) inst::mul.rn.f32(oacc[j], oacc[j], corr[(j / 2) % 2]);
+      pack_p();
       st.advance();
     };
-    consume(true, true);
-    rest_tiles([&] { consume(false, false); });
+    // The last P V, once per path out of rest_tiles (the trace-time stage of V differs).
+    auto last_pv = [&] {
+      wait_v();
+      hop::wgmma_fence();
+      issue_pv();
+      hop::wgmma_wait(0);
+      release_v();
+    };
+    rest_tiles(tile, last_pv);
 
     // ---- epilogue: O / l in bf16, rows past S left out; L ----
     ptx::Reg po = o.global_ptr();

@@ -40,15 +40,21 @@ TEST_P(FlashAttnVariants, AssembleWithPtxasAndHaveTheDesignedStructure) {
     // Q once + K and V per stage, D / 64 boxes each; 2 stages; 7 mbarriers (K full, empty, V full per stage; Q)
     const uint64_t tile = static_cast<uint64_t>(v.d) * 128 * 2;
     EXPECT_EQ(t->dynamic_smem_bytes, tile + 2 * 2 * tile + 56);
-    // waits: the producer's empty per tile; the consumers' Q once, K and V per tile
-    EXPECT_EQ(count(t->ptx, "mbarrier.try_wait.parity.shared::cta.b64"), tiles + 1 + 2 * tiles);
+    // P V lags one tile behind Q K^T, and the last one is traced on each path out of the
+    // run-time count's odd tile (causal: two paths)
+    const size_t pv = tiles + (v.causal ? 1 : 0);
+    // waits: the producer's empty per tile; the consumers' Q once, K per tile, V per P V
+    EXPECT_EQ(count(t->ptx, "mbarrier.try_wait.parity.shared::cta.b64"), tiles + 1 + tiles + pv);
     EXPECT_EQ(count(t->ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"), 1 + 2 * tiles);
     const size_t halves = static_cast<size_t>(v.d / 64);
     EXPECT_EQ(count(t->ptx, "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"),
               halves * (1 + 2 * tiles));
     EXPECT_EQ(count(t->ptx, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"), tiles * static_cast<size_t>(v.d / 16) +
-                                                                                           (v.d == 128 ? tiles * 8 : 0));
-    EXPECT_EQ(count(t->ptx, "wgmma.mma_async.sync.aligned.m64n" + std::to_string(v.d) + "k16.f32.bf16.bf16 \t{%o0"), tiles * 8);
+                                                                                           (v.d == 128 ? pv * 8 : 0));
+    EXPECT_EQ(count(t->ptx, "wgmma.mma_async.sync.aligned.m64n" + std::to_string(v.d) + "k16.f32.bf16.bf16 \t{%o0"), pv * 8);
+    // the softmax of tile j overlaps P_{j-1} V_{j-1}: wait_group 1 once per tile after the first
+    EXPECT_EQ(count(t->ptx, "wgmma.wait_group.sync.aligned \t1;"), tiles - 1);
+    EXPECT_EQ(count(t->ptx, "wgmma.wait_group.sync.aligned \t0;"), tiles + pv - (tiles - 1));
     EXPECT_EQ(count(t->ptx, "ex2.approx.ftz.f32"), tiles * 64 + (tiles - 1) * 2);
     // masks: causal on the diagonal tile (a setp per distinct column offset), the partial tile
     // when S = 4000 (32 keys: columns 32..127 masked without a compare); none otherwise
@@ -75,8 +81,8 @@ INSTANTIATE_TEST_SUITE_P(All, FlashAttnVariants,
                          });
 
 // ptxas -v: 168 registers at launch (65536 / 384, which setmaxnreg redistributes as 128 x 40 +
-// 256 x 232), no spill stores or loads (the consumers' S, P and O fit in 232), the shared memory
-// the trace asked for.
+// 256 x 232), no spill stores or loads (the consumers' S, P and O fit in 232), no wgmma the
+// compiler had to fence or serialize.
 TEST(FlashAttn, ResourcesUnderPtxasHaveNoSpills) {
   if (!have_ptxas()) GTEST_SKIP() << "ptxas not found";
   for (const int d : {64, 128})
@@ -88,6 +94,10 @@ TEST(FlashAttn, ResourcesUnderPtxasHaveNoSpills) {
       ASSERT_TRUE(std::regex_search(r.log, m, std::regex("Used (\\d+) registers"))) << r.log;
       EXPECT_EQ(std::stoi(m[1]), 168) << r.log;
       EXPECT_NE(r.log.find("0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
+      // no warpgroup.arrive injected by ptxas (registers of an in-flight wgmma touched, or a
+      // branch between wgmma.fence and a wgmma) and no serialized wgmmas
+      EXPECT_EQ(r.log.find("injected"), std::string::npos) << r.log;
+      EXPECT_EQ(r.log.find("serialized"), std::string::npos) << r.log;
       std::cout << "[ " << t->name << " sm_90a ] ptxas -v: " << m[1] << " registers, 0 spills, " << t->dynamic_smem_bytes
                 << " bytes dynamic smem\n";
     }

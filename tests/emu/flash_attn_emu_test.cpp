@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <ostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -92,6 +93,10 @@ void check_flash(const Case& c) {
             << " ] emulator: " << secs << " s, max |O - ref| " << worst << (c.lse ? ", max |L - ref| " + std::to_string(worst_l) : "")
             << "\n";
   for (DevicePtr p : {dq, dk, dv, dout, dl}) cpu.free(p);
+}
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << "B=" << c.B << " H=" << c.H << " S=" << c.S << " D=" << c.D << (c.causal ? " causal" : "") << (c.lse ? " lse" : "");
 }
 
 class FlashAttnOnEmulator : public ::testing::TestWithParam<Case> {};
