@@ -15,8 +15,8 @@
 //    tile. Per K/V tile: S = Q K^T with D / 16 wgmma m64n128k16 (bf16, f32 accumulators, both
 //    operands K-major from shared memory); the online softmax in registers: each thread holds
 //    two rows (g and g + 8 of its warp's 16) x 32 columns of S in the accumulator fragment, so
-//    a row's max is the thread's max over its 32 values then two shfl.bfly (1, 2) across the
-//    quad of lanes owning the row; p = ex2.approx((s - m) * scale * log2 e) as one fma with the
+//    a row's max is the thread's max over its 32 values (a pairwise tree) then two shfl.bfly
+//    (1, 2) across the quad of lanes owning the row; p = ex2.approx((s - m) * scale * log2 e) as one fma with the
 //    scale folded in the log2 domain; O and the thread's partial row sum l are rescaled by
 //    ex2((m_old - m_new) * scale * log2 e); P is converted pairwise to bf16x2 (cvt.rn.bf16x2.f32)
 //    which *is* the register A fragment of the next wgmma, and O += P V is 8 wgmma m64nDk16
@@ -90,6 +90,10 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
   const std::string name = "flash_attn_sm90 (D=" + std::to_string(head_dim) + ")";
   if (D != head_dim)
     throw ptx::Error(name + ": the head dim D must be " + std::to_string(head_dim) + " for this variant; got D=" + std::to_string(D),
+                     ptx::SourceLocation::current());
+  if (B < 1 || H < 1 || S < 1)
+    throw ptx::Error(name + ": B, H and S must be positive; got B=" + std::to_string(B) + ", H=" + std::to_string(H) +
+                         ", S=" + std::to_string(S),
                      ptx::SourceLocation::current());
   if (B > 65535 || H > 65535)
     throw ptx::Error(name + ": B and H must be at most 65535 (grid z and y); got B=" + std::to_string(B) + ", H=" + std::to_string(H),
@@ -325,6 +329,24 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
         }
       }
     };
+    // The max or sum of the S registers `idx` as a pairwise tree (depth 5 for 32 values rather
+    // than a chain of 31 dependent instructions; ptxas does not reassociate float math).
+    auto reduce_tree = [&](const std::vector<size_t>& idx, bool is_max) {
+      auto combine = [&](const ptx::Reg& a, const ptx::Reg& b) {
+        ptx::Reg r(f32);
+        if (is_max) inst::max.f32(r, a, b);
+        else inst::add.rn.f32(r, a, b);
+        return r;
+      };
+      std::vector<ptx::Reg> level;
+      for (size_t j = 0; j + 1 < idx.size(); j += 2) level.push_back(combine(s[idx[j]], s[idx[j + 1]]));
+      while (level.size() > 1) {
+        std::vector<ptx::Reg> next;
+        for (size_t j = 0; j + 1 < level.size(); j += 2) next.push_back(combine(level[j], level[j + 1]));
+        level = std::move(next);  // (sizes are powers of two: 32 values)
+      }
+      return std::move(level.front());
+    };
     // The online softmax of S in place (P, f32); m and l updated. Not first: returns, per row,
     // the factor O must be rescaled by (ex2((m_old - m_new) * scale * log2 e)).
     auto softmax = [&](bool first) {
@@ -332,9 +354,7 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
       for (int r = 0; r < 2; ++r) {  // registers i with (i/2)%2 == r
         std::vector<size_t> idx;
         for (size_t i = static_cast<size_t>(2 * r); i < 64; i += 4) idx.insert(idx.end(), {i, i + 1});
-        ptx::Reg mx(f32);
-        inst::max.f32(mx, s[idx[0]], s[idx[1]]);
-        for (size_t j = 2; j < idx.size(); ++j) inst::max.f32(mx, mx, s[idx[j]]);
+        ptx::Reg mx = reduce_tree(idx, true);
         for (int lanes : {1, 2}) {  // the quad of lanes that hold the row
           ptx::Reg other(f32);
           inst::shfl.sync.bfly.b32(other, mx, lanes, 0x1f, 0xffffffffu);
@@ -356,9 +376,9 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
           inst::fma.rn.f32(s[i], s[i], sl2, neg_ms);
           inst::ex2.approx.ftz.f32(s[i], s[i]);
         }
-        if (first) inst::add.rn.f32(l[ri], s[idx[0]], s[idx[1]]);
-        else inst::fma.rn.f32(l[ri], l[ri], corrs.back(), s[idx[0]]);
-        for (size_t j = first ? 2 : 1; j < idx.size(); ++j) inst::add.rn.f32(l[ri], l[ri], s[idx[j]]);
+        ptx::Reg sum = reduce_tree(idx, false);
+        if (first) inst::mov.f32(l[ri], sum);
+        else inst::fma.rn.f32(l[ri], l[ri], corrs.back(), sum);
       }
       return corrs;
     };

@@ -122,6 +122,8 @@ TEST(FlashAttn, RefusesUnsupportedShapesAndHeadDims) {
                     (void)examples::flash_attn_sm90("sm_90a", 128, false).trace({{"B", 64}, {"H", 64}, {"S", 4096}, {"D", 128}});
                   }),
                   "O must be under 4 GiB"));
+  EXPECT_TRUE(has(error_of([] { (void)examples::flash_attn_sm90("sm_90a", 64, true).trace({{"B", 1}, {"H", 1}, {"S", 0}, {"D", 64}}); }),
+                  "B, H and S must be positive; got B=1, H=1, S=0"));
   EXPECT_TRUE(has(error_of([] { (void)examples::flash_attn_sm90("sm_90a", 64, false).trace({{"B", 1}, {"H", 1}, {"D", 64}}); }),
                   "dimension 'S' is not bound"));
   EXPECT_TRUE(has(error_of([] { (void)examples::flash_attn_sm90("sm_80", 64, false).trace({{"B", 1}, {"H", 1}, {"S", 128}, {"D", 64}}); }),
