@@ -7,8 +7,8 @@
 //
 // One CTA per (128-row Q tile, head, batch): grid (ceil(S / 128), H, B), 384 threads.
 //  * warpgroup 0 is the producer (setmaxnreg.dec 40): one elected lane of its warp 0 loads the
-//    Q tile once (its own mbarrier) and then the K and V tiles (128 keys each) into a 2-stage
-//    full/empty mbarrier ring (ptx::hopper::Pipeline: its full barriers for K, and one more
+//    Q tile once (its own mbarrier) and then the K and V tiles (128 keys each) into a 4-stage
+//    (D = 64) or 3-stage (D = 128) full/empty mbarrier ring (ptx::hopper::Pipeline: its full barriers for K, and one more
 //    barrier per stage for V, so that Q K^T starts while V is in flight; D / 64 boxes of each,
 //    128-byte swizzle). Warps 1-3 have nothing to do.
 //  * warpgroups 1 and 2 are the consumers (setmaxnreg.inc 232), Q rows 0-63 and 64-127 of the
@@ -32,8 +32,7 @@
 //    loaded; CTAs with the most tiles are launched first (Q tile = gridDim.x - 1 - ctaid.x).
 //    Non-causal: when S % 128 != 0 the last K/V tile is partial and its keys >= S are masked
 //    (TMA fills the rows past S with zeros, so V's padding is 0 and P there is 0). The other
-//    tiles run in a run-time loop of two tiles (one round of the ring) plus one more when the
-//    count is odd; every processed tile has at least one unmasked key per row, so m is finite
+//    tiles run in a run-time loop of one round of the ring, then the 0 to stages - 1 left; every processed tile has at least one unmasked key per row, so m is finite
 //    after the first tile and no -inf - -inf appears.
 //  * Epilogue: l summed over the quad (two shfl.bfly), O / l converted to bf16x2 and stored
 //    with st.global.b32, rows >= S left out; L = (m * scale * log2 e + lg2 l) * ln 2.
@@ -41,7 +40,7 @@
 // Constraints (errors otherwise): D is the variant's head dim, 64 or 128; S >= 1 (any S: a
 // partial last tile is masked); B and H at most 65535 (grid y and z); O under 4 GiB (32-bit
 // offsets); the softmax scale (a run-time f32) must be positive (the row max is taken on the
-// unscaled scores). Shared memory: Q 16 KB (D=64) / 32 KB (D=128) plus 2 stages of K and V
+// unscaled scores). Shared memory: Q 16 KB (D=64) / 32 KB (D=128) plus 4 / 3 stages of K and V
 // (32 KB / 64 KB each).
 #pragma once
 
@@ -59,7 +58,9 @@
 namespace examples {
 
 inline constexpr int kFlashTile = 128;   // Q rows per CTA = keys per K/V tile
-inline constexpr int kFlashStages = 2;   // the K/V ring
+// The K/V ring's stages: 4 for D = 64 (Q 16 KB + 4 x 32 KB), 3 for D = 128 (Q 32 KB + 3 x 64 KB:
+// 224 KB of the 227 KB a CTA may have).
+inline constexpr int flash_attn_sm90_stages(int head_dim) { return head_dim == 64 ? 4 : 3; }
 
 inline ptx::Dim3 flash_attn_sm90_grid(const ptx::Bindings& b) {
   return ptx::Dim3(static_cast<uint32_t>((b.at("S") + kFlashTile - 1) / kFlashTile), static_cast<uint32_t>(b.at("H")),
@@ -100,7 +101,8 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
                      ptx::SourceLocation::current());
   if (B * H * S * D * 2 >= (int64_t{1} << 32))
     throw ptx::Error(name + ": O must be under 4 GiB (32-bit offsets)", ptx::SourceLocation::current());
-  constexpr int T = kFlashTile, ST = kFlashStages;
+  constexpr int T = kFlashTile;
+  const int ST = flash_attn_sm90_stages(head_dim);
   constexpr uint32_t kBox = 128 * 128;                       // one 64-column x 128-row box: 16 KB
   const int halves = static_cast<int>(D / 64);               // boxes per tile
   const uint32_t kQBytes = static_cast<uint32_t>(halves) * kBox;
@@ -141,32 +143,43 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
 
   // The consumers' V stage at trace time: their P V lags one tile behind Q K^T (below).
   int v_stage = 0;
-  // Traces `tile` once per K/V tile after the first: a run-time loop of two tiles (a round of
-  // the 2-stage ring: the trace-time stage is the same on every iteration) and one more when
-  // the count is odd; then `finish` once on each path out (after the odd tile or without it:
-  // the trace-time stages differ, the run-time phases are right on both).
+  // Traces `tile` once per K/V tile after the first: a run-time loop of ST tiles (a round of
+  // the ring: the trace-time stage is the same on every iteration), then the 0 to ST - 1 left;
+  // then `finish` once on each path out. Causal (a run-time count): the tiles left are nested
+  // `if (left > k)`, and `finish` is traced on every path (the trace-time stages differ, the
+  // run-time phases are right on each).
   auto rest_tiles = [&](const std::function<void()>& tile, const std::function<void()>& finish) {
+    auto round = [&](const ptx::Reg&) {
+      for (int u = 0; u < ST; ++u) tile();
+    };
     if (causal) {
-      ptx::Reg pairs = first_tile & ~1u;
-      ptx::loop(0u, pairs, 2, [&](const ptx::Reg&) { tile(); tile(); });
-      ptx::Reg odd_bit = first_tile & 1u;
-      ptx::Reg odd = odd_bit != 0u;
-      const int v_at = v_stage;  // both paths start from it, whichever is traced first
-      ptx::if_(
-          odd,
-          [&] {
-            v_stage = v_at;
-            tile();
-            finish();
-          },
-          [&] {
-            v_stage = v_at;
-            finish();
-          });
+      ptx::Reg left = first_tile % static_cast<uint32_t>(ST);
+      ptx::Reg rounds_end = first_tile - left;
+      ptx::loop(0u, rounds_end, ST, round);
+      std::function<void(int)> leftover = [&](int done) {  // tiles of the leftover traced so far
+        if (done == ST - 1) {
+          finish();
+          return;
+        }
+        const int v_here = v_stage;  // both paths start from it, whichever is traced first
+        ptx::Reg more = left > static_cast<uint32_t>(done);
+        ptx::if_(
+            more,
+            [&] {
+              v_stage = v_here;
+              tile();
+              leftover(done + 1);
+            },
+            [&] {
+              v_stage = v_here;
+              finish();
+            });
+      };
+      leftover(0);
     } else {
       const int64_t n = n_tiles - 1;
-      if (n >= 2) ptx::loop(0u, static_cast<uint32_t>(n / 2 * 2), 2, [&](const ptx::Reg&) { tile(); tile(); });
-      if (n % 2 != 0) tile();
+      if (n >= ST) ptx::loop(0u, static_cast<uint32_t>(n / ST * ST), ST, round);
+      for (int64_t u = 0; u < n % ST; ++u) tile();
       finish();
     }
   };

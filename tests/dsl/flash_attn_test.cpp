@@ -34,15 +34,17 @@ TEST_P(FlashAttnVariants, AssembleWithPtxasAndHaveTheDesignedStructure) {
     EXPECT_EQ(t->grid.x, 32u);
     EXPECT_EQ(t->grid.y, 16u);
     EXPECT_EQ(t->grid.z, 4u);
-    // Tiles traced: the peeled first one, two in the loop, and (causal: a run-time count) one more
-    // after it when the count is odd; non-causal: 31 tiles after the first, odd.
-    const size_t tiles = 4;
-    // Q once + K and V per stage, D / 64 boxes each; 2 stages; 7 mbarriers (K full, empty, V full per stage; Q)
+    // Q once + K and V per stage, D / 64 boxes each; 3 mbarriers per stage (K full, empty, V full) and Q's
     const uint64_t tile = static_cast<uint64_t>(v.d) * 128 * 2;
-    EXPECT_EQ(t->dynamic_smem_bytes, tile + 2 * 2 * tile + 56);
+    const size_t st = static_cast<size_t>(examples::flash_attn_sm90_stages(v.d));
+    EXPECT_EQ(st, v.d == 64 ? 4u : 3u);
+    EXPECT_EQ(t->dynamic_smem_bytes, tile + st * 2 * tile + 8 * (3 * st + 1));
+    // Tiles traced: the peeled first one, a round of the ring in the loop, then the tiles left:
+    // non-causal 31 % stages of them; causal (a run-time count) nested ifs for 1 to stages - 1.
+    const size_t tiles = 1 + st + (v.causal ? st - 1 : 31 % st);
     // P V lags one tile behind Q K^T, and the last one is traced on each path out of the
-    // run-time count's odd tile (causal: two paths)
-    const size_t pv = tiles + (v.causal ? 1 : 0);
+    // leftover tiles (causal: one per count of tiles left, 0 to stages - 1)
+    const size_t pv = tiles - 1 + (v.causal ? st : 1);
     // waits: the producer's empty per tile; the consumers' Q once, K per tile, V per P V
     EXPECT_EQ(count(t->ptx, "mbarrier.try_wait.parity.shared::cta.b64"), tiles + 1 + tiles + pv);
     EXPECT_EQ(count(t->ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"), 1 + 2 * tiles);
@@ -54,7 +56,7 @@ TEST_P(FlashAttnVariants, AssembleWithPtxasAndHaveTheDesignedStructure) {
     EXPECT_EQ(count(t->ptx, "wgmma.mma_async.sync.aligned.m64n" + std::to_string(v.d) + "k16.f32.bf16.bf16 \t{%o0"), pv * 8);
     // the softmax of tile j overlaps P_{j-1} V_{j-1}: wait_group 1 once per tile after the first
     EXPECT_EQ(count(t->ptx, "wgmma.wait_group.sync.aligned \t1;"), tiles - 1);
-    EXPECT_EQ(count(t->ptx, "wgmma.wait_group.sync.aligned \t0;"), tiles + pv - (tiles - 1));
+    EXPECT_EQ(count(t->ptx, "wgmma.wait_group.sync.aligned \t0;"), 1 + (tiles - 1) + (pv - (tiles - 1)));
     EXPECT_EQ(count(t->ptx, "ex2.approx.ftz.f32"), tiles * 64 + (tiles - 1) * 2);
     // masks: causal on the diagonal tile (a setp per distinct column offset), the partial tile
     // when S = 4000 (32 keys: columns 32..127 masked without a compare); none otherwise

@@ -104,15 +104,19 @@ class FlashAttnOnEmulator : public ::testing::TestWithParam<Case> {};
 TEST_P(FlashAttnOnEmulator, MatchesTheCpuReference) { check_flash(GetParam()); }
 
 // S = 128: one tile; S = 192: a partial second Q tile and K/V tile (64 keys past S masked or,
-// causal, on the diagonal); S = 320, non-causal: the run-time loop of two tiles runs once after
-// the peeled tile; S = 448, causal: Q tile 3 runs the loop once and the odd tile after it, Q
-// tile 2 the loop once, Q tile 1 only the odd tile; S = 100: a single partial tile.
+// causal, on the diagonal); S = 100: a single partial tile. The ring has 4 stages for D = 64 and
+// 3 for D = 128; after the peeled first tile the others run in a run-time loop of one round of
+// the ring, then the tiles left: S = 320 (D = 64, 2 tiles left, no round), S = 960 (D = 64: a
+// round and 3 left), S = 640 (D = 128: a round and 1 left); causal, Q tile m has m tiles after
+// the diagonal: S = 1152 (D = 64, m = 0..8: 0 to 2 rounds, every count of tiles left, 0 to 3)
+// and S = 640 (D = 128, m = 0..4).
 INSTANTIATE_TEST_SUITE_P(
     Shapes, FlashAttnOnEmulator,
     ::testing::Values(Case{1, 2, 128, 64, false, true}, Case{1, 2, 192, 64, false, false}, Case{1, 2, 128, 64, true, false},
                       Case{1, 2, 192, 64, true, true}, Case{1, 2, 128, 128, false, false}, Case{1, 2, 192, 128, false, true},
                       Case{1, 2, 128, 128, true, true}, Case{1, 2, 192, 128, true, false}, Case{2, 1, 320, 64, false, false},
-                      Case{1, 1, 448, 64, true, false}, Case{1, 1, 100, 128, false, true}),
+                      Case{1, 1, 448, 64, true, false}, Case{1, 1, 100, 128, false, true}, Case{1, 1, 960, 64, false, false},
+                      Case{1, 1, 640, 128, false, false}, Case{1, 1, 1152, 64, true, true}, Case{1, 1, 640, 128, true, false}),
     [](const ::testing::TestParamInfo<Case>& i) {
       const Case& c = i.param;
       std::string name;  // appended piecewise: GCC 12's -Wrestrict misfires on "B" + std::string
