@@ -99,7 +99,7 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
   if (B > 65535 || H > 65535)
     throw ptx::Error(name + ": B and H must be at most 65535 (grid z and y); got B=" + std::to_string(B) + ", H=" + std::to_string(H),
                      ptx::SourceLocation::current());
-  if (B * H * S * D * 2 >= (int64_t{1} << 32))
+  if (S >= ((int64_t{1} << 32) + B * H * D * 2 - 1) / (B * H * D * 2))  // B * H * S * D * 2 bytes, without overflowing
     throw ptx::Error(name + ": O must be under 4 GiB (32-bit offsets)", ptx::SourceLocation::current());
   constexpr int T = kFlashTile;
   const int ST = flash_attn_sm90_stages(head_dim);

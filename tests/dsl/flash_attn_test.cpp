@@ -124,6 +124,10 @@ TEST(FlashAttn, RefusesUnsupportedShapesAndHeadDims) {
                     (void)examples::flash_attn_sm90("sm_90a", 128, false).trace({{"B", 64}, {"H", 64}, {"S", 4096}, {"D", 128}});
                   }),
                   "O must be under 4 GiB"));
+  EXPECT_TRUE(has(error_of([] {  // the largest B and H
+                    (void)examples::flash_attn_sm90("sm_90a", 128, false).trace({{"B", 65535}, {"H", 65535}, {"S", int64_t{1} << 22}, {"D", 128}});
+                  }),
+                  "O must be under 4 GiB"));
   EXPECT_TRUE(has(error_of([] { (void)examples::flash_attn_sm90("sm_90a", 64, true).trace({{"B", 1}, {"H", 1}, {"S", 0}, {"D", 64}}); }),
                   "B, H and S must be positive; got B=1, H=1, S=0"));
   EXPECT_TRUE(has(error_of([] { (void)examples::flash_attn_sm90("sm_90a", 64, false).trace({{"B", 1}, {"H", 1}, {"D", 64}}); }),
