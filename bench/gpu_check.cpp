@@ -16,6 +16,8 @@
 #include <ptxpp/runtime.hpp>
 
 #include "../examples/kernels/elementwise.hpp"
+#include "../examples/kernels/flash_attn_ref.hpp"
+#include "../examples/kernels/flash_attn_sm90.hpp"
 #include "../examples/kernels/gemm_sm80.hpp"
 #include "../examples/kernels/gemm_sm100.hpp"
 #include "../examples/kernels/gemm_sm90.hpp"
@@ -362,6 +364,60 @@ int main(int argc, char** argv) {
     }
     dev.free(args.problems);
     dev.free(args.maps);
+  }
+  if (arch == "sm_90a") {  // flash attention forward (examples/kernels/flash_attn_sm90.hpp)
+    // bench/torch_gpu_check.py reads these rows and runs torch's SDPA on the same shapes.
+    const char* head = "kernel           shape                mask      time_us  TFLOPS   check\n";
+    table << head;
+    std::fputs(head, stdout);
+    struct Shape {
+      int64_t b, h, d;
+    };
+    const int64_t S = 4096;
+    for (const Shape sh : {Shape{4, 32, 128}, Shape{16, 16, 128}, Shape{8, 32, 64}, Shape{16, 16, 64}}) {
+      const size_t ne = static_cast<size_t>(sh.b * sh.h * S * sh.d);
+      std::vector<uint16_t> hq(ne), hk(ne), hv(ne);
+      const auto r = randoms(ne, 7);
+      for (size_t i = 0; i < ne; ++i) {  // in [-1, 1): three different tensors from one stream
+        hq[i] = to_bf16(r[i] / 2);
+        hk[i] = to_bf16(r[(i + ne / 3) % ne] / 2);
+        hv[i] = to_bf16(r[(i + 2 * ne / 3) % ne] / 2);
+      }
+      ptx::DevicePtr gq = dev.alloc(ne * 2, "Q"), gk = dev.alloc(ne * 2, "K"), gv = dev.alloc(ne * 2, "V"), go = dev.alloc(ne * 2, "O");
+      dev.copy_to_device(gq, hq.data(), ne * 2);
+      dev.copy_to_device(gk, hk.data(), ne * 2);
+      dev.copy_to_device(gv, hv.data(), ne * 2);
+      const auto mq = examples::flash_attn_sm90_tensor_map(dev, gq, sh.b, sh.h, S, sh.d);
+      const auto mk = examples::flash_attn_sm90_tensor_map(dev, gk, sh.b, sh.h, S, sh.d);
+      const auto mv = examples::flash_attn_sm90_tensor_map(dev, gv, sh.b, sh.h, S, sh.d);
+      const float scale = 1.0f / std::sqrt(static_cast<float>(sh.d));
+      for (const bool causal : {false, true}) {
+        auto k = ptx::bind(dev, examples::flash_attn_sm90(arch, static_cast<int>(sh.d), causal),
+                           {{"B", sh.b}, {"H", sh.h}, {"S", S}, {"D", sh.d}});
+        dev.fill(go, 0xff, ne * 2);
+        const double s = seconds_per_run(dev, [&] { k(mq, mk, mv, go, scale); });
+        std::vector<uint16_t> got(ne);
+        dev.copy_to_host(got.data(), go, ne * 2);
+        bool ok = true;
+        std::vector<float> ref(static_cast<size_t>(sh.d));
+        for (int64_t bh = 0; bh < sh.b * sh.h && ok; bh += sh.b * sh.h / 3)
+          for (int64_t i = 0; i < S && ok; i += 1361) {
+            examples::attention_row_reference(hq, hk, hv, S, sh.d, bh, i, scale, causal, ref.data(), nullptr);
+            for (int64_t c = 0; c < sh.d && ok; ++c)
+              ok = std::fabs(from_bf16(got[static_cast<size_t>((bh * S + i) * sh.d + c)]) - ref[static_cast<size_t>(c)]) <= 1e-2;
+          }
+        // 4 B H S^2 D flops (two GEMMs), half of it causal
+        const double flops = 4.0 * static_cast<double>(sh.b * sh.h * sh.d) * S * S * (causal ? 0.5 : 1.0);
+        char line[256];
+        const std::string fshape = "B" + std::to_string(sh.b) + "-H" + std::to_string(sh.h) + "-S" + std::to_string(S) + "-D" +
+                                   std::to_string(sh.d);
+        std::snprintf(line, sizeof line, "%-16s %-20s %-8s %9.1f %7.1f   %s\n", "flash_attn_sm90", fshape.c_str(),
+                      causal ? "causal" : "full", s * 1e6, flops / s / 1e12, ok ? "ok" : "WRONG");
+        table << line;
+        std::fputs(line, stdout);
+      }
+      for (ptx::DevicePtr p : {gq, gk, gv, go}) dev.free(p);
+    }
   }
   std::ofstream(out_path) << table.str();
   std::printf("table written to %s\n", out_path.c_str());

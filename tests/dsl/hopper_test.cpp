@@ -2,6 +2,7 @@
 // matrix descriptor bit fields against the ISA manual, the wgmma accumulator fragment map
 // against the manual's formula and against the emulator, and the sm_90 GEMM example's
 // resources under ptxas -v.
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <regex>
@@ -260,6 +261,70 @@ TEST(Hopper, WgmmaEmitsExactlyItsInstructions) {
                 "wgmma.wait_group.sync.aligned \t0;\n");
   EXPECT_EQ(uint64_t{4611686293305360384u}, uint64_t{1} << 62 | uint64_t{64} << 32 | uint64_t{1} << 16);
   expect_clean(t->ptx, "sm_90a");
+}
+
+// A from registers: four .b32 registers in braces, no imm-trans-a.
+TEST(Hopper, WgmmaWithARegistersEmitsExactlyItsInstruction) {
+  auto t = trace_body([] {
+    auto sb = ptx::smem::alloc(bf16, {64, 64}, 1024);
+    ptx::Reg base = sb.base();
+    ptx::Reg db = make_descriptor(base, mn_major(0, DescSwizzle::B128, 8192, 1024));
+    ptx::RegArray acc(f32, 32, "acc");
+    ptx::RegArray a(b32, 8, "a");
+    for (auto& r : a) inst::mov.b32(r, 0);
+    ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
+    ptx::Reg p = tid == tid;
+    wgmma_fence();
+    mma_async(64, bf16, acc, 0, a, 4, db, p, 1);
+    mma_async(16, f16, acc, 8, a, 0, db, p);
+    wgmma_commit();
+    wgmma_wait(0);
+  });
+  const auto lines = instructions_of(t->ptx);
+  std::string acc64;
+  for (int i = 0; i < 32; ++i) acc64 += (i > 0 ? ", %acc" : "%acc") + std::to_string(i);
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 \t{" + acc64 + "}, {%a4, %a5, %a6, %a7}, %rd1, %p1, 1, 1, 1;"),
+            lines.end())
+      << t->ptx;
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 \t{%acc8, %acc9, %acc10, %acc11, %acc12, %acc13, %acc14, "
+                      "%acc15}, {%a0, %a1, %a2, %a3}, %rd1, %p1, 1, 1, 0;"),
+            lines.end())
+      << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+  auto error_of = [](const std::function<void()>& body) {
+    try {
+      (void)trace_body(body);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of([] {
+              ptx::RegArray acc(f32, 32), a(b32, 4);
+              ptx::Reg d(b64), p(pred);
+              mma_async(64, bf16, acc, 0, a, 2, d, p);
+            }).find("A from registers needs 4 registers from 2; the array has 4"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              ptx::RegArray acc(f32, 32), a(f32, 4);
+              ptx::Reg d(b64), p(pred);
+              mma_async(64, bf16, acc, 0, a, 0, d, p);
+            }).find("the A registers are 32-bit integer registers"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              ptx::RegArray acc(f32, 32), a(b32, 4);
+              ptx::Reg d(b64), p(pred);
+              mma_async(64, bf16, acc, 0, a, 0, d, p, 2);
+            }).find("imm-trans-b is 0 (K-major) or 1 (MN-major)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              ptx::RegArray acc(f32, 32), a(b32, 4);
+              ptx::Reg d(b32), p(pred);
+              mma_async(64, bf16, acc, 0, a, 0, d, p);
+            }).find("descriptors are 64-bit integer registers"),
+            std::string::npos);
 }
 
 // The manual's "Matrix Descriptor Format": start >> 4 in bits 0-13, LBO >> 4 in 16-29, SBO >> 4

@@ -83,9 +83,10 @@ void wgmma_wait(int n, ptx::SourceLocation where) {
   Trace::current(where).emit_text("wgmma.wait_group.sync.aligned", ops, where);
 }
 
-void mma_async(int n, DType ab, const RegArray& acc, int first, const Reg& desc_a, const Reg& desc_b, const Reg& scale_d,
-               int trans_a, int trans_b, ptx::SourceLocation where) {
-  Trace& t = Trace::current(where);
+namespace {
+
+// The shape, input type and accumulators of an m64nNk16 f32 wgmma.
+void check_accumulators(int n, DType ab, const RegArray& acc, int first, ptx::SourceLocation where) {
   if (n < 8 || n > 256 || n % 8 != 0) throw Error(fmt::format("wgmma m64nNk16: N = {} is not a multiple of 8 in 8..256", n), where);
   if (ab != DType::bf16 && ab != DType::f16)
     throw Error(fmt::format("mma_async: A and B are bf16 or f16 here, not {}", name(ab)), where);
@@ -94,12 +95,26 @@ void mma_async(int n, DType ab, const RegArray& acc, int first, const Reg& desc_
                 where);
   for (size_t i = static_cast<size_t>(first); i < static_cast<size_t>(first + n / 2); ++i)
     if (acc[i].type() != DType::f32) throw Error("mma_async: the accumulators are f32 registers", where);
-  for (const Reg* r : {&desc_a, &desc_b}) {
-    t.check_reg(*r, where);
-    if (bits(r->type()) != 64 || r->type() == DType::f64) throw Error("mma_async: descriptors are 64-bit integer registers", where);
-  }
+}
+
+void check_descriptor_and_scale(Trace& t, const Reg& desc_b, const Reg& scale_d, ptx::SourceLocation where) {
+  t.check_reg(desc_b, where);
+  if (bits(desc_b.type()) != 64 || desc_b.type() == DType::f64)
+    throw Error("mma_async: descriptors are 64-bit integer registers", where);
   t.check_reg(scale_d, where);
   if (scale_d.type() != DType::pred) throw Error("mma_async: scale-d is a predicate", where);
+}
+
+}  // namespace
+
+void mma_async(int n, DType ab, const RegArray& acc, int first, const Reg& desc_a, const Reg& desc_b, const Reg& scale_d,
+               int trans_a, int trans_b, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  check_accumulators(n, ab, acc, first, where);
+  t.check_reg(desc_a, where);
+  if (bits(desc_a.type()) != 64 || desc_a.type() == DType::f64)
+    throw Error("mma_async: descriptors are 64-bit integer registers", where);
+  check_descriptor_and_scale(t, desc_b, scale_d, where);
   if ((trans_a != 0 && trans_a != 1) || (trans_b != 0 && trans_b != 1))
     throw Error("mma_async: imm-trans-a and imm-trans-b are 0 (K-major) or 1 (MN-major)", where);
   const Operand ops[] = {ptx::vec(acc.range(static_cast<size_t>(first), static_cast<size_t>(n / 2))),
@@ -109,6 +124,29 @@ void mma_async(int n, DType ab, const RegArray& acc, int first, const Reg& desc_
                          Operand(1),
                          Operand(1),
                          Operand(trans_a),
+                         Operand(trans_b)};
+  t.emit_text(fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.f32{}{}", n, name(ab), name(ab)), ops, where);
+}
+
+void mma_async(int n, DType ab, const RegArray& acc, int first, const RegArray& a, int first_a, const Reg& desc_b,
+               const Reg& scale_d, int trans_b, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  check_accumulators(n, ab, acc, first, where);
+  if (first_a < 0 || static_cast<size_t>(first_a) + 4 > a.size())
+    throw Error(fmt::format("mma_async: A from registers needs 4 registers from {}; the array has {}", first_a, a.size()), where);
+  for (size_t i = static_cast<size_t>(first_a); i < static_cast<size_t>(first_a + 4); ++i) {
+    t.check_reg(a[i], where);
+    if (bits(a[i].type()) != 32 || a[i].type() == DType::f32)
+      throw Error("mma_async: the A registers are 32-bit integer registers (.b32: two 16-bit elements each)", where);
+  }
+  check_descriptor_and_scale(t, desc_b, scale_d, where);
+  if (trans_b != 0 && trans_b != 1) throw Error("mma_async: imm-trans-b is 0 (K-major) or 1 (MN-major)", where);
+  const Operand ops[] = {ptx::vec(acc.range(static_cast<size_t>(first), static_cast<size_t>(n / 2))),
+                         ptx::vec(a.range(static_cast<size_t>(first_a), 4)),
+                         desc_b,
+                         scale_d,
+                         Operand(1),
+                         Operand(1),
                          Operand(trans_b)};
   t.emit_text(fmt::format("wgmma.mma_async.sync.aligned.m64n{}k16.f32{}{}", n, name(ab), name(ab)), ops, where);
 }

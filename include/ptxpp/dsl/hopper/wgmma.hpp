@@ -73,6 +73,17 @@ void wgmma_wait(int n, ptx::SourceLocation where = ptx::SourceLocation::current(
 void mma_async(int n, DType ab, const RegArray& acc, int first, const Reg& desc_a, const Reg& desc_b, const Reg& scale_d,
                int trans_a = 0, int trans_b = 0, ptx::SourceLocation where = ptx::SourceLocation::current());
 
+// A from registers (the "RS" form), one instruction:
+//   wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T {acc[first], ..., acc[first + N/2 - 1]},
+//       {a[first_a], ..., a[first_a + 3]}, desc_b, scale_d, 1, 1, trans_b;
+// a: four 32-bit registers of two T elements each (the low half the lower column). Register j
+// of thread t holds row 16 * (t / 32) + (t % 32) / 4 + 8 * (j % 2), columns 8 * (j / 2) +
+// 2 * (t % 4) and the next, of the 64 x 16 A tile: the accumulator fragment of a 64 x 16
+// tile (registers 2j, 2j + 1), so that the f32 result of one wgmma, converted pairwise
+// (cvt.rn.bf16x2.f32 a_j, acc[2j + 1], acc[2j]), is the A of the next without shared memory.
+void mma_async(int n, DType ab, const RegArray& acc, int first, const RegArray& a, int first_a, const Reg& desc_b,
+               const Reg& scale_d, int trans_b = 0, ptx::SourceLocation where = ptx::SourceLocation::current());
+
 // The m64nN f32 accumulator fragment (the manual's "WGMMA .m64nNk16 D" figure): thread t
 // (0..127) of the warpgroup holds N/2 registers; register i is row 16 * (t / 32) + (t % 32) / 4
 // + 8 * ((i / 2) % 2), column 8 * (i / 4) + 2 * (t % 4) + i % 2.
