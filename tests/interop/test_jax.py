@@ -108,6 +108,74 @@ class GpuResults(unittest.TestCase):
                 close(self, jax.device_put(g, cpu), c)
 
 
+class Autodiff(unittest.TestCase):
+    """Ops paired with backward ops (ptxpp.jax.register_backward, jax.custom_vjp), against
+    jax's own differentiation of the same math."""
+
+    @classmethod
+    def setUpClass(cls):
+        ptxpp.jax.register_backward(lib.axpb, lib.axpb_backward)
+        ptxpp.jax.register_backward(lib.swiglu, lib.swiglu_backward)
+
+    def test_grad_of_axpb(self):
+        x, w = normal(20, (256,)), jnp.arange(256.0, dtype=jnp.float32)
+        want = jax.grad(lambda x: jnp.sum((3.0 * x + 1.0) * w))(x)
+        close(self, jax.grad(lambda x: jnp.sum(lib.axpb(x, alpha=3.0, shift=1) * w))(x), want)
+        close(self, jax.jit(jax.grad(lambda x: jnp.sum(lib.axpb(x, 3.0, 1) * w)))(x), want)
+        # the forward is still the kernel's, and other scalars make another function
+        value, grad = jax.value_and_grad(lambda x: jnp.sum(lib.axpb(x, alpha=0.5, shift=-2)))(x)
+        np.testing.assert_allclose(value, jnp.sum(0.5 * x - 2.0), rtol=1e-5)
+        close(self, grad, jnp.full(256, 0.5, jnp.float32))
+
+    def test_grad_of_swiglu_for_both_inputs(self):
+        g, u, dy = normal(21, (1024,)), normal(22, (1024,)), normal(23, (1024,))
+        got = jax.jit(jax.grad(lambda g, u: jnp.sum(lib.swiglu(g, u) * dy), argnums=(0, 1)))(g, u)
+        want = jax.grad(lambda g, u: jnp.sum(jax.nn.silu(g) * u * dy), argnums=(0, 1))(g, u)
+        close(self, got[0], want[0], tol=2e-5)
+        close(self, got[1], want[1], tol=2e-5)
+        _, vjp = jax.vjp(lib.swiglu, g, u)
+        close(self, vjp(dy)[1], jax.nn.silu(g) * dy, tol=2e-5)
+
+    def test_a_backward_of_the_wrong_shape_is_named_when_differentiating(self):
+        axpb = ptxpp.jax.Op(lib.axpb.target, lib.axpb.info)  # lib.axpb keeps its own backward
+        ptxpp.jax.register_backward(axpb, lib.axpb_backward_fixed)  # grad_x: float32[64]
+        with self.assertRaisesRegex(ValueError, r"axpb: the backward op axpb_backward_fixed gives the gradient of 'x' "
+                                                r"the shape \(64,\), but 'x' has shape \(128,\)"):
+            jax.grad(lambda x: jnp.sum(axpb(x, alpha=1.0, shift=0)))(jnp.zeros(128, jnp.float32))
+
+    def test_pairings_that_cannot_fit_are_refused(self):
+        def check(kind, pattern, op, backward):
+            with self.assertRaisesRegex(kind, pattern):
+                ptxpp.jax.register_backward(op, backward)
+
+        prefix = r"ptxpp.jax.register_backward\(axpb, axpb_backward_f64\): "
+        check(TypeError, prefix + r"the output 'grad_x' of axpb_backward_f64 \(a gradient\) is float64, but the input "
+                                  r"'x' of axpb is float32", lib.axpb, lib.axpb_backward_f64)
+        check(TypeError, r"axpb_backward takes 2 array\(s\); it must take 3: the gradients of swiglu's 1 output\(s\), "
+                         r"then its 2 input\(s\)", lib.swiglu, lib.axpb_backward)
+        check(TypeError, r"swiglu_backward has 2 output\(s\); it must have 1, the gradient of each input of row_stats",
+              lib.row_stats, lib.swiglu_backward)
+        check(TypeError, r"is not a ptxpp JAX op", lib.axpb, lambda *a: a)
+        check(RuntimeError, r"unsized_output: output dimension K", lib.unsized_output, lib.axpb_backward)
+
+        def op(name, params):
+            return ptxpp.jax.Op(f"t.{name}", {"name": name, "params": params})
+
+        def arr(kind, name, shape, dtype="f32"):
+            return {"kind": kind, "name": name, "dtype": dtype, "shape": shape}
+
+        fwd = op("f", [arr("input", "x", ["M", 4]), arr("output", "y", ["M"]), {"kind": "scalar", "name": "k", "dtype": "s32"}])
+        check(ValueError, r"the output 'dx' of b \(a gradient\) is float32\[M\], which cannot be the shape of the input "
+                          r"'x' of f, float32\[M, 4\]",
+              fwd, op("b", [arr("input", "dy", ["M"]), arr("input", "x", ["M", 4]), arr("output", "dx", ["M"])]))
+        check(ValueError, r"the argument 'x' of b is float32\[M, 3\], which cannot be the shape of the input 'x' of f",
+              fwd, op("b", [arr("input", "dy", ["M"]), arr("input", "x", ["M", 3]), arr("output", "dx", ["M", 4])]))
+        check(TypeError, r"b must take f's scalars \(k: int32\), not \(k: float32\)",
+              fwd, op("b", [arr("input", "dy", ["M"]), arr("input", "x", ["M", 4]), arr("output", "dx", ["M", 4]),
+                            {"kind": "scalar", "name": "k", "dtype": "f32"}]))
+        self.assertIsNone(fwd.backward)  # nothing was paired
+
+
 class Shapes(unittest.TestCase):
     def test_eval_shape_gives_the_outputs(self):
         spec = jax.ShapeDtypeStruct

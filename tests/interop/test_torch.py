@@ -100,6 +100,42 @@ class Autograd(unittest.TestCase):
         f(x).backward()
         torch.testing.assert_close(x.grad, torch.full((256,), 0.5))
 
+    def test_swiglu_gradients_match_torch_autograd(self):
+        ptxpp.torch.register_backward(ops.swiglu, ops.swiglu_backward)
+        g, u, dy = torch.randn(1024), torch.randn(1024), torch.randn(1024)
+        g1, u1 = g.clone().requires_grad_(), u.clone().requires_grad_()
+        (ops.swiglu(g1, u1) * dy).sum().backward()
+        g2, u2 = g.clone().requires_grad_(), u.clone().requires_grad_()
+        (torch.nn.functional.silu(g2) * u2 * dy).sum().backward()
+        torch.testing.assert_close(g1.grad, g2.grad, rtol=2e-5, atol=2e-5)
+        torch.testing.assert_close(u1.grad, u2.grad, rtol=2e-5, atol=2e-5)
+
+    def test_a_gradient_of_the_wrong_dtype_or_shape_is_named(self):
+        # each forward op is the axpb kernel under a name of its own (an op has one backward)
+        ptxpp.torch.register_backward(ops.axpb_bad_dtype_grad, ops.axpb_backward_f64)
+        x = torch.randn(128, requires_grad=True)
+        with self.assertRaisesRegex(RuntimeError, r"ptxpp_test::axpb_bad_dtype_grad: the backward op "
+                                                  r"ptxpp_test::axpb_backward_f64 returned a torch.float64 gradient "
+                                                  r"for 'x', a torch.float32 tensor"):
+            ops.axpb_bad_dtype_grad(x, 1.0, 0).sum().backward()
+        ptxpp.torch.register_backward(ops.axpb_bad_shape_grad, ops.axpb_backward_fixed)
+        with self.assertRaisesRegex(RuntimeError, r"ptxpp_test::axpb_bad_shape_grad: the backward op "
+                                                  r"ptxpp_test::axpb_backward_fixed returned a gradient of shape "
+                                                  r"\(64,\) for 'x', of shape \(128,\)"):
+            ops.axpb_bad_shape_grad(x, 1.0, 0).sum().backward()
+
+    def test_a_backward_op_whose_schema_cannot_fit_is_refused(self):
+        def check(pattern, op, backward):
+            with self.assertRaisesRegex(TypeError, pattern):
+                ptxpp.torch.register_backward(op, backward)
+
+        check(r"ptxpp_test::axpb_backward takes 2 tensor\(s\); it must take 3: the gradients of ptxpp_test::swiglu's "
+              r"1 output\(s\), then its 2 tensor input\(s\)", ops.swiglu, ops.axpb_backward)
+        check(r"ptxpp_test::swiglu_backward returns 2 tensor\(s\); it must return 1, the gradient of each tensor "
+              r"input of ptxpp_test::row_stats", ops.row_stats, ops.swiglu_backward)
+        check(r"ptxpp_test::vector_add must take ptxpp_test::axpb's scalars \(float alpha, int shift\), not \(none\)",
+              ops.axpb, ops.vector_add)
+
     def test_what_is_not_an_op_is_refused(self):
         with self.assertRaisesRegex(TypeError, "is not a torch op"):
             ptxpp.torch.register_backward(lambda x: x, ops.axpb_backward)
