@@ -48,8 +48,9 @@ _loaded = {}
 class Op:
     """One op of a loaded library: call it with jax arrays (inside jax.jit or not)."""
 
-    def __init__(self, target, info):
+    def __init__(self, target, info, library=None):
         self.target = target
+        self._library = library  # the ctypes handle, for cache_stats
         self.name = info["name"]
         self.info = info
         self.error = info.get("error")
@@ -71,6 +72,16 @@ class Op:
         args = ", ".join(arg(p) for p in self.inputs + self.scalars)
         outs = ", ".join(arg(p) for p in self.outputs)
         return f"<ptxpp.jax.Op {self.target}({args}) -> ({outs})>"
+
+    def cache_stats(self):
+        """(hits, misses) of the handlers' cache of bound kernels: a call on a device and
+        with input shapes an earlier call had is a hit (no shape binding, no kernel
+        lookup). Counted by the handlers, so by XLA's executions, not by traces."""
+        hits, misses = ctypes.c_uint64(), ctypes.c_uint64()
+        stats = getattr(self._library, "ptxpp_jax_cache_stats", None)
+        if stats is None or not stats(self.name.encode(), ctypes.byref(hits), ctypes.byref(misses)):
+            raise RuntimeError(f"{self.name}: no cache statistics (an op of a loaded library has them)")
+        return hits.value, misses.value
 
     def _fail(self, kind, what):
         raise kind(f"{self.name}: {what}")
@@ -278,7 +289,7 @@ def load_library(path, namespace=None):
             jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(handle, f"{name}_cuda")), platform="CUDA")
         except Exception:  # a jaxlib without CUDA support
             pass
-        ops[name] = Op(target, info)
+        ops[name] = Op(target, info, handle)
     lib = Library(real, namespace, handle, ops)
     _loaded[real] = lib
     return lib

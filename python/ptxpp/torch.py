@@ -1,10 +1,11 @@
 """Loading ptxpp torch ops (libraries built with ptxpp_add_torch_ops in CMake)."""
 
+import ctypes
 import os
 
 import torch
 
-__all__ = ["load_library", "ops", "register_backward"]
+__all__ = ["load_library", "ops", "register_backward", "cache_stats"]
 
 _loaded = {}
 
@@ -22,7 +23,7 @@ def load_library(path):
     if not os.path.isfile(real):
         raise FileNotFoundError(f"ptxpp.torch.load_library: no such library: {path}")
     torch.ops.load_library(real)
-    _loaded[real] = True
+    _loaded[real] = ctypes.CDLL(real)  # the same library: for ptxpp_torch_cache_stats
     return real
 
 
@@ -99,3 +100,18 @@ def register_backward(op, backward):
         return (*result, *([None] * len(ctx.scalars)))
 
     torch.library.register_autograd(name, backward_fn, setup_context=setup_context)
+
+
+def cache_stats(op):
+    """(hits, misses) of the op's cache of bound kernels: a call on a device and with
+    input shapes an earlier call had is a hit (no shape binding, no kernel lookup).
+    (0, 0) for an op not yet called. `op`: torch.ops.ns.name of a loaded library."""
+    name = getattr(op, "_qualified_op_name", None)
+    if name is None:
+        raise TypeError(f"ptxpp.torch.cache_stats: {op!r} is not a torch op (torch.ops.ns.name)")
+    hits, misses = ctypes.c_uint64(), ctypes.c_uint64()
+    for handle in _loaded.values():
+        stats = getattr(handle, "ptxpp_torch_cache_stats", None)
+        if stats is not None and stats(name.encode(), ctypes.byref(hits), ctypes.byref(misses)):
+            return hits.value, misses.value
+    return 0, 0

@@ -176,6 +176,43 @@ class Autodiff(unittest.TestCase):
         self.assertIsNone(fwd.backward)  # nothing was paired
 
 
+class BoundKernelCache(unittest.TestCase):
+    """A handler call with input shapes an earlier call had reuses the kernel bound
+    then (Op.cache_stats counts the handlers' hits and misses)."""
+
+    def delta(self, op, fn):
+        h0, m0 = op.cache_stats()
+        jax.block_until_ready(fn())
+        h1, m1 = op.cache_stats()
+        return h1 - h0, m1 - m0
+
+    def test_a_repeated_call_hits_and_a_new_shape_misses(self):
+        f = jax.jit(lib.row_stats)
+        xs = [normal(40 + i, (37, 4)) for i in range(3)]
+        self.assertEqual(self.delta(lib.row_stats, lambda: f(xs[0])), (0, 1))
+        for x in xs:  # hits, each with its own data
+            self.assertEqual(self.delta(lib.row_stats, lambda: f(x)), (1, 0))
+            s, mx = f(x)
+            close(self, s, x.sum(-1))
+            close(self, mx, x.max(-1))
+        self.assertEqual(self.delta(lib.row_stats, lambda: f(normal(43, (38, 4)))), (0, 1))
+        self.assertEqual(self.delta(lib.row_stats, lambda: lib.row_stats(xs[1])), (1, 0))  # eager: the same handler
+
+    def test_a_hit_still_checks_results_and_attributes(self):
+        x = jnp.zeros(96, jnp.float32)
+        call = jax.ffi.ffi_call("ptxpp_jax_test_ops.axpb", jax.ShapeDtypeStruct((96,), jnp.float32))
+        jax.block_until_ready(jax.jit(lambda x: call(x, alpha=np.float32(1), shift=np.int32(0)))(x))
+        bad = jax.ffi.ffi_call("ptxpp_jax_test_ops.axpb", jax.ShapeDtypeStruct((95,), jnp.float32))
+        with self.assertRaisesRegex(Exception, r"axpb: result 'y' must have shape \(96,\), not \(95,\)"):
+            jax.block_until_ready(jax.jit(lambda x: bad(x, alpha=np.float32(1), shift=np.int32(0)))(x))
+        with self.assertRaisesRegex(Exception, r"axpb: attribute 'shift': 4294967296 does not fit a s32"):
+            jax.block_until_ready(jax.jit(lambda x: call(x, alpha=np.float32(1), shift=np.int64(2**32)))(x))
+
+    def test_an_op_without_a_library_has_no_counts(self):
+        with self.assertRaisesRegex(RuntimeError, "no cache statistics"):
+            ptxpp.jax.Op(lib.axpb.target, lib.axpb.info).cache_stats()
+
+
 class Shapes(unittest.TestCase):
     def test_eval_shape_gives_the_outputs(self):
         spec = jax.ShapeDtypeStruct
