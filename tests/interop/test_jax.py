@@ -4,7 +4,7 @@ errors for bad arguments, both from the Python helper (at trace time) and from t
 handlers themselves (calls made with jax.ffi.ffi_call directly). GPU execution is not
 tested here.
 
-    test_jax.py LIBRARY [unittest args]
+    test_jax.py LIBRARY [OTHER_LIBRARY] [unittest args]
 
 Exits with 77 (ctest: skipped) when jax is not importable.
 """
@@ -25,6 +25,7 @@ except ImportError as e:
 import ptxpp.jax
 
 LIBRARY = sys.argv.pop(1)
+OTHER = sys.argv.pop(1) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None  # jax_ops_other.cpp
 lib = None
 
 
@@ -211,6 +212,25 @@ class BoundKernelCache(unittest.TestCase):
     def test_an_op_without_a_library_has_no_counts(self):
         with self.assertRaisesRegex(RuntimeError, "no cache statistics"):
             ptxpp.jax.Op(lib.axpb.target, lib.axpb.info).cache_stats()
+
+
+@unittest.skipUnless(OTHER, "no second library given (test_jax.py LIBRARY OTHER_LIBRARY)")
+class TwoLibraries(unittest.TestCase):
+    """Two libraries of ops in one process: each lists, runs and counts its own."""
+
+    def test_each_library_has_its_own_ops(self):
+        other = ptxpp.jax.load_library(OTHER)
+        self.assertEqual(sorted(other.ops), ["identity", "vector_add"])
+        self.assertIn("axpb", lib.ops)
+        x, y = normal(50, (64,)), normal(51, (64,))
+        h0, m0 = lib.vector_add.cache_stats()
+        # other's vector_add is the swiglu kernel
+        close(self, jax.jit(other.vector_add)(x, y), jax.nn.silu(x) * y)
+        close(self, jax.jit(other.vector_add)(y, x), jax.nn.silu(y) * x)
+        close(self, other.identity(x), x)
+        self.assertEqual(other.vector_add.cache_stats(), (1, 1))
+        self.assertEqual(lib.vector_add.cache_stats(), (h0, m0))
+        close(self, jax.jit(lib.vector_add)(x, y), x + y)
 
 
 class Shapes(unittest.TestCase):
