@@ -5,9 +5,28 @@
 #include <ptxpp/interop/bound_cache.hpp>
 #include <ptxpp/interop/scalars.hpp>
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
+
+// Allocations by this thread, counted by the replaced operator new below (this test
+// program's own), for the test that a cache hit allocates nothing.
+namespace {
+thread_local size_t allocations = 0;
+void* counted(size_t n) {
+  ++allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+void* operator new(size_t n) { return counted(n); }
+void* operator new[](size_t n) { return counted(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
 
 namespace ptx::interop {
 namespace {
@@ -33,6 +52,21 @@ TEST(BoundCache, ARepeatedKeyHitsAndAnotherShapeOrDeviceMisses) {
   EXPECT_EQ(cache.find(kCpuKey, std::vector<int64_t>{8}), nullptr);  // a prefix is not the key
   EXPECT_EQ(cache.stats().hits, 1u);
   EXPECT_EQ(cache.stats().misses, 5u);
+}
+
+TEST(BoundCache, AHitAllocatesNothing) {
+  BoundCache cache;
+  const std::vector<int64_t> dims = {5, 4}, other = {6, 4};
+  for (int64_t n = 0; n < 8; ++n) cache.insert(kMetaKey, std::vector<int64_t>{n, 4}, with_outputs({{n}}));
+  cache.insert(kCpuKey, dims, with_outputs({{5}}));
+  const size_t before = allocations;
+  int found = 0;
+  for (int i = 0; i < 100; ++i) found += cache.find(kCpuKey, dims) != nullptr;
+  const size_t after_hits = allocations;
+  cache.insert(kCpuKey, other, with_outputs({{6}}));  // a miss's insert does allocate: the count works
+  EXPECT_EQ(found, 100);
+  EXPECT_EQ(after_hits, before);
+  EXPECT_GT(allocations, after_hits);
 }
 
 TEST(BoundCache, InsertingAKeyTwiceKeepsTheFirstEntry) {
