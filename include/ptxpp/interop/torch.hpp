@@ -253,7 +253,7 @@ struct Boxed final : c10::OperatorKernel {
     });
     const auto n = static_cast<std::ptrdiff_t>(op->arguments);
     Call call;
-    check_call(*op, std::span<const c10::IValue>(&*(stack->end() - n), op->arguments), call);
+    check_call(*op, std::span<const c10::IValue>(stack->data() + (stack->size() - op->arguments), op->arguments), call);
 #if !PTXPP_TORCH_CUDA
     if (where == Where::cuda) op->fail("this library was built without CUDA support (no CUDA toolkit headers at build time)");
 #endif
