@@ -52,5 +52,9 @@ function(ptxpp_add_jax_ops target)
   # -fpermissive makes it a warning, silent in a system header. (With -Werror our own
   # sources still get no leniency: what -fpermissive downgrades stays an error.)
   target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-fpermissive>)
-  set_target_properties(${target} PROPERTIES PREFIX "lib")
+  # Hidden by default: the handlers and ptxpp_jax_ops are exported explicitly. With
+  # default visibility, the static locals of jax.hpp's inline functions (the list of
+  # ops) would be STB_GNU_UNIQUE, one per process, so a second library of ops would
+  # list the first one's.
+  set_target_properties(${target} PROPERTIES PREFIX "lib" CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 endfunction()

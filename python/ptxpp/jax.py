@@ -25,7 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["load_library", "Library", "Op"]
+__all__ = ["load_library", "register_backward", "Library", "Op"]
 
 _DTYPES = {
     "f32": np.dtype(np.float32),
@@ -48,14 +48,18 @@ _loaded = {}
 class Op:
     """One op of a loaded library: call it with jax arrays (inside jax.jit or not)."""
 
-    def __init__(self, target, info):
+    def __init__(self, target, info, library=None):
         self.target = target
+        self._library = library  # the ctypes handle, for cache_stats
         self.name = info["name"]
+        self.info = info
         self.error = info.get("error")
         params = info.get("params", [])
         self.inputs = [p for p in params if p["kind"] == "input"]
         self.outputs = [p for p in params if p["kind"] == "output"]
         self.scalars = [p for p in params if p["kind"] == "scalar"]
+        self.backward = None  # an Op, set by register_backward
+        self._differentiable = {}  # per scalar attributes: the jax.custom_vjp function
 
     def __repr__(self):
         def arg(p):
@@ -68,6 +72,16 @@ class Op:
         args = ", ".join(arg(p) for p in self.inputs + self.scalars)
         outs = ", ".join(arg(p) for p in self.outputs)
         return f"<ptxpp.jax.Op {self.target}({args}) -> ({outs})>"
+
+    def cache_stats(self):
+        """(hits, misses) of the handlers' cache of bound kernels: a call on a device and
+        with input shapes an earlier call had is a hit (no shape binding, no kernel
+        lookup). Counted by the handlers, so by XLA's executions, not by traces."""
+        hits, misses = ctypes.c_uint64(), ctypes.c_uint64()
+        stats = getattr(self._library, "ptxpp_jax_cache_stats", None)
+        if stats is None or not stats(self.name.encode(), ctypes.byref(hits), ctypes.byref(misses)):
+            raise RuntimeError(f"{self.name}: no cache statistics (an op of a loaded library has them)")
+        return hits.value, misses.value
 
     def _fail(self, kind, what):
         raise kind(f"{self.name}: {what}")
@@ -141,8 +155,95 @@ class Op:
         arrays = [a if hasattr(a, "shape") and hasattr(a, "dtype") else jnp.asarray(a) for a in args[: len(self.inputs)]]
         results = self.result_shapes(*arrays)
         attrs = self._attributes(args[len(self.inputs):], kwargs)
+        if self.backward is not None:
+            return self._with_vjp(attrs)(*arrays)
+        return self._call(results, arrays, attrs)
+
+    def _call(self, results, arrays, attrs):
         out = jax.ffi.ffi_call(self.target, results, vmap_method="sequential")(*arrays, **attrs)
         return out[0] if len(out) == 1 else tuple(out)
+
+    def _with_vjp(self, attrs):
+        """The op as a jax.custom_vjp function of its arrays, for these scalars (made
+        once per distinct set of scalar values: they are static)."""
+        key = tuple(sorted((k, type(v).__name__, v.item()) for k, v in attrs.items()))
+        f = self._differentiable.get(key)
+        if f is not None:
+            return f
+        backward = self.backward
+
+        @jax.custom_vjp
+        def f(*arrays):
+            return self._call(self.result_shapes(*arrays), arrays, attrs)
+
+        def fwd(*arrays):
+            return f(*arrays), arrays
+
+        def bwd(arrays, grads):
+            grads = tuple(grads) if len(self.outputs) > 1 else (grads,)
+            # the backward's results are the inputs' gradients: same shapes and dtypes
+            for p, x, r in zip(self.inputs, arrays, backward.result_shapes(*grads, *arrays)):
+                if tuple(r.shape) != tuple(x.shape):
+                    self._fail(ValueError, f"the backward op {backward.name} gives the gradient of '{p['name']}' the "
+                                           f"shape {tuple(r.shape)}, but '{p['name']}' has shape {tuple(x.shape)}")
+            out = backward(*grads, *arrays, **attrs)
+            return tuple(out) if len(self.inputs) > 1 else (out,)
+
+        f.defvjp(fwd, bwd)
+        self._differentiable[key] = f
+        return f
+
+
+def _spec(p):
+    return f"{_DTYPES[p['dtype']].name}[{', '.join(map(str, p['shape']))}]"
+
+
+def register_backward(op, backward):
+    """Makes a ptxpp JAX op differentiable (jax.grad, jax.vjp, ...) by pairing it with a
+    backward op, through jax.custom_vjp.
+
+    `backward` takes the gradients of `op`'s outputs, then `op`'s input arrays, then
+    `op`'s scalars (the same names and types), and returns the gradient of each input
+    array of `op`, in order: its outputs must have the inputs' dtypes and shapes. Both
+    are ops of loaded libraries (lib.name). What the kernels' parameters can show is
+    checked here (counts, dtypes, ranks, static dimensions, scalars: a TypeError or
+    ValueError); a shape that differs only for some inputs is a ValueError when jax
+    differentiates the call. Scalars get no gradient.
+    """
+    def fail(kind, what):
+        raise kind(f"ptxpp.jax.register_backward({getattr(op, 'name', op)}, {getattr(backward, 'name', backward)}): {what}")
+
+    for o in (op, backward):
+        if not isinstance(o, Op):
+            fail(TypeError, f"{o!r} is not a ptxpp JAX op (lib.name of a loaded library)")
+        if o.error:
+            fail(RuntimeError, o.error)
+    want = len(op.outputs) + len(op.inputs)
+    if len(backward.inputs) != want:
+        fail(TypeError, f"{backward.name} takes {len(backward.inputs)} array(s); it must take {want}: the gradients "
+                        f"of {op.name}'s {len(op.outputs)} output(s), then its {len(op.inputs)} input(s)")
+    if len(backward.outputs) != len(op.inputs):
+        fail(TypeError, f"{backward.name} has {len(backward.outputs)} output(s); it must have {len(op.inputs)}, "
+                        f"the gradient of each input of {op.name}")
+    pairs = [(b, f, f"argument '{b['name']}' of {backward.name}", f"output '{f['name']}' of {op.name}")
+             for b, f in zip(backward.inputs, op.outputs)]
+    pairs += [(b, f, f"argument '{b['name']}' of {backward.name}", f"input '{f['name']}' of {op.name}")
+              for b, f in zip(backward.inputs[len(op.outputs):], op.inputs)]
+    pairs += [(b, f, f"output '{b['name']}' of {backward.name} (a gradient)", f"input '{f['name']}' of {op.name}")
+              for b, f in zip(backward.outputs, op.inputs)]
+    for b, f, bw, fw in pairs:
+        if b["dtype"] != f["dtype"]:
+            fail(TypeError, f"the {bw} is {_DTYPES[b['dtype']].name}, but the {fw} is {_DTYPES[f['dtype']].name}")
+        if len(b["shape"]) != len(f["shape"]) or any(
+                isinstance(x, int) and isinstance(y, int) and x != y for x, y in zip(b["shape"], f["shape"])):
+            fail(ValueError, f"the {bw} is {_spec(b)}, which cannot be the shape of the {fw}, {_spec(f)}")
+    def scalar_list(o):
+        return ", ".join(f"{p['name']}: {_DTYPES[p['dtype']].name}" for p in o.scalars) or "none"
+
+    if [(p["name"], p["dtype"]) for p in backward.scalars] != [(p["name"], p["dtype"]) for p in op.scalars]:
+        fail(TypeError, f"{backward.name} must take {op.name}'s scalars ({scalar_list(op)}), not ({scalar_list(backward)})")
+    op.backward = backward
+    op._differentiable = {}
 
 
 class Library:
@@ -188,7 +289,7 @@ def load_library(path, namespace=None):
             jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(handle, f"{name}_cuda")), platform="CUDA")
         except Exception:  # a jaxlib without CUDA support
             pass
-        ops[name] = Op(target, info)
+        ops[name] = Op(target, info, handle)
     lib = Library(real, namespace, handle, ops)
     _loaded[real] = lib
     return lib

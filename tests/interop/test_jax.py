@@ -4,7 +4,7 @@ errors for bad arguments, both from the Python helper (at trace time) and from t
 handlers themselves (calls made with jax.ffi.ffi_call directly). GPU execution is not
 tested here.
 
-    test_jax.py LIBRARY [unittest args]
+    test_jax.py LIBRARY [OTHER_LIBRARY] [unittest args]
 
 Exits with 77 (ctest: skipped) when jax is not importable.
 """
@@ -25,6 +25,7 @@ except ImportError as e:
 import ptxpp.jax
 
 LIBRARY = sys.argv.pop(1)
+OTHER = sys.argv.pop(1) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None  # jax_ops_other.cpp
 lib = None
 
 
@@ -106,6 +107,130 @@ class GpuResults(unittest.TestCase):
             on_cpu = jax.jit(f)(*jax.device_put(args, cpu))
             for g, c in zip(jax.tree.leaves(on_gpu), jax.tree.leaves(on_cpu)):
                 close(self, jax.device_put(g, cpu), c)
+
+
+class Autodiff(unittest.TestCase):
+    """Ops paired with backward ops (ptxpp.jax.register_backward, jax.custom_vjp), against
+    jax's own differentiation of the same math."""
+
+    @classmethod
+    def setUpClass(cls):
+        ptxpp.jax.register_backward(lib.axpb, lib.axpb_backward)
+        ptxpp.jax.register_backward(lib.swiglu, lib.swiglu_backward)
+
+    def test_grad_of_axpb(self):
+        x, w = normal(20, (256,)), jnp.arange(256.0, dtype=jnp.float32)
+        want = jax.grad(lambda x: jnp.sum((3.0 * x + 1.0) * w))(x)
+        close(self, jax.grad(lambda x: jnp.sum(lib.axpb(x, alpha=3.0, shift=1) * w))(x), want)
+        close(self, jax.jit(jax.grad(lambda x: jnp.sum(lib.axpb(x, 3.0, 1) * w)))(x), want)
+        # the forward is still the kernel's, and other scalars make another function
+        value, grad = jax.value_and_grad(lambda x: jnp.sum(lib.axpb(x, alpha=0.5, shift=-2)))(x)
+        np.testing.assert_allclose(value, jnp.sum(0.5 * x - 2.0), rtol=1e-5)
+        close(self, grad, jnp.full(256, 0.5, jnp.float32))
+
+    def test_grad_of_swiglu_for_both_inputs(self):
+        g, u, dy = normal(21, (1024,)), normal(22, (1024,)), normal(23, (1024,))
+        got = jax.jit(jax.grad(lambda g, u: jnp.sum(lib.swiglu(g, u) * dy), argnums=(0, 1)))(g, u)
+        want = jax.grad(lambda g, u: jnp.sum(jax.nn.silu(g) * u * dy), argnums=(0, 1))(g, u)
+        close(self, got[0], want[0], tol=2e-5)
+        close(self, got[1], want[1], tol=2e-5)
+        _, vjp = jax.vjp(lib.swiglu, g, u)
+        close(self, vjp(dy)[1], jax.nn.silu(g) * dy, tol=2e-5)
+
+    def test_a_backward_of_the_wrong_shape_is_named_when_differentiating(self):
+        axpb = ptxpp.jax.Op(lib.axpb.target, lib.axpb.info)  # lib.axpb keeps its own backward
+        ptxpp.jax.register_backward(axpb, lib.axpb_backward_fixed)  # grad_x: float32[64]
+        with self.assertRaisesRegex(ValueError, r"axpb: the backward op axpb_backward_fixed gives the gradient of 'x' "
+                                                r"the shape \(64,\), but 'x' has shape \(128,\)"):
+            jax.grad(lambda x: jnp.sum(axpb(x, alpha=1.0, shift=0)))(jnp.zeros(128, jnp.float32))
+
+    def test_pairings_that_cannot_fit_are_refused(self):
+        def check(kind, pattern, op, backward):
+            with self.assertRaisesRegex(kind, pattern):
+                ptxpp.jax.register_backward(op, backward)
+
+        prefix = r"ptxpp.jax.register_backward\(axpb, axpb_backward_f64\): "
+        check(TypeError, prefix + r"the output 'grad_x' of axpb_backward_f64 \(a gradient\) is float64, but the input "
+                                  r"'x' of axpb is float32", lib.axpb, lib.axpb_backward_f64)
+        check(TypeError, r"axpb_backward takes 2 array\(s\); it must take 3: the gradients of swiglu's 1 output\(s\), "
+                         r"then its 2 input\(s\)", lib.swiglu, lib.axpb_backward)
+        check(TypeError, r"swiglu_backward has 2 output\(s\); it must have 1, the gradient of each input of row_stats",
+              lib.row_stats, lib.swiglu_backward)
+        check(TypeError, r"is not a ptxpp JAX op", lib.axpb, lambda *a: a)
+        check(RuntimeError, r"unsized_output: output dimension K", lib.unsized_output, lib.axpb_backward)
+
+        def op(name, params):
+            return ptxpp.jax.Op(f"t.{name}", {"name": name, "params": params})
+
+        def arr(kind, name, shape, dtype="f32"):
+            return {"kind": kind, "name": name, "dtype": dtype, "shape": shape}
+
+        fwd = op("f", [arr("input", "x", ["M", 4]), arr("output", "y", ["M"]), {"kind": "scalar", "name": "k", "dtype": "s32"}])
+        check(ValueError, r"the output 'dx' of b \(a gradient\) is float32\[M\], which cannot be the shape of the input "
+                          r"'x' of f, float32\[M, 4\]",
+              fwd, op("b", [arr("input", "dy", ["M"]), arr("input", "x", ["M", 4]), arr("output", "dx", ["M"])]))
+        check(ValueError, r"the argument 'x' of b is float32\[M, 3\], which cannot be the shape of the input 'x' of f",
+              fwd, op("b", [arr("input", "dy", ["M"]), arr("input", "x", ["M", 3]), arr("output", "dx", ["M", 4])]))
+        check(TypeError, r"b must take f's scalars \(k: int32\), not \(k: float32\)",
+              fwd, op("b", [arr("input", "dy", ["M"]), arr("input", "x", ["M", 4]), arr("output", "dx", ["M", 4]),
+                            {"kind": "scalar", "name": "k", "dtype": "f32"}]))
+        self.assertIsNone(fwd.backward)  # nothing was paired
+
+
+class BoundKernelCache(unittest.TestCase):
+    """A handler call with input shapes an earlier call had reuses the kernel bound
+    then (Op.cache_stats counts the handlers' hits and misses)."""
+
+    def delta(self, op, fn):
+        h0, m0 = op.cache_stats()
+        jax.block_until_ready(fn())
+        h1, m1 = op.cache_stats()
+        return h1 - h0, m1 - m0
+
+    def test_a_repeated_call_hits_and_a_new_shape_misses(self):
+        f = jax.jit(lib.row_stats)
+        xs = [normal(40 + i, (37, 4)) for i in range(3)]
+        self.assertEqual(self.delta(lib.row_stats, lambda: f(xs[0])), (0, 1))
+        for x in xs:  # hits, each with its own data
+            self.assertEqual(self.delta(lib.row_stats, lambda: f(x)), (1, 0))
+            s, mx = f(x)
+            close(self, s, x.sum(-1))
+            close(self, mx, x.max(-1))
+        self.assertEqual(self.delta(lib.row_stats, lambda: f(normal(43, (38, 4)))), (0, 1))
+        self.assertEqual(self.delta(lib.row_stats, lambda: lib.row_stats(xs[1])), (1, 0))  # eager: the same handler
+
+    def test_a_hit_still_checks_results_and_attributes(self):
+        x = jnp.zeros(96, jnp.float32)
+        call = jax.ffi.ffi_call("ptxpp_jax_test_ops.axpb", jax.ShapeDtypeStruct((96,), jnp.float32))
+        jax.block_until_ready(jax.jit(lambda x: call(x, alpha=np.float32(1), shift=np.int32(0)))(x))
+        bad = jax.ffi.ffi_call("ptxpp_jax_test_ops.axpb", jax.ShapeDtypeStruct((95,), jnp.float32))
+        with self.assertRaisesRegex(Exception, r"axpb: result 'y' must have shape \(96,\), not \(95,\)"):
+            jax.block_until_ready(jax.jit(lambda x: bad(x, alpha=np.float32(1), shift=np.int32(0)))(x))
+        with self.assertRaisesRegex(Exception, r"axpb: attribute 'shift': 4294967296 does not fit a s32"):
+            jax.block_until_ready(jax.jit(lambda x: call(x, alpha=np.float32(1), shift=np.int64(2**32)))(x))
+
+    def test_an_op_without_a_library_has_no_counts(self):
+        with self.assertRaisesRegex(RuntimeError, "no cache statistics"):
+            ptxpp.jax.Op(lib.axpb.target, lib.axpb.info).cache_stats()
+
+
+@unittest.skipUnless(OTHER, "no second library given (test_jax.py LIBRARY OTHER_LIBRARY)")
+class TwoLibraries(unittest.TestCase):
+    """Two libraries of ops in one process: each lists, runs and counts its own."""
+
+    def test_each_library_has_its_own_ops(self):
+        other = ptxpp.jax.load_library(OTHER)
+        self.assertEqual(sorted(other.ops), ["identity", "vector_add"])
+        self.assertIn("axpb", lib.ops)
+        x, y = normal(50, (64,)), normal(51, (64,))
+        h0, m0 = lib.vector_add.cache_stats()
+        # other's vector_add is the swiglu kernel
+        close(self, jax.jit(other.vector_add)(x, y), jax.nn.silu(x) * y)
+        close(self, jax.jit(other.vector_add)(y, x), jax.nn.silu(y) * x)
+        close(self, other.identity(x), x)
+        self.assertEqual(other.vector_add.cache_stats(), (1, 1))
+        self.assertEqual(lib.vector_add.cache_stats(), (h0, m0))
+        close(self, jax.jit(lib.vector_add)(x, y), x + y)
 
 
 class Shapes(unittest.TestCase):

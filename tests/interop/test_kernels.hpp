@@ -67,6 +67,70 @@ inline ptx::Kernel axpb_backward(const std::string& arch) {
       });
 }
 
+// The gradients of examples::swiglu (out = silu(g) * u, silu(g) = g * s, s = sigmoid(g)):
+//   grad_gate = grad_out * u * s * (1 + g * (1 - s)),   grad_up = grad_out * g * s.
+inline ptx::Kernel swiglu_backward(const std::string& arch) {
+  return ptx::kernel("swiglu_backward")
+      .in("grad_out", ptx::tensor(f32, {"N"}))
+      .in("gate", ptx::tensor(f32, {"N"}))
+      .in("up", ptx::tensor(f32, {"N"}))
+      .out("grad_gate", ptx::tensor(f32, {"N"}))
+      .out("grad_up", ptx::tensor(f32, {"N"}))
+      .block(128)
+      .grid([](const ptx::Bindings& b) { return examples::blocks_for(b, 128); })
+      .arch(arch)
+      .body([](ptx::Tensor grad_out, ptx::Tensor gate, ptx::Tensor up, ptx::Tensor grad_gate, ptx::Tensor grad_up) {
+        auto [i, ok] = examples::element_index(gate.dim(0));
+        ptx::Label done("done");
+        ptx::bra_unless(ok, done);
+        auto [pdy, pg, pu, pgg, pgu] = ptx::global_ptrs(grad_out, gate, up, grad_gate, grad_up);
+        ptx::Reg off = i * 4;
+        ptx::Reg dy(f32), g(f32), u(f32), e(f32), s(f32);
+        inst::ld.global.f32(dy, ptx::addr(pdy + off));
+        inst::ld.global.f32(g, ptx::addr(pg + off));
+        inst::ld.global.f32(u, ptx::addr(pu + off));
+        ptx::Reg t = g * -1.4426950408889634f;  // -g * log2(e)
+        inst::ex2.approx.ftz.f32(e, t);
+        ptx::Reg d = e + 1.0f;
+        inst::rcp.rn.f32(s, d);  // sigmoid(g)
+        ptx::Reg silu = g * s;
+        ptx::Reg du = dy * silu;
+        ptx::Reg one_minus_s = 1.0f - s;
+        ptx::Reg slope = g * one_minus_s;
+        ptx::Reg k = slope + 1.0f;      // 1 + g * (1 - s)
+        ptx::Reg dyu = dy * u;
+        ptx::Reg dys = dyu * s;
+        ptx::Reg dg = dys * k;
+        inst::st.global.f32(ptx::addr(pgg + off), dg);
+        inst::st.global.f32(ptx::addr(pgu + off), du);
+        ptx::place(done);
+        ptx::ret();
+      });
+}
+
+// Backward kernels for axpb that do not fit it, for the pairing errors: a gradient of
+// the wrong element type, and one of a fixed length (right only when N is 64).
+inline ptx::Kernel axpb_backward_f64(const std::string& arch) {
+  return ptx::kernel("axpb_backward_f64")
+      .in("grad_y", ptx::tensor(f32, {"N"}))
+      .in("x", ptx::tensor(f32, {"N"}))
+      .out("grad_x", ptx::tensor(f64, {"N"}))
+      .scalar("alpha", f32)
+      .scalar("shift", s32)
+      .arch(arch)
+      .body([](ptx::Tensor, ptx::Tensor, ptx::Tensor, ptx::Scalar, ptx::Scalar) { ptx::ret(); });
+}
+inline ptx::Kernel axpb_backward_fixed(const std::string& arch) {
+  return ptx::kernel("axpb_backward_fixed")
+      .in("grad_y", ptx::tensor(f32, {"N"}))
+      .in("x", ptx::tensor(f32, {"N"}))
+      .out("grad_x", ptx::tensor(f32, {64}))
+      .scalar("alpha", f32)
+      .scalar("shift", s32)
+      .arch(arch)
+      .body([](ptx::Tensor, ptx::Tensor, ptx::Tensor, ptx::Scalar, ptx::Scalar) { ptx::ret(); });
+}
+
 // The rows of an [M, 4] matrix: their sums and their maxima (two outputs; a static dimension).
 inline ptx::Kernel row_stats(const std::string& arch) {
   return ptx::kernel("row_stats")

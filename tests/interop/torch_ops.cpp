@@ -16,6 +16,12 @@ TORCH_LIBRARY(ptxpp_test, m) {
   ptx::torch::def(m, "softmax", examples::softmax);
   ptx::torch::def(m, "axpb", axpb);
   ptx::torch::def(m, "axpb_backward", axpb_backward);
+  ptx::torch::def(m, "swiglu_backward", swiglu_backward);
+  // forwards of their own (an op has one backward) for the backwards that do not fit
+  ptx::torch::def(m, "axpb_bad_dtype_grad", axpb);
+  ptx::torch::def(m, "axpb_backward_f64", axpb_backward_f64);
+  ptx::torch::def(m, "axpb_bad_shape_grad", axpb);
+  ptx::torch::def(m, "axpb_backward_fixed", axpb_backward_fixed);
   ptx::torch::def(m, "row_stats", row_stats);
   ptx::torch::def(m, "with_tensor_map", with_tensor_map);
   ptx::torch::def(m, "unsized_output", unsized_output);

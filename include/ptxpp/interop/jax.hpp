@@ -23,7 +23,9 @@
 // CUDA: the kernel is traced for the GPU's target, compiled once per shape and device,
 // and launched on the stream XLA gives (Device::wrap_stream, wrap_pointer: no
 // allocation, synchronization or module load after the first call). The stream is
-// taken as a plain pointer, so the handler needs no CUDA headers. CPU: the kernel runs
+// taken as a plain pointer, so the handler needs no CUDA headers. Each op caches the
+// kernel bound per (device, input shapes) (interop/bound_cache.hpp): a call that
+// repeats them binds and looks up nothing. CPU: the kernel runs
 // on the ptxpp CPU emulator (inputs copied in, outputs copied out; for tests and
 // machines without a GPU).
 #pragma once
@@ -40,6 +42,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
+#include <tuple>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -47,6 +51,8 @@
 #include <vector>
 
 #include "ptxpp/dsl/kernel.hpp"
+#include "ptxpp/interop/bound_cache.hpp"
+#include "ptxpp/interop/scalars.hpp"
 #include "ptxpp/interop/shapes.hpp"
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/launch.hpp"
@@ -133,17 +139,10 @@ inline std::string dtype_name(ffi::DataType t) {
   }
 }
 
-// "f32" (ptx::name without its dot).
-inline std::string type_name(DType t) {
-  const std::string_view n = ptx::name(t);
-  return std::string(n.substr(!n.empty() && n[0] == '.' ? 1 : 0));
-}
-
-inline bool float_scalar(DType t) { return t == DType::f32 || t == DType::f64; }
-inline bool signed_integer(DType t) { return t == DType::s8 || t == DType::s16 || t == DType::s32 || t == DType::s64; }
-inline bool integer_scalar(DType t) {
-  return signed_integer(t) || t == DType::u8 || t == DType::u16 || t == DType::u32 || t == DType::u64;
-}
+using interop::float_scalar;
+using interop::integer_scalar;
+using interop::signed_integer;
+using interop::type_name;
 
 inline std::string shape_text(ffi::Span<const int64_t> dims) {
   std::string s = "(";
@@ -179,8 +178,11 @@ struct Op {
   size_t inputs = 0, outputs = 0, scalars = 0;
   std::string signature;  // JSON, for the Python side
 
+  std::set<std::string, std::less<>> scalar_names;
+
   std::mutex mu;
   std::map<std::string, ptx::Kernel> kernels;  // per target
+  interop::BoundCache bound;                   // per (device, input shapes)
 
   Op(std::string symbol, KernelFactory factory, OpOptions opts = {})
       : name(std::move(symbol)), make(std::move(factory)), options(std::move(opts)) {
@@ -214,6 +216,7 @@ struct Op {
             throw std::invalid_argument(where + " is a " + type_name(p.dtype) +
                                         " scalar: FFI calls take f32, f64 and integer scalars");
           names.push_back(p.name);
+          scalar_names.insert(p.name);
           ++scalars;
           break;
         case ParamSpec::Kind::input:
@@ -261,44 +264,55 @@ struct Op {
   }
 };
 
-// One checked call: the buffers' addresses and sizes, the scalars' bytes, the bindings.
+// One checked call: the buffers' addresses and sizes, the scalars' bytes, the inputs'
+// dimensions, and the kernel bound for them. Each thread reuses one (see scratch()),
+// so a call allocates nothing once its vectors have grown.
 struct Call {
-  std::vector<void*> data;                      // inputs then outputs, in parameter order
-  std::vector<size_t> bytes;                    // the same
-  std::vector<std::array<uint8_t, 8>> scalars;  // per scalar param, in order
-  ptx::Bindings bindings;
+  std::vector<void*> data;                       // inputs then outputs, in parameter order
+  std::vector<size_t> bytes;                     // the same
+  std::vector<interop::ScalarBytes> scalars;     // per scalar param, in order
+  std::vector<int64_t> dims;                     // every input's dimensions, in order
+  std::shared_ptr<const interop::BoundCall> bound;
+  std::vector<ptx::DevicePtr> ptrs;              // launch's: the buffers, in parameter order
+  std::vector<LaunchArg> args;                   // launch's: the arguments
+
+
+  void clear() {
+    data.clear();
+    bytes.clear();
+    scalars.clear();
+    dims.clear();
+    bound.reset();
+    ptrs.clear();
+    args.clear();
+  }
 };
 
-// A scalar attribute of any numeric type, as a double or an int64 (which one it is).
-struct Number {
-  bool integer = false;
-  double d = 0;
-  int64_t i = 0;
-  uint64_t u = 0;
-  bool is_unsigned = false;
-};
+inline Call& scratch() {
+  thread_local Call call;
+  call.clear();
+  return call;
+}
 
 template <class T>
-bool take(const ffi::Dictionary& attrs, std::string_view name, Number& n) {
+bool take(const ffi::Dictionary& attrs, std::string_view name, interop::ScalarValue& n) {
   if (!attrs.contains<T>(name)) return false;
   auto v = attrs.get<T>(name);
   if (v.has_error()) return false;
   const T x = v.value();
   if constexpr (std::is_floating_point_v<T>) {
-    n.d = static_cast<double>(x);
+    n = interop::ScalarValue::of_float(static_cast<double>(x));
   } else if constexpr (std::is_unsigned_v<T>) {
-    n.integer = true;
-    n.is_unsigned = true;
-    n.u = static_cast<uint64_t>(x);
+    n = interop::ScalarValue::of_uint(static_cast<uint64_t>(x));
   } else {
-    n.integer = true;
-    n.i = static_cast<int64_t>(x);
+    n = interop::ScalarValue::of_int(static_cast<int64_t>(x));
   }
   return true;
 }
 
-inline std::optional<Number> number(const ffi::Dictionary& attrs, std::string_view name) {
-  Number n;
+// A scalar attribute of any numeric type.
+inline std::optional<interop::ScalarValue> number(const ffi::Dictionary& attrs, std::string_view name) {
+  interop::ScalarValue n;
   if (take<float>(attrs, name, n) || take<double>(attrs, name, n) || take<int8_t>(attrs, name, n) ||
       take<int16_t>(attrs, name, n) || take<int32_t>(attrs, name, n) || take<int64_t>(attrs, name, n) ||
       take<uint8_t>(attrs, name, n) || take<uint16_t>(attrs, name, n) || take<uint32_t>(attrs, name, n) ||
@@ -307,23 +321,47 @@ inline std::optional<Number> number(const ffi::Dictionary& attrs, std::string_vi
   return std::nullopt;
 }
 
-inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi::RemainingRets& rets,
-                        const ffi::Dictionary& attrs, Call& call) {
+// Checks a call against the op's parameters and fills `call`; its kernel comes from
+// the op's cache for (`device`, the inputs' dimensions), else from
+// `bind_on(bindings)`: (the device, the kernel bound on it for the bindings).
+template <class BindOnDevice>
+ffi::Error check(Op& op, int device, const BindOnDevice& bind_on, const ffi::RemainingArgs& args,
+                 const ffi::RemainingRets& rets, const ffi::Dictionary& attrs, Call& call) {
   if (!op.refused.empty()) return op.error(op.refused);
   if (args.size() != op.inputs)
     return op.error("takes " + std::to_string(op.inputs) + " array argument(s), not " + std::to_string(args.size()));
   if (rets.size() != op.outputs)
     return op.error("has " + std::to_string(op.outputs) + " result(s), not " + std::to_string(rets.size()));
-  std::set<std::string, std::less<>> scalar_names;
-  for (size_t i = 0; i < op.params.size(); ++i)
-    if (op.params[i].kind == ParamSpec::Kind::scalar) scalar_names.insert(op.names[i]);
   for (auto it = attrs.begin(); it != attrs.end(); ++it)
-    if (!scalar_names.count(*it)) return op.error("unknown attribute '" + std::string(*it) + "'");
+    if (!op.scalar_names.count(*it)) return op.error("unknown attribute '" + std::string(*it) + "'");
 
-  interop::ShapeBinder shapes;
+  // inputs first (their shapes find the kernel), then outputs and scalars
   size_t in = 0, out = 0;
-  // inputs first (they bind the symbols), then outputs and scalars
   for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      const std::span<const int64_t> dims(call.dims.data(), call.dims.size());
+      call.bound = op.bound.find(device, dims);
+      if (!call.bound) {
+        interop::ShapeBinder shapes;
+        size_t d = 0;
+        for (size_t i = 0; i < op.params.size(); ++i) {
+          const ParamSpec& p = op.params[i];
+          if (p.kind != ParamSpec::Kind::input) continue;
+          if (auto error = shapes.bind(p.spec, op.names[i], dims.subspan(d, p.spec.shape.size())))
+            return op.error(*error);
+          d += p.spec.shape.size();
+        }
+        interop::BoundCall made;
+        for (const ParamSpec& p : op.params)
+          if (p.kind == ParamSpec::Kind::output) made.output_shapes.push_back(shapes.shape_of(p.spec));
+        try {
+          std::tie(made.device, made.kernel) = bind_on(shapes.bindings());
+        } catch (const std::exception& e) {
+          return op.error(e.what());
+        }
+        call.bound = op.bound.insert(device, dims, std::move(made));
+      }
+    }
     for (size_t i = 0; i < op.params.size(); ++i) {
       const ParamSpec& p = op.params[i];
       const std::string& name = op.names[i];
@@ -331,38 +369,14 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
       if (p.kind == ParamSpec::Kind::scalar) {
         if (!attrs.contains(name))
           return op.error("attribute '" + name + "' is missing (a " + type_name(p.dtype) + " scalar)");
-        const std::optional<Number> n = number(attrs, name);
-        std::array<uint8_t, 8> bytes{};
-        if (!n || (n->integer && float_scalar(p.dtype)) || (!n->integer && integer_scalar(p.dtype)))
+        const std::optional<interop::ScalarValue> n = number(attrs, name);
+        if (!n)
           return op.error("attribute '" + name + "' must be " +
                           (float_scalar(p.dtype) ? "a floating-point" : "an integer") + " scalar (" +
                           type_name(p.dtype) + ")");
-        if (p.dtype == DType::f32) {
-          const float f = static_cast<float>(n->d);
-          std::memcpy(bytes.data(), &f, 4);
-        } else if (p.dtype == DType::f64) {
-          std::memcpy(bytes.data(), &n->d, 8);
-        } else {
-          const size_t size = ptx::bits(p.dtype) / 8u;
-          bool fits = true;
-          uint64_t raw = 0;
-          if (signed_integer(p.dtype)) {
-            const int64_t lo = size < 8 ? -(int64_t{1} << (size * 8 - 1)) : INT64_MIN;
-            const int64_t hi = size < 8 ? (int64_t{1} << (size * 8 - 1)) - 1 : INT64_MAX;
-            fits = n->is_unsigned ? n->u <= static_cast<uint64_t>(hi) : (n->i >= lo && n->i <= hi);
-            raw = n->is_unsigned ? n->u : static_cast<uint64_t>(n->i);
-          } else {
-            const uint64_t hi = size < 8 ? (uint64_t{1} << (size * 8)) - 1 : UINT64_MAX;
-            fits = n->is_unsigned ? n->u <= hi : (n->i >= 0 && static_cast<uint64_t>(n->i) <= hi);
-            raw = n->is_unsigned ? n->u : static_cast<uint64_t>(n->i);
-          }
-          if (!fits)
-            return op.error("attribute '" + name +
-                            "': " + (n->is_unsigned ? std::to_string(n->u) : std::to_string(n->i)) +
-                            " does not fit a " + type_name(p.dtype));
-          std::memcpy(bytes.data(), &raw, size);  // little-endian: the low bytes
-        }
-        call.scalars.push_back(bytes);
+        call.scalars.emplace_back();
+        if (auto error = interop::pack_scalar(p.dtype, *n, "attribute", name, call.scalars.back()))
+          return op.error(*error);
         continue;
       }
       const bool input = p.kind == ParamSpec::Kind::input;
@@ -386,79 +400,76 @@ inline ffi::Error check(const Op& op, const ffi::RemainingArgs& args, const ffi:
         return op.error(std::string(what) + " '" + name + "' must have " + std::to_string(p.spec.shape.size()) +
                         " dimensions, not " + std::to_string(dims.size()));
       if (input) {
-        if (auto error = shapes.bind(p.spec, name, std::span<const int64_t>(dims.begin(), dims.size())))
-          return op.error(*error);
+        call.dims.insert(call.dims.end(), dims.begin(), dims.end());
       } else {
-        const std::vector<int64_t> shape = shapes.shape_of(p.spec);
-        if (!std::equal(shape.begin(), shape.end(), dims.begin()))
+        const std::vector<int64_t>& shape = call.bound->output_shapes[out - 1];
+        if (!std::equal(shape.begin(), shape.end(), dims.begin(), dims.end()))
           return op.error("result '" + name + "' must have shape " + shape_text(shape) + ", not " + shape_text(dims));
       }
       call.data.push_back(b->untyped_data());
       call.bytes.push_back(b->size_bytes());
     }
   }
-  call.bindings = shapes.bindings();
   return ffi::Error::Success();
 }
 
 // The launch arguments in parameter order; `pointer(i)`: buffer i of call.data.
 template <class PointerOf>
-void launch(const Op& op, const Call& call, const ptx::BoundKernel& kernel, const ptx::Stream* stream,
-            PointerOf pointer) {
+void launch(const Op& op, Call& call, const ptx::BoundKernel& kernel, const ptx::Stream* stream, PointerOf pointer) {
   // call.data holds inputs then outputs; the kernel's order interleaves them
-  std::vector<ptx::DevicePtr> ptrs;
-  ptrs.reserve(op.params.size());
-  std::vector<LaunchArg> args;
+  call.ptrs.reserve(op.params.size());  // the args view them: no reallocation
   size_t in = 0, out = 0, scalar = 0;
   for (const ParamSpec& p : op.params) {
     if (p.kind == ParamSpec::Kind::scalar) {
-      const auto& bytes = call.scalars[scalar++];
-      args.push_back(
-          LaunchArg{false, p.dtype, static_cast<uint8_t>(ptx::bits(p.dtype) / 8u), bytes.data(), nullptr, false});
+      call.args.push_back(interop::scalar_arg(p.dtype, call.scalars[scalar++]));
     } else {
-      ptrs.push_back(pointer(p.kind == ParamSpec::Kind::input ? in++ : op.inputs + out++));
-      args.push_back(launch_arg(ptrs.back()));
+      call.ptrs.push_back(pointer(p.kind == ParamSpec::Kind::input ? in++ : op.inputs + out++));
+      call.args.push_back(launch_arg(call.ptrs.back()));
     }
   }
-  kernel.launch(args, stream);
+  kernel.launch(call.args, stream);
 }
 
 inline ffi::Error run_cpu(Op& op, ffi::RemainingArgs args, ffi::RemainingRets rets, ffi::Dictionary attrs) {
-  Call call;
-  if (ffi::Error e = check(op, args, rets, attrs, call); e.failure()) return e;
+  Call& call = scratch();
+  auto bind_on = [&op](const ptx::Bindings& b) {
+    const ptx::Device cpu = ptx::device::cpu();
+    return std::pair(cpu, ptx::bind(cpu, op.kernel(op.options.cpu_arch), b));
+  };
+  if (ffi::Error e = check(op, interop::kCpuKey, bind_on, args, rets, attrs, call); e.failure()) return e;
   // XLA may run independent calls at once; the emulator runs one launch at a time
   // anyway, so the whole call (allocation, copies, launch) is serialized.
   static std::mutex emulator;
   std::lock_guard lock(emulator);
+  const ptx::Device& device = call.bound->device;
   std::vector<ptx::DevicePtr> buffers;
-  const ptx::Device* cpu = nullptr;
   try {
-    static const ptx::Device device = ptx::device::cpu();
-    cpu = &device;
-    const ptx::BoundKernel kernel = ptx::bind(device, op.kernel(op.options.cpu_arch), call.bindings);
     for (size_t i = 0; i < call.data.size(); ++i) {
       buffers.push_back(device.alloc(std::max<size_t>(call.bytes[i], 1)));
       if (i < op.inputs) device.copy_to_device(buffers.back(), call.data[i], call.bytes[i]);
     }
-    launch(op, call, kernel, nullptr, [&](size_t i) { return buffers[i]; });
+    launch(op, call, call.bound->kernel, nullptr, [&](size_t i) { return buffers[i]; });
     for (size_t i = op.inputs; i < call.data.size(); ++i) device.copy_to_host(call.data[i], buffers[i], call.bytes[i]);
   } catch (const std::exception& e) {
-    for (const ptx::DevicePtr& p : buffers) cpu->free(p);
+    for (const ptx::DevicePtr& p : buffers) device.free(p);
     return op.error(e.what());
   }
-  for (const ptx::DevicePtr& p : buffers) cpu->free(p);
+  for (const ptx::DevicePtr& p : buffers) device.free(p);
   return ffi::Error::Success();
 }
 
 inline ffi::Error run_cuda(Op& op, int32_t ordinal, void* stream, ffi::RemainingArgs args, ffi::RemainingRets rets,
                            ffi::Dictionary attrs) {
-  Call call;
-  if (ffi::Error e = check(op, args, rets, attrs, call); e.failure()) return e;
-  try {
+  Call& call = scratch();
+  auto bind_on = [&op, ordinal](const ptx::Bindings& b) {
     const ptx::Device dev = ptx::device::gpu(ordinal);
-    const ptx::BoundKernel kernel = ptx::bind(dev, op.kernel(dev.arch()), call.bindings);
+    return std::pair(dev, ptx::bind(dev, op.kernel(dev.arch()), b));
+  };
+  if (ffi::Error e = check(op, ordinal, bind_on, args, rets, attrs, call); e.failure()) return e;
+  try {
+    const ptx::Device& dev = call.bound->device;
     const ptx::Stream s = dev.wrap_stream(stream);
-    launch(op, call, kernel, &s, [&](size_t i) { return dev.wrap_pointer(call.data[i]); });
+    launch(op, call, call.bound->kernel, &s, [&](size_t i) { return dev.wrap_pointer(call.data[i]); });
   } catch (const std::exception& e) {
     return op.error(e.what());
   }
@@ -507,6 +518,22 @@ inline const std::string& library_json() {
 
 }  // namespace detail
 }  // namespace ptx::jax
+
+// The hits and misses of op `name`'s cache of bound kernels (ptxpp.jax's
+// Op.cache_stats, through ctypes): a call whose device and input shapes an earlier
+// call had is a hit. 0 when the library has no such op.
+extern "C" __attribute__((visibility("default"), used)) inline int ptxpp_jax_cache_stats(const char* name, uint64_t* hits,
+                                                                                       uint64_t* misses) {
+  for (auto* op : ptx::jax::detail::registry()) {
+    const ptx::jax::detail::Op& o = op();
+    if (o.name != name) continue;
+    const auto stats = o.bound.stats();
+    *hits = stats.hits;
+    *misses = stats.misses;
+    return 1;
+  }
+  return 0;
+}
 
 // The library's list of ops (JSON: [{"name", "params": [{"kind", "name", "dtype",
 // "shape"}...]} or {"name", "error"}...]); ptxpp.jax.load_library reads it.

@@ -16,12 +16,15 @@
 // Dispatch: CUDA tensors launch on the current CUDA stream (the kernel is traced for
 // the GPU's target and compiled once; launches are capture-safe, so the op works in
 // CUDA graphs); CPU tensors run on the CPU emulator (slow; for tests and machines
-// without a GPU). Wrong dtype, rank, shape, device or layout is an error that names
-// the op and the argument.
+// without a GPU). Each op caches the kernel bound per (device, input shapes)
+// (interop/bound_cache.hpp): a call that repeats them binds and looks up nothing.
+// Wrong dtype, rank, shape, device or layout is an error that names the op and the
+// argument.
 #pragma once
 
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/empty.h>
+#include <c10/util/SmallVector.h>
 #include <torch/library.h>
 
 #if PTXPP_TORCH_CUDA
@@ -37,11 +40,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ptxpp/dsl/kernel.hpp"
+#include "ptxpp/interop/bound_cache.hpp"
+#include "ptxpp/interop/scalars.hpp"
 #include "ptxpp/interop/shapes.hpp"
 #include "ptxpp/runtime/device.hpp"
 #include "ptxpp/runtime/launch.hpp"
@@ -75,21 +81,13 @@ inline std::optional<c10::ScalarType> torch_dtype(DType t) {
   }
 }
 
-inline bool float_scalar(DType t) { return t == DType::f32 || t == DType::f64; }
-inline bool integer_scalar(DType t) {
-  switch (t) {
-    case DType::s8: case DType::s16: case DType::s32: case DType::s64:
-    case DType::u8: case DType::u16: case DType::u32: case DType::u64: return true;
-    default: return false;
-  }
-}
-
 inline std::string arg_name(const ParamSpec& p, size_t index) {
   if (!p.name.empty()) return p.name;
   return (p.kind == ParamSpec::Kind::output ? "out" : "in") + std::to_string(index);
 }
 
-// One registered op: its kernel per target, and what its arguments must be.
+// One registered op: its kernel per target, what its arguments must be, and the
+// kernels bound per (device, input shapes) its calls have met.
 struct Op {
   std::string qualified;  // the op's name, for messages
   KernelFactory make;
@@ -97,9 +95,12 @@ struct Op {
   std::vector<ParamSpec> params;  // the kernel's, in order
   std::vector<std::string> names;  // schema names, per param
   size_t arguments = 0;            // inputs + scalars
+  size_t outputs = 0;
 
   std::mutex mu;
   std::map<std::string, ptx::Kernel> kernels;  // per target
+  interop::BoundCache bound;
+  std::once_flag enrolled;  // in ops_by_name(), at the first call (that knows the namespace)
 
   const ptx::Kernel& kernel(const std::string& arch) {
     std::lock_guard lock(mu);
@@ -111,99 +112,123 @@ struct Op {
   [[noreturn]] void fail(const std::string& what) const { TORCH_CHECK(false, qualified, ": ", what); }
 };
 
-// The checked arguments of one call: the input tensors, the scalars' bytes, the
-// bindings of the symbolic dimensions, and the outputs' shapes.
+// The ops that have been called, by qualified name ("ns::name"), for cache statistics.
+inline std::map<std::string, std::weak_ptr<Op>>& ops_by_name(std::mutex*& mu) {
+  static std::mutex lock;
+  static std::map<std::string, std::weak_ptr<Op>> ops;
+  mu = &lock;
+  return ops;
+}
+
+// The checked arguments of one call (views of the stack: no allocation for up to 8
+// tensors, 8 scalars and 16 dimensions).
 struct Call {
-  std::vector<at::Tensor> inputs;                 // per input param, in order
-  std::vector<std::array<uint8_t, 8>> scalars;    // per scalar param, in order
-  ptx::Bindings bindings;
-  std::vector<std::vector<int64_t>> output_shapes;
+  c10::SmallVector<const at::Tensor*, 8> inputs;         // per input param, in order
+  c10::SmallVector<interop::ScalarBytes, 8> scalars;     // per scalar param, in order
+  c10::SmallVector<int64_t, 16> dims;                    // every input's sizes, in order
   c10::Device device{c10::DeviceType::CPU};
 };
 
-inline Call check_call(const Op& op, const std::vector<c10::IValue>& args) {
-  Call call;
-  std::optional<std::string> first_tensor;
-  interop::ShapeBinder shapes;
+// Checks what a call's arguments are (tensor or scalar, device, dtype, rank, layout,
+// scalar range) and gathers them; their shapes are bound in bound_for.
+inline void check_call(const Op& op, std::span<const c10::IValue> args, Call& call) {
+  size_t first_tensor = 0;
+  bool have_tensor = false;
   size_t a = 0;
   for (size_t i = 0; i < op.params.size(); ++i) {
     const ParamSpec& p = op.params[i];
-    const std::string& name = op.names[i];
     if (p.kind == ParamSpec::Kind::output) continue;
-    const c10::IValue& v = args.at(a++);
+    const c10::IValue& v = args[a++];
     if (p.kind == ParamSpec::Kind::scalar) {
-      std::array<uint8_t, 8> bytes{};
-      if (float_scalar(p.dtype)) {
-        const double d = v.toDouble();
-        if (p.dtype == DType::f32) {
-          const float f = static_cast<float>(d);
-          std::memcpy(bytes.data(), &f, 4);
-        } else {
-          std::memcpy(bytes.data(), &d, 8);
-        }
-      } else {
-        const int64_t n = v.toInt();
-        const size_t size = ptx::bits(p.dtype) / 8u;
-        const bool is_signed = p.dtype == DType::s8 || p.dtype == DType::s16 || p.dtype == DType::s32 || p.dtype == DType::s64;
-        bool fits = true;
-        if (size < 8) {
-          const int64_t lo = is_signed ? -(int64_t{1} << (size * 8 - 1)) : 0;
-          const int64_t hi = is_signed ? (int64_t{1} << (size * 8 - 1)) - 1 : (int64_t{1} << (size * 8)) - 1;
-          fits = n >= lo && n <= hi;
-        } else if (!is_signed) {
-          fits = n >= 0;
-        }
-        if (!fits) op.fail("argument '" + name + "': " + std::to_string(n) + " does not fit a " + std::string(ptx::name(p.dtype)));
-        std::memcpy(bytes.data(), &n, size);  // little-endian: the low bytes
-      }
-      call.scalars.push_back(bytes);
+      const interop::ScalarValue value = interop::float_scalar(p.dtype) ? interop::ScalarValue::of_float(v.toDouble())
+                                                                        : interop::ScalarValue::of_int(v.toInt());
+      call.scalars.emplace_back();
+      if (auto error = interop::pack_scalar(p.dtype, value, "argument", op.names[i], call.scalars.back())) op.fail(*error);
       continue;
     }
     // an input tensor
+    const std::string& name = op.names[i];
     if (!v.isTensor()) op.fail("argument '" + name + "' must be a tensor");
     const at::Tensor& t = v.toTensor();
-    if (!first_tensor) {
-      first_tensor = name;
+    if (!have_tensor) {
+      have_tensor = true;
+      first_tensor = i;
       call.device = t.device();
     } else if (t.device() != call.device) {
-      op.fail("argument '" + name + "' is on " + t.device().str() + ", but '" + *first_tensor + "' is on " + call.device.str());
+      op.fail("argument '" + name + "' is on " + t.device().str() + ", but '" + op.names[first_tensor] + "' is on " +
+              call.device.str());
     }
     const c10::ScalarType want = *torch_dtype(p.spec.dtype);
     if (t.scalar_type() != want)
       op.fail("argument '" + name + "' must be a " + std::string(c10::toString(want)) + " tensor, not " + c10::toString(t.scalar_type()));
     if (t.dim() != static_cast<int64_t>(p.spec.shape.size()))
       op.fail("argument '" + name + "' must have " + std::to_string(p.spec.shape.size()) + " dimensions, not " + std::to_string(t.dim()));
-    if (auto error = shapes.bind(p.spec, name, std::span<const int64_t>(t.sizes().data(), t.sizes().size()))) op.fail(*error);
     if (p.spec.strides.empty() && !t.is_contiguous())
       op.fail("argument '" + name + "' must be contiguous (call .contiguous() on it)");
-    call.inputs.push_back(t);
+    call.dims.append(t.sizes().begin(), t.sizes().end());
+    call.inputs.push_back(&t);
   }
-  for (const ParamSpec& p : op.params)
-    if (p.kind == ParamSpec::Kind::output) call.output_shapes.push_back(shapes.shape_of(p.spec));
-  call.bindings = shapes.bindings();
-  return call;
 }
 
-inline std::vector<at::Tensor> allocate_outputs(const Op& op, const Call& call, c10::Device device) {
+enum class Where { cpu, cuda, meta };
+
+// The kernel bound for this call's device and input shapes, and its outputs' shapes:
+// from the op's cache, else made (binding the symbolic dimensions, which checks the
+// shapes; tracing and loading the kernel) and cached.
+inline std::shared_ptr<const interop::BoundCall> bound_for(Op& op, Where where, const Call& call) {
+  const int key = where == Where::meta ? interop::kMetaKey : where == Where::cpu ? interop::kCpuKey : call.device.index();
+  const std::span<const int64_t> dims(call.dims.data(), call.dims.size());
+  if (auto hit = op.bound.find(key, dims)) return hit;
+  interop::ShapeBinder shapes;
+  size_t d = 0;
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    const ParamSpec& p = op.params[i];
+    if (p.kind != ParamSpec::Kind::input) continue;
+    if (auto error = shapes.bind(p.spec, op.names[i], dims.subspan(d, p.spec.shape.size()))) op.fail(*error);
+    d += p.spec.shape.size();
+  }
+  interop::BoundCall made;
+  for (const ParamSpec& p : op.params)
+    if (p.kind == ParamSpec::Kind::output) made.output_shapes.push_back(shapes.shape_of(p.spec));
+  std::string error;
+  try {
+    if (where == Where::cpu) {
+      made.device = ptx::device::cpu();
+      made.kernel = ptx::bind(made.device, op.kernel(op.options.cpu_arch), shapes.bindings());
+    } else if (where == Where::cuda) {
+      made.device = ptx::device::gpu(call.device.index());
+      made.kernel = ptx::bind(made.device, op.kernel(made.device.arch()), shapes.bindings());
+    }
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (!error.empty()) op.fail(error);
+  return op.bound.insert(key, dims, std::move(made));
+}
+
+inline std::vector<at::Tensor> allocate_outputs(const Op& op, const interop::BoundCall& bound, c10::Device device) {
   std::vector<at::Tensor> out;
+  out.reserve(op.outputs);
   size_t o = 0;
   for (const ParamSpec& p : op.params)
     if (p.kind == ParamSpec::Kind::output)
-      out.push_back(at::empty(call.output_shapes[o++], at::TensorOptions().dtype(*torch_dtype(p.spec.dtype)).device(device)));
+      out.push_back(at::empty(bound.output_shapes[o++], at::TensorOptions().dtype(*torch_dtype(p.spec.dtype)).device(device)));
   return out;
 }
 
 // The launch arguments in parameter order: pointers from `pointer(input or output index)`.
 template <class PointerOf>
 void launch(const Op& op, const Call& call, const ptx::BoundKernel& kernel, const ptx::Stream* stream, PointerOf pointer) {
-  std::vector<ptx::DevicePtr> ptrs;
-  ptrs.reserve(op.params.size());
-  std::vector<LaunchArg> args;
+  // per thread, reused: no allocation once grown
+  thread_local std::vector<ptx::DevicePtr> ptrs;
+  thread_local std::vector<LaunchArg> args;
+  ptrs.clear();
+  args.clear();
+  ptrs.reserve(op.params.size());  // the args view them: no reallocation
   size_t tensor = 0, scalar = 0;
   for (const ParamSpec& p : op.params) {
     if (p.kind == ParamSpec::Kind::scalar) {
-      const auto& bytes = call.scalars[scalar++];
-      args.push_back(LaunchArg{false, p.dtype, static_cast<uint8_t>(ptx::bits(p.dtype) / 8u), bytes.data(), nullptr, false});
+      args.push_back(interop::scalar_arg(p.dtype, call.scalars[scalar++]));
     } else {
       ptrs.push_back(pointer(tensor++));
       args.push_back(launch_arg(ptrs.back()));
@@ -214,52 +239,59 @@ void launch(const Op& op, const Call& call, const ptx::BoundKernel& kernel, cons
 
 inline size_t bytes_of(const at::Tensor& t) { return static_cast<size_t>(t.numel()) * t.element_size(); }
 
-enum class Where { cpu, cuda, meta };
-
 struct Boxed final : c10::OperatorKernel {
   std::shared_ptr<Op> op;
   Where where;
   Boxed(std::shared_ptr<Op> o, Where w) : op(std::move(o)), where(w) {}
 
-  void operator()(const c10::OperatorHandle&, c10::DispatchKeySet, ::torch::jit::Stack* stack) {
-    std::vector<c10::IValue> args(stack->end() - static_cast<std::ptrdiff_t>(op->arguments), stack->end());
-    const Call call = check_call(*op, args);
-    std::vector<at::Tensor> outputs = allocate_outputs(*op, call, call.device);
-    if (where == Where::cuda) run_cuda(call, outputs);
-    if (where == Where::cpu) run_cpu(call, outputs);
-    stack->erase(stack->end() - static_cast<std::ptrdiff_t>(op->arguments), stack->end());
+  void operator()(const c10::OperatorHandle& handle, c10::DispatchKeySet, ::torch::jit::Stack* stack) {
+    std::call_once(op->enrolled, [&] {
+      std::mutex* mu = nullptr;
+      auto& ops = ops_by_name(mu);
+      std::lock_guard lock(*mu);
+      ops[handle.operator_name().name] = op;
+    });
+    const auto n = static_cast<std::ptrdiff_t>(op->arguments);
+    Call call;
+    check_call(*op, std::span<const c10::IValue>(stack->data() + (stack->size() - op->arguments), op->arguments), call);
+#if !PTXPP_TORCH_CUDA
+    if (where == Where::cuda) op->fail("this library was built without CUDA support (no CUDA toolkit headers at build time)");
+#endif
+    const std::shared_ptr<const interop::BoundCall> bound = bound_for(*op, where, call);
+    std::vector<at::Tensor> outputs = allocate_outputs(*op, *bound, call.device);
+    if (where == Where::cuda) run_cuda(call, *bound, outputs);
+    if (where == Where::cpu) run_cpu(call, *bound, outputs);
+    call.inputs.clear();  // views of the stack, which loses them now
+    stack->erase(stack->end() - n, stack->end());
     for (at::Tensor& t : outputs) stack->emplace_back(std::move(t));
   }
 
-  void run_cuda([[maybe_unused]] const Call& call, [[maybe_unused]] std::vector<at::Tensor>& outputs) {
+  void run_cuda([[maybe_unused]] const Call& call, [[maybe_unused]] const interop::BoundCall& bound,
+                [[maybe_unused]] std::vector<at::Tensor>& outputs) {
 #if PTXPP_TORCH_CUDA
-    const int index = call.device.index();
-    const ptx::Device dev = ptx::device::gpu(index);
-    const ptx::BoundKernel kernel = ptx::bind(dev, op->kernel(dev.arch()), call.bindings);
-    const ptx::Stream stream = dev.wrap_stream(c10::cuda::getCurrentCUDAStream(static_cast<c10::DeviceIndex>(index)).stream());
-    launch(*op, call, kernel, &stream, [&](size_t i) {
-      const at::Tensor& t = i < call.inputs.size() ? call.inputs[i] : outputs[i - call.inputs.size()];
+    const ptx::Device& dev = bound.device;
+    const ptx::Stream stream =
+        dev.wrap_stream(c10::cuda::getCurrentCUDAStream(static_cast<c10::DeviceIndex>(call.device.index())).stream());
+    launch(*op, call, bound.kernel, &stream, [&](size_t i) {
+      const at::Tensor& t = i < call.inputs.size() ? *call.inputs[i] : outputs[i - call.inputs.size()];
       return dev.wrap_pointer(t.data_ptr());
     });
-#else
-    op->fail("this library was built without CUDA support (no CUDA toolkit headers at build time)");
 #endif
   }
 
-  void run_cpu(const Call& call, std::vector<at::Tensor>& outputs) {
-    static const ptx::Device cpu = ptx::device::cpu();
-    const ptx::BoundKernel kernel = ptx::bind(cpu, op->kernel(op->options.cpu_arch), call.bindings);
+  void run_cpu(const Call& call, const interop::BoundCall& bound, std::vector<at::Tensor>& outputs) {
+    const ptx::Device& cpu = bound.device;
     std::vector<ptx::DevicePtr> buffers;
     auto release = [&] {
       for (const ptx::DevicePtr& p : buffers) cpu.free(p);
     };
     try {
-      for (const at::Tensor& t : call.inputs) {
-        buffers.push_back(cpu.alloc(std::max<size_t>(bytes_of(t), 1)));
-        cpu.copy_to_device(buffers.back(), t.data_ptr(), bytes_of(t));
+      for (const at::Tensor* t : call.inputs) {
+        buffers.push_back(cpu.alloc(std::max<size_t>(bytes_of(*t), 1)));
+        cpu.copy_to_device(buffers.back(), t->data_ptr(), bytes_of(*t));
       }
       for (const at::Tensor& t : outputs) buffers.push_back(cpu.alloc(std::max<size_t>(bytes_of(t), 1)));
-      launch(*op, call, kernel, nullptr, [&](size_t i) { return buffers[i]; });
+      launch(*op, call, bound.kernel, nullptr, [&](size_t i) { return buffers[i]; });
       for (size_t o = 0; o < outputs.size(); ++o)
         cpu.copy_to_host(outputs[o].data_ptr(), buffers[call.inputs.size() + o], bytes_of(outputs[o]));
     } catch (const std::exception& e) {
@@ -284,10 +316,10 @@ inline std::string schema(const std::string& name, const ptx::Kernel& kernel) {
       case ParamSpec::Kind::tensor_map:
         throw std::invalid_argument(where + " is a tensor map: torch ops take tensors and scalars");
       case ParamSpec::Kind::scalar:
-        if (!detail::float_scalar(p.dtype) && !detail::integer_scalar(p.dtype))
+        if (!interop::float_scalar(p.dtype) && !interop::integer_scalar(p.dtype))
           throw std::invalid_argument(where + " is a " + std::string(ptx::name(p.dtype)) +
                                       " scalar: torch ops take f32, f64 and integer scalars");
-        args += (args.empty() ? "" : ", ") + std::string(detail::float_scalar(p.dtype) ? "float " : "int ") + p.name;
+        args += (args.empty() ? "" : ", ") + std::string(interop::float_scalar(p.dtype) ? "float " : "int ") + p.name;
         break;
       case ParamSpec::Kind::input:
         if (!detail::torch_dtype(p.spec.dtype))
@@ -328,6 +360,7 @@ inline std::shared_ptr<Op> make_op(const std::string& name, KernelFactory make, 
     op->names.push_back(p.kind == ParamSpec::Kind::scalar ? p.name : arg_name(p, p.kind == ParamSpec::Kind::input ? in : 0));
     if (p.kind == ParamSpec::Kind::input) ++in;
     if (p.kind != ParamSpec::Kind::output) ++op->arguments;
+    if (p.kind == ParamSpec::Kind::output) ++op->outputs;
   }
   interop::check_outputs_are_sized(op->params, "torch op " + name + ": ");
   signature = schema(name, probe);
@@ -363,4 +396,26 @@ inline void def(::torch::Library& m, const std::string& name, KernelFactory make
                                          CppFunction::makeFromBoxedFunctor(std::make_unique<detail::Boxed>(op, detail::Where::meta))));
 }
 
+// The hits and misses of the cache of bound kernels of op `qualified` ("ns::name"):
+// a call whose device and input shapes an earlier call had is a hit. Zeros for an op
+// not yet called.
+inline interop::BoundCache::Stats cache_stats(const std::string& qualified) {
+  std::mutex* mu = nullptr;
+  auto& ops = detail::ops_by_name(mu);
+  std::lock_guard lock(*mu);
+  auto it = ops.find(qualified);
+  if (it == ops.end()) return {};
+  const std::shared_ptr<detail::Op> op = it->second.lock();
+  return op ? op->bound.stats() : interop::BoundCache::Stats{};
+}
+
 }  // namespace ptx::torch
+
+// cache_stats for Python (ptxpp.torch.cache_stats, through ctypes): 1 when the op has been called.
+extern "C" __attribute__((visibility("default"), used)) inline int ptxpp_torch_cache_stats(const char* qualified,
+                                                                                         uint64_t* hits, uint64_t* misses) {
+  const auto stats = ptx::torch::cache_stats(qualified);
+  *hits = stats.hits;
+  *misses = stats.misses;
+  return stats.hits + stats.misses > 0;
+}
