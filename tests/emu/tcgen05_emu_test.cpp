@@ -94,8 +94,12 @@ std::string regs(const char* prefix, unsigned first, unsigned n) {
   return s + "}";
 }
 
+// Unvalidated: the malformed forms below are for the emulator's own reports (by default the
+// validator refuses them first).
 std::string run_error(const std::string& ptx, unsigned threads, std::vector<uint32_t> out = std::vector<uint32_t>(16, 0)) {
-  EmuRun r;
+  ptx::emu::Options unvalidated;
+  unvalidated.validate = false;
+  EmuRun r{ptx::emu::Emulator(unvalidated), {}};
   r.buffer(out, "out");
   try {
     r.launch(ptx, "k", {1, 1, 1}, {threads, 1, 1});

@@ -892,7 +892,9 @@ TEST(EmuTma, TensormapReplaceMisuseIsReported) {
            {bad_box, false, "a box dimension is 1 to 256 (new value 300)"},
            {bad_atomicity, false, "needs the 128B swizzle mode"},
            {kReplace, true, "not a tensor map the CPU device encoded"}}) {
-    EmuRun r;
+    emu::Options unvalidated;  // .swizzle_atomicity is sm_100 PTX in this sm_90a module: the emulator's own report
+    unvalidated.validate = false;
+    EmuRun r{emu::Emulator(unvalidated), {}};
     const uint64_t g = r.emu.memory().alloc(64 * 24 * 4, "tensor");
     emu::TensorMapDesc tmpl = f32_map(g, {64, 24}, {256}, {16, 16});
     r.args.push_back(map_arg(tmpl));
