@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 #include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -881,6 +882,8 @@ class Decoder {
   // [map, {c...}], [src]{, policy}. ops: [0] the shared-memory box, [1] the map, [2] the coordinates,
   // [3] the mbarrier, [4] the ctaMask.
   DInst tensor(DInst d, std::span<const ListItem> operands) {
+    const bool pair = std::exchange(cta_pair_, false);
+    if (pair && (d.flags & kMulticast)) throw unsupported("cp.async.bulk.tensor with both .multicast::cluster and .cta_group::2");
     const bool load = d.sub == 0;
     const size_t map_at = load ? 1 : 0;
     const size_t offsets_at = 3;  // .im2col loads: {offsets} after the mbarrier
@@ -980,6 +983,10 @@ class Decoder {
     if (mo.rfind(".im2col", 0) == 0) return void(d.im2col = 2);  // .im2col::w, .im2col_no_offs, ...: reported when executed (prefetches: no effect)
     if (mo == ".noftz") return;
     if (mo == ".multicast::cluster") return void(d.flags |= kMulticast);
+    // .cta_group::2 lets the load complete on the peer CTA's mbarrier: the [mbar] operand is a
+    // .shared::cluster address already, so only its multicast form (each destination's peer) differs.
+    if (mo == ".cta_group::1") return;
+    if (mo == ".cta_group::2") return void(cta_pair_ = true);
     if (mo == ".reduce") return void(reduce_ = true);
     static const std::unordered_map<std::string_view, AtomOp> kReduce = {
         {".add", AtomOp::Add}, {".min", AtomOp::Min}, {".max", AtomOp::Max}, {".inc", AtomOp::Inc},
@@ -1068,7 +1075,7 @@ class Decoder {
   bool cp_nop_ = false, row_seen_ = false, a_col_ = false, b_row_ = false;
   int spaces_seen_ = 0;
   bool cluster_barrier_ = false;
-  bool tensor_ = false, reduce_ = false;
+  bool tensor_ = false, reduce_ = false, cta_pair_ = false;
   bool seen_mbar_op_ = false;
   std::string where_, loc_;
   std::unordered_map<int64_t, std::string> files_;  // .file index -> name
