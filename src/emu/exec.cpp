@@ -2489,7 +2489,7 @@ Emulator::Emulator(Options o) : options_(o) {}
 
 // What ptxas would refuse is not run: the instruction stream of an invalid module (a missing
 // operand, a special register as a destination) has no meaning to emulate.
-void Emulator::refuse_invalid(const ir::Module& m, std::string_view entry) {
+void Emulator::require_valid(const ir::Module& m, std::string_view entry) {
   const std::vector<spec::Diagnostic> diags = spec::check(m);
   std::string shown;
   size_t errors = 0;
@@ -2516,7 +2516,7 @@ void Emulator::launch(const ir::Module& m, std::string_view entry, const LaunchC
   if (static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z > 1024)
     throw Error(fmt::format("launch of {}: {} threads per block; at most 1024", entry,
                             static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z));
-  if (options_.validate) refuse_invalid(m, entry);
+  if (options_.validate) require_valid(m, entry);
   const Program p = decode(m, entry, memory_);
   if (args.size() != p.param_offsets.size())
     throw Error(fmt::format("launch of {}: {} arguments for {} parameters", entry, args.size(), p.param_offsets.size()));

@@ -45,7 +45,12 @@ struct CpuStream : StreamImpl {
 };
 
 struct CpuDevice : DeviceImpl {
-  mutable emu::Emulator emu;
+  // Modules are validated once, at load; launches skip it (a hot path).
+  mutable emu::Emulator emu{[] {
+    emu::Options o;
+    o.validate = false;
+    return o;
+  }()};
   mutable std::mutex launch_mu;  // one launch at a time (each uses every core)
   mutable std::atomic<int> captures{0};  // streams being captured
 
@@ -128,6 +133,11 @@ struct CpuDevice : DeviceImpl {
     auto parsed = text::parse(traced->ptx, {traced->name + ".ptx"});
     if (!parsed) throw runtime::Error(parsed.error().format());
     k->module = std::move(parsed.module());
+    try {
+      emu::Emulator::require_valid(k->module, traced->name);
+    } catch (const emu::Error& e) {
+      throw runtime::Error(e.what());
+    }
     k->traced = std::move(traced);
     k->device = this;
     return k;

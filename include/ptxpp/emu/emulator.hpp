@@ -122,9 +122,11 @@ class Emulator {
   const Stats& stats() const { return stats_; }
   // The byte sizes of `entry`'s parameters, in order (throws Error like launch does).
   static std::vector<uint32_t> parameter_sizes(const ir::Module& m, std::string_view entry);
+  // Throws Error listing the validator's errors (file:line:col) when `m` has any: what launch()
+  // does first with Options::validate. A caller that launches one module many times checks once.
+  static void require_valid(const ir::Module& m, std::string_view entry);
 
  private:
-  void refuse_invalid(const ir::Module& m, std::string_view entry);
 
   Options options_;
   Memory memory_;
