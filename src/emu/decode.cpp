@@ -372,6 +372,7 @@ class Decoder {
   void add_reg(std::string name, Ty t) {
     regs_.emplace(std::move(name), static_cast<uint32_t>(p_.slot_types.size()));
     p_.slot_types.push_back(t);
+    if (t.bits == 128) p_.slot_types.push_back(Ty{'b', 64});  // a .b128 register: two slots, low half first
   }
 
   Error unsupported(const std::string& what) const {
@@ -489,6 +490,19 @@ class Decoder {
     throw unsupported(fmt::format("the modifier {} of tensormap", mo));
   }
 
+  // clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128 /
+  // clusterlaunchcontrol.query_cancel.{is_canceled.pred, get_first_ctaid.v4.b32, get_first_ctaid::x.b32}.b128
+  void clc_modifier(DInst& d, std::string_view mo) {
+    static const std::unordered_map<std::string_view, ClcOp> kOps = {
+        {".try_cancel", ClcOp::TryCancel}, {".is_canceled", ClcOp::IsCanceled}, {".get_first_ctaid", ClcOp::FirstCtaid},
+        {".get_first_ctaid::x", ClcOp::FirstCtaidX}, {".get_first_ctaid::y", ClcOp::FirstCtaidY}, {".get_first_ctaid::z", ClcOp::FirstCtaidZ}};
+    if (auto it = kOps.find(mo); it != kOps.end()) return void(d.sub = static_cast<uint8_t>(it->second));
+    if (mo == ".shared::cta" || mo == ".shared") return void(d.space = Space::Shared);
+    if (mo == ".multicast::cluster::all") return void(d.flags |= kMulticast);
+    if (mo == ".async" || mo == ".mbarrier::complete_tx::bytes" || mo == ".query_cancel" || mo == ".v4") return;
+    throw unsupported(fmt::format("the modifier {} of clusterlaunchcontrol", mo));
+  }
+
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
     if (op == "wgmma" || op == "tcgen05") return;  // wgmma_decode and tcgen05_decode read all of them
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
@@ -498,6 +512,7 @@ class Decoder {
       return;
     if (op == "mbarrier") return mbarrier_modifier(d, mo);
     if (op == "tensormap") return tensormap_modifier(d, mo);
+    if (op == "clusterlaunchcontrol") return clc_modifier(d, mo);
     if (op == "cp") return cp_modifier(d, mo);
     if (op == "ldmatrix" || op == "stmatrix" || op == "mma") {
       if (mo == ".sync" || mo == ".aligned" || mo == ".row" || mo == ".col") {
@@ -653,7 +668,7 @@ class Decoder {
         {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}, {"dp4a", Opc::Dp4a}, {"dp2a", Opc::Dp2a},
         {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma},
         {"tcgen05", Opc::Tcgen05},
-        {"tensormap", Opc::Tensormap}};
+        {"tensormap", Opc::Tensormap}, {"clusterlaunchcontrol", Opc::Clc}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;

@@ -97,6 +97,7 @@ class Runner {
   // the CTAs of a cluster run interleaved on this host thread.
   void run(std::atomic<uint64_t>& next, const std::atomic<bool>& stop) {
     const uint64_t total = static_cast<uint64_t>(cfg_.grid.x / cdim_[0]) * (cfg_.grid.y / cdim_[1]) * (cfg_.grid.z / cdim_[2]);
+    next_ = &next, total_ = total;  // clusterlaunchcontrol.try_cancel takes clusters from it too
     for (uint64_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < total;) cluster(i);
   }
 
@@ -111,14 +112,19 @@ class Runner {
   // ---- per-CTA state -----------------------------------------------------------------
   // Per byte of shared memory: the last writer and reader (thread, epoch), for race checks.
   struct Shadow {
-    uint32_t writer = 0, writer_epoch = 0, reader = 0, reader_epoch = 0;
-    bool many_readers = false;
+    struct Access {
+      uint32_t thread = 0;       // cluster_thread(): the CTA rank and the thread's index in it
+      uint32_t epoch = 0, cross = 0;  // its CTA's epoch and the cluster's cross epoch then (0: none)
+    };
+    Access writer, reader;
+    bool many_readers = false;  // others than `reader` read it since, unsynchronized with it
   };
   struct Mbarrier {
     uint32_t expected = 0, pending = 0;
     int64_t tx = 0;
     uint32_t phase = 0;  // completed phases
     uint64_t generation = 0;  // which mbarrier.init made it
+    uint32_t remote = 0;      // the other CTAs (bit per rank) that arrived or completed tx in this phase
   };
   // A tcgen05.mma whose result a thread may not read yet: until a tcgen05.commit of the issuing
   // thread arrives on an mbarrier and that phase completes. (Here the product is already there.)
@@ -143,6 +149,7 @@ class Runner {
     std::vector<Warp> warps;
     TensorMemory tmem;                            // tcgen05 (tcgen05.cpp)
     std::vector<PendingMma> mma_pending;          // mmas writing this CTA's tensor memory, not yet known complete
+    bool saw_failed_cancel = false;               // a query_cancel here found a failed try_cancel
   };
   // Shared::cluster addresses: the CTA's own shared offsets, or (rank + 1) << kRankShift | offset
   // for the shared memory of another CTA of the cluster (mapa).
@@ -158,6 +165,7 @@ class Runner {
     c.mbars.clear();
     c.tmem.reset();
     c.mma_pending.clear();
+    c.saw_failed_cancel = false;
     if (opt_.check_races) c.shadow.assign(c.smem.size(), Shadow{});
     c.epoch = 1;
     c.written.assign(c.smem.size(), 0);
@@ -189,14 +197,19 @@ class Runner {
     }
   }
 
-  void cluster(uint64_t index) {
+  // The ctaid of the first CTA (rank 0) of cluster `index`.
+  std::array<uint32_t, 3> first_ctaid(uint64_t index) const {
     const uint32_t ncx = cfg_.grid.x / cdim_[0], ncy = cfg_.grid.y / cdim_[1];
-    const uint32_t cx = static_cast<uint32_t>(index % ncx), cy = static_cast<uint32_t>(index / ncx % ncy),
-                   cz = static_cast<uint32_t>(index / (static_cast<uint64_t>(ncx) * ncy));
+    return {static_cast<uint32_t>(index % ncx) * cdim_[0], static_cast<uint32_t>(index / ncx % ncy) * cdim_[1],
+            static_cast<uint32_t>(index / (static_cast<uint64_t>(ncx) * ncy)) * cdim_[2]};
+  }
+
+  void cluster(uint64_t index) {
+    const auto [x0, y0, z0] = first_ctaid(index);
     const uint32_t n = cdim_[0] * cdim_[1] * cdim_[2];
     ctas_.resize(n);
     for (uint32_t r = 0; r < n; ++r)
-      init_cta(ctas_[r], cx * cdim_[0] + r % cdim_[0], cy * cdim_[1] + r / cdim_[0] % cdim_[1], cz * cdim_[2] + r / (cdim_[0] * cdim_[1]), r);
+      init_cta(ctas_[r], x0 + r % cdim_[0], y0 + r / cdim_[0] % cdim_[1], z0 + r / (cdim_[0] * cdim_[1]), r);
     cluster_phase_ = 0;
     c_ = &ctas_[0];
     uint64_t steps = 0;
@@ -283,6 +296,7 @@ class Runner {
     if (!any) return false;
     ++cluster_phase_;
     ++mbar_epoch_;
+    ++cross_epoch_;
     for (Cta& c : ctas_) {
       ++c.epoch;
       for (Warp& w : c.warps) {
@@ -433,6 +447,7 @@ class Runner {
         if (off + size > t.smem.size())
           fail(w, lane, fmt::format("{}-byte {} at shared+{} of CTA rank {}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load",
                                     off, rank, t.smem.size()));
+        if (opt_.check_races && !sync_access_) race_check(w, lane, t, off, size, store);
         if (store) std::memset(t.written.data() + off, 1, size);
         else if (opt_.check_shared_init)
           for (unsigned i = 0; i < size; ++i)
@@ -450,7 +465,7 @@ class Runner {
       case Space::Shared:
         if (addr + size > c_->smem.size())
           fail(w, lane, fmt::format("{}-byte {} at shared+{}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", addr, c_->smem.size()));
-        if (opt_.check_races && !sync_access_) race_check(w, lane, addr, size, store);
+        if (opt_.check_races && !sync_access_) race_check(w, lane, *c_, addr, size, store);
         if (store) std::memset(c_->written.data() + addr, 1, size);
         else if (opt_.check_shared_init)
           for (unsigned i = 0; i < size; ++i)
@@ -472,37 +487,57 @@ class Runner {
   void builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in);
 
   // ---- shared-memory race checking (racecheck) ----------------------------------------
-  // Per byte: the last writer and reader (thread, epoch). An epoch ends at every barrier
-  // release and mbarrier phase completion: accesses of two threads in one epoch, one of
-  // them a write, are a race. Atomics and mbarrier operations do not count.
+  // Per byte: the last writer and reader. Two accesses, one of them a write, race unless a
+  // synchronization lies between them: for threads of one CTA, the end of that CTA's epoch (a
+  // barrier release, a phase completion of an mbarrier in it or arrived on by it, a
+  // barrier.cluster); for threads of different CTAs of a cluster (distributed shared memory),
+  // the end of the cluster's cross epoch (a barrier.cluster, or an mbarrier phase that threads of
+  // another CTA arrived on). Atomics and mbarrier operations do not count.
   bool sync_access_ = false;
+  uint32_t cross_epoch_ = 1;
+
+  // A thread of the cluster in the shadow: its CTA rank above its index in the CTA.
+  static constexpr unsigned kThreadBits = 16;
+  Shadow::Access current_access(const Warp& w, int lane) const {
+    return {c_->rank << kThreadBits | (w.index * kLanes + static_cast<uint32_t>(lane)), c_->epoch, cross_epoch_};
+  }
+  // A synchronization lies between access `a` (0 epoch: none yet) and an access of `now`'s thread.
+  static bool synced(const Shadow::Access& a, const Shadow::Access& now) {
+    if (a.epoch == 0) return true;
+    return a.thread >> kThreadBits == now.thread >> kThreadBits ? a.epoch != now.epoch : a.cross != now.cross;
+  }
 
   std::string thread_name(uint32_t t) const {
     return fmt::format("({},{},{})", t % cfg_.block.x, t / cfg_.block.x % cfg_.block.y, t / (cfg_.block.x * cfg_.block.y));
   }
+  // A shadow's thread, named from the point of view of the memory's CTA `mem_rank`.
+  std::string shadow_thread_name(uint32_t id, uint32_t mem_rank) const {
+    const uint32_t rank = id >> kThreadBits;
+    return thread_name(id & ((1u << kThreadBits) - 1)) + (rank == mem_rank ? "" : fmt::format(" of CTA rank {}", rank));
+  }
 
-  void race_check(const Warp& w, int lane, uint64_t addr, unsigned size, bool store) {
-    const uint32_t t = w.index * kLanes + static_cast<uint32_t>(lane);
+  void race_check(const Warp& w, int lane, Cta& mem, uint64_t addr, unsigned size, bool store) {
+    const Shadow::Access now = current_access(w, lane);
     for (uint64_t i = addr; i < addr + size; ++i) {
-      Shadow& sh = c_->shadow[i];
-      if (sh.writer_epoch == c_->epoch && sh.writer != t)
-        fail(w, lane, fmt::format("shared-memory race: {} of shared+{} after a write by thread {}, with no barrier between",
-                                  store ? "a write" : "a read", i, thread_name(sh.writer)));
-      if (store && sh.reader_epoch == c_->epoch && (sh.reader != t || sh.many_readers))
-        fail(w, lane, fmt::format("shared-memory race: a write of shared+{} after a read by thread {}, with no barrier between", i,
-                                  thread_name(sh.reader != t ? sh.reader : t + 1)));
+      Shadow& sh = mem.shadow[i];
+      if (sh.writer.thread != now.thread && !synced(sh.writer, now))
+        fail(w, lane, fmt::format("shared-memory race: {} of shared+{}{} after a write by thread {}, with no barrier between",
+                                  store ? "a write" : "a read", i, where(mem), shadow_thread_name(sh.writer.thread, mem.rank)));
+      const bool read_since = !synced(sh.reader, now);
+      if (store && read_since && (sh.reader.thread != now.thread || sh.many_readers))
+        fail(w, lane, fmt::format("shared-memory race: a write of shared+{}{} after a read by thread {}, with no barrier between", i, where(mem),
+                                  shadow_thread_name(sh.reader.thread != now.thread ? sh.reader.thread : now.thread + 1, mem.rank)));
       if (store) {
-        sh.writer = t;
-        sh.writer_epoch = c_->epoch;
-      } else if (sh.reader_epoch == c_->epoch && sh.reader != t) {
-        sh.many_readers = true;
-      } else if (sh.reader_epoch != c_->epoch) {
-        sh.reader = t;
-        sh.reader_epoch = c_->epoch;
+        sh.writer = now;
+      } else if (!read_since) {
+        sh.reader = now;
         sh.many_readers = false;
+      } else if (sh.reader.thread != now.thread) {
+        sh.many_readers = true;
       }
     }
   }
+  std::string where(const Cta& mem) const { return &mem == c_ ? "" : fmt::format(" of CTA rank {}", mem.rank); }
   std::string c_string(Warp& w, int lane, uint64_t addr);
 
   std::string describe(Space sp, uint64_t addr) const {
@@ -637,6 +672,17 @@ class Runner {
   void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
   void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
+  void cluster_launch_control(Warp& w, const DInst& in, uint32_t exec);
+  // .b128 values live in registers declared .b128 (two slots); vectors of them are not in the ISA.
+  void b128_operands(Warp& w, uint32_t lanes, std::initializer_list<const Opnd*> ops, const char* what) {
+    for (const Opnd* op : ops)
+      if (op->kind != Opnd::Reg || p_.slot_types[op->slot].bits != 128)
+        fail(w, std::countr_zero(lanes), fmt::format("{}.b128 needs a .b128 register for its 128-bit value", what));
+  }
+  void mov_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes);
+  void atom_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes);
+  std::atomic<uint64_t>* next_ = nullptr;  // the launch's next cluster to run (run())
+  uint64_t total_ = 0;                     // its clusters
   void bulk_reduce(Warp& w, int lane, const DInst& in);
   // st.async / red.async: `bytes` of transactions complete on the mbarrier at `bar`, in each lane.
   [[gnu::noinline]] void async_tx(Warp& w, uint32_t exec, const Opnd& bar, unsigned bytes) {
@@ -689,11 +735,21 @@ class Runner {
     b.tx -= tx;
     if (arrivals > b.pending) fail(w, lane, fmt::format("mbarrier arrival count overflow: {} arrivals with {} pending", arrivals, b.pending));
     b.pending -= arrivals;
-    if (b.pending == 0 && b.tx == 0) {
-      ++b.phase;
-      b.pending = b.expected;
-      ++c->epoch;
-    }
+    note_arrival(*c, b);
+    if (b.pending == 0 && b.tx == 0) complete_phase(*c, b);
+  }
+  void note_arrival(const Cta& owner, Mbarrier& b) const {
+    if (&owner != c_) b.remote |= 1u << c_->rank;
+  }
+  // A phase completes: it orders what its arrivers did before it before what its waiters do
+  // after, so the race-check epochs of the mbarrier's CTA and of every CTA that arrived end.
+  void complete_phase(Cta& owner, Mbarrier& b) {
+    ++b.phase;
+    b.pending = b.expected;
+    ++owner.epoch;
+    for (uint32_t m = b.remote; m; m &= m - 1) ++ctas_[static_cast<size_t>(std::countr_zero(m))].epoch;
+    if (b.remote) ++cross_epoch_;
+    b.remote = 0;
   }
 };
 
@@ -941,6 +997,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
   switch (in.op) {
     case Opc::Nop: return;
     case Opc::Mov:
+      if (t.bits == 128) return mov_b128(w, in, exec, exec ? exec : active);
       if ((o[0].kind == Opnd::Vec || o[1].kind == Opnd::Vec) &&
           (t.bits > 64 || t.bits % (o[0].kind == Opnd::Vec ? o[0].count : o[1].count) != 0))
         fail(w, std::countr_zero(exec ? exec : active), fmt::format("mov of a {}-element vector as a {}-bit value",
@@ -1176,6 +1233,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       const unsigned es = t.bits / 8;
       if (!st && v.kind != Opnd::Reg && v.kind != Opnd::Vec)  // `ld.u64 %pm0, [a]`: read-only or no register
         fail(w, std::countr_zero(exec ? exec : active), "the destination is not a register");
+      if (es == 16) b128_operands(w, exec ? exec : active, {&v}, st ? "st" : "ld");
       lanes([&](int l) {
         uint8_t* p = access(w, l, in, a, es * in.vec, st);
         for (unsigned i = 0; i < in.vec; ++i) {
@@ -1185,7 +1243,15 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
             slot = p_.vec_slots[v.slot + i];
             if (slot == kNoSlot) continue;
           }
-          if (st) {
+          if (es == 16) {  // .b128: a register of two slots
+            if (st) {
+              const uint64_t x[2] = {reg(w, slot, l), reg(w, slot + 1, l)};
+              std::memcpy(p + i * es, x, 16);
+            } else {
+              std::memcpy(&reg(w, slot, l), p + i * es, 8);
+              std::memcpy(&reg(w, slot + 1, l), p + i * es + 8, 8);
+            }
+          } else if (st) {
             const uint64_t x = v.kind == Opnd::Vec ? reg(w, slot, l) : value(w, *dst, l);
             std::memcpy(p + i * es, &x, es);
           } else {
@@ -1220,6 +1286,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     case Opc::Bar:
       if (in.sub == 1) return;  // bar.arrive: counted by the warps that wait
+      if (exec == 0) return;    // predicated off in every lane here: not executed
       if (exec != w.live) fail(w, std::countr_zero(active), "barrier divergence: not every live thread of the warp reaches this barrier together");
       w.waiting = true;
       w.barrier = in.sub == 2 ? 16 : in.nops ? static_cast<uint32_t>(value(w, o[0], std::countr_zero(exec))) : 0;
@@ -1360,6 +1427,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       const Opnd& a = atom ? o[1] : o[0];
       const unsigned es = t.bits / 8;
       const AtomOp aop = static_cast<AtomOp>(in.sub);
+      if (es == 16) return atom_b128(w, in, exec, exec ? exec : active);
       lanes([&](int l) {  // lanes one after another; CTAs on other host threads take the address's lock
         sync_access_ = true;  // atomics do not race
         uint8_t* p = access(w, l, in, a, es, true);
@@ -1530,6 +1598,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     }
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
     case Opc::Tensormap: return tensormap_op(w, in, exec);
+    case Opc::Clc: return cluster_launch_control(w, in, exec);
     case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
@@ -2100,12 +2169,9 @@ void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) 
     return;
   }
   Cta* owner = c_;
-  auto complete = [&owner](Mbarrier& b) {
-    if (b.pending == 0 && b.tx == 0) {
-      ++b.phase;
-      b.pending = b.expected;
-      ++owner->epoch;
-    }
+  auto complete = [this, &owner](Mbarrier& b) {
+    note_arrival(*owner, b);
+    if (b.pending == 0 && b.tx == 0) complete_phase(*owner, b);
   };
   struct SyncScope {  // mbarrier words are synchronization, not data
     bool& flag;
@@ -2418,6 +2484,129 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
 // tensormap.replace: one field of a tensor map (the CPU device's encoding) in global or shared
 // memory, read, changed and written back; tensormap.cp_fenceproxy: a 128-byte copy of one
 // from shared to global memory (the fence has nothing to order here).
+// mov.b128: a copy, or the pack / unpack of {lo, hi} (two .b64) or four .b32 (lowest first).
+void Runner::mov_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes) {
+  const Opnd& d = in.ops[0];
+  const Opnd& a = in.ops[1];
+  const Opnd& whole = d.kind == Opnd::Vec ? a : d;
+  b128_operands(w, lanes, {&whole}, "mov");
+  const Opnd* parts = d.kind == Opnd::Vec ? &d : a.kind == Opnd::Vec ? &a : nullptr;
+  if (parts && parts->count != 2 && parts->count != 4)
+    fail(w, std::countr_zero(lanes), fmt::format("mov.b128 with a {}-element vector (2 of .b64 or 4 of .b32)", parts->count));
+  if (!parts) b128_operands(w, lanes, {&a}, "mov");
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    if (!parts) {
+      const uint64_t lo = reg(w, a.slot, l), hi = reg(w, a.slot + 1, l);
+      reg(w, d.slot, l) = lo, reg(w, d.slot + 1, l) = hi;
+      continue;
+    }
+    const unsigned eb = 128 / parts->count, per_half = parts->count / 2;
+    for (uint32_t i = 0; i < parts->count; ++i) {
+      const uint32_t slot = p_.vec_slots[parts->slot + i];
+      uint64_t& half = reg(w, whole.slot + i / per_half, l);
+      const unsigned shift = eb * (i % per_half);
+      if (parts == &d) {  // unpack
+        if (slot != kNoSlot) reg(w, slot, l) = mask_bits(half >> shift, eb);
+      } else {  // pack
+        if (i % per_half == 0) half = 0;
+        half |= mask_bits(slot == kNoSlot ? 0 : reg(w, slot, l), eb) << shift;
+      }
+    }
+  }
+}
+
+// atom.exch.b128 / atom.cas.b128 (sm_90): whole 16 bytes, atomically.
+void Runner::atom_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes) {
+  const AtomOp aop = static_cast<AtomOp>(in.sub);
+  const Opnd* o = in.ops;
+  if (in.op != Opc::Atom || (aop != AtomOp::Exch && aop != AtomOp::Cas))
+    fail(w, std::countr_zero(lanes), "128-bit atomics are atom.exch.b128 and atom.cas.b128 only");
+  if (aop == AtomOp::Cas) b128_operands(w, lanes, {&o[0], &o[2], &o[3]}, "atom.cas");
+  else b128_operands(w, lanes, {&o[0], &o[2]}, "atom.exch");
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    sync_access_ = true;
+    uint8_t* p = access(w, l, in, o[1], 16, true);
+    sync_access_ = false;
+    std::lock_guard lock(atomic_lock(p));
+    uint64_t old[2], b[2] = {reg(w, o[2].slot, l), reg(w, o[2].slot + 1, l)};
+    std::memcpy(old, p, 16);
+    if (aop == AtomOp::Exch) std::memcpy(p, b, 16);
+    else if (old[0] == b[0] && old[1] == b[1]) {
+      const uint64_t c[2] = {reg(w, o[3].slot, l), reg(w, o[3].slot + 1, l)};
+      std::memcpy(p, c, 16);
+    }
+    reg(w, o[0].slot, l) = old[0], reg(w, o[0].slot + 1, l) = old[1];
+  }
+}
+
+// clusterlaunchcontrol (9.7.13.17-18). try_cancel takes the next cluster of the launch that has
+// not started (the host threads take clusters from the same counter, so a canceled one never
+// runs) and writes the 16-byte response: words x, y, z of the canceled cluster's first CTA, then
+// 1 (canceled) or 0; then 16 bytes complete on the mbarrier (in every CTA of the cluster with
+// .multicast::cluster::all, at the same offsets). query_cancel decodes a response in a .b128
+// register.
+void Runner::cluster_launch_control(Warp& w, const DInst& in, uint32_t exec) {
+  const Opnd* o = in.ops;
+  const ClcOp op = static_cast<ClcOp>(in.sub);
+  if (op == ClcOp::TryCancel) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      if (c_->saw_failed_cancel)
+        fail(w, l, "clusterlaunchcontrol.try_cancel after this CTA observed a failed one (undefined behavior on the GPU)");
+      const Space sp = in.space == Space::Generic ? Space::Generic : Space::SharedCluster;
+      uint64_t at[2];
+      for (int i = 0; i < 2; ++i) {
+        at[i] = (o[i].slot != kNoSlot ? reg(w, o[i].slot, l) : 0) + o[i].imm;
+        const bool cta_window = sp == Space::Generic ? at[i] >= kSharedWindow && at[i] - kSharedWindow <= kOffsetMask : at[i] <= kOffsetMask;
+        if (!cta_window)
+          fail(w, l, fmt::format("clusterlaunchcontrol.try_cancel: the {} address {:#x} is not in this CTA's shared memory (.shared::cta)",
+                                 i == 0 ? "response" : "mbarrier", at[i]));
+      }
+      const uint64_t index = next_ ? next_->fetch_add(1) : total_;
+      const bool canceled = index < total_;
+      uint32_t response[4] = {0, 0, 0, canceled};
+      if (canceled) {
+        const auto first = first_ctaid(index);
+        std::copy(first.begin(), first.end(), response);
+      }
+      const uint32_t ranks = (in.flags & kMulticast) ? static_cast<uint32_t>(ctas_.size()) : 1;
+      for (uint32_t r = 0; r < ranks; ++r) {
+        const uint32_t rank = (in.flags & kMulticast) ? r : c_->rank;
+        std::memcpy(resolve(w, l, sp, with_rank(at[0], sp, rank), 16, true), response, 16);
+        sync_access_ = true;
+        uint8_t* bar = resolve(w, l, sp, with_rank(at[1], sp, rank), 8, true);
+        sync_access_ = false;
+        mbar_signal(w, l, bar, 16, 0);
+      }
+    }
+    return;
+  }
+  if (o[1].kind != Opnd::Reg || p_.slot_types[o[1].slot].bits != 128)
+    fail(w, std::countr_zero(exec), "clusterlaunchcontrol.query_cancel reads a try_cancel response from a .b128 register");
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    const uint64_t lo = reg(w, o[1].slot, l), hi = reg(w, o[1].slot + 1, l);
+    const bool canceled = (hi >> 32 & 1) != 0;
+    if (op == ClcOp::IsCanceled) {
+      if (!canceled) c_->saw_failed_cancel = true;
+      write(w, o[0], l, canceled, Ty{'p', 1});
+      continue;
+    }
+    if (!canceled)
+      fail(w, l, "clusterlaunchcontrol.query_cancel.get_first_ctaid of a response whose try_cancel failed (undefined on the GPU)");
+    const uint32_t xyz[3] = {static_cast<uint32_t>(lo), static_cast<uint32_t>(lo >> 32), static_cast<uint32_t>(hi)};
+    if (op == ClcOp::FirstCtaid) {
+      if (o[0].kind != Opnd::Vec || o[0].count != 4) fail(w, l, "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4 needs a vector of 4 registers");
+      for (uint32_t i = 0; i < 3; ++i)
+        if (p_.vec_slots[o[0].slot + i] != kNoSlot) reg(w, p_.vec_slots[o[0].slot + i], l) = xyz[i];
+    } else {
+      write(w, o[0], l, xyz[static_cast<int>(op) - static_cast<int>(ClcOp::FirstCtaidX)], Ty{'b', 32});
+    }
+  }
+}
+
 void Runner::tensormap_op(Warp& w, const DInst& in, uint32_t exec) {
   const Opnd* o = in.ops;
   for (uint32_t m = exec; m; m &= m - 1) {

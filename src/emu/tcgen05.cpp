@@ -421,12 +421,16 @@ double element_value(const ElementType& t, uint32_t bits) {
 
 const char* kKindNames[] = {"f16", "tf32", "f8f6f4", "i8"};
 
-// The valid N of an M for cta_group (9.7.16.10.1): M = 64: multiples of 8 from 8; M = 128 (and
-// cta_group::2's 128, 256): multiples of 16 from 16 (32 for cta_group::2); all up to 256.
-bool valid_shape(unsigned group, unsigned m, unsigned n) {
+// The dense shapes (9.7.16.10.1), as the DSL's instruction descriptor checks them: cta_group::1
+// M = 64 with N 8..256 step 8, M = 128 with N 16..256 step 16; cta_group::2 M = 128 or 256 with N
+// 16..256 step 16. .kind::i8 takes N = 8, 16, 24 and 32..256 step 16 (those of them M allows;
+// cta_group::2 from 32).
+bool valid_shape(unsigned kind, unsigned group, unsigned m, unsigned n) {
   if (n > 256) return false;
-  if (group == 1) return (m == 64 && n >= 8 && n % 8 == 0) || (m == 128 && n >= 16 && n % 16 == 0);
-  return (m == 128 || m == 256) && n >= 32 && n % 16 == 0;
+  const unsigned step = group == 1 && m == 64 ? 8 : 16, lowest = group == 2 && kind == kI8 ? 32 : step;
+  if (group == 1 ? m != 64 && m != 128 : m != 128 && m != 256) return false;
+  if (n < lowest || n % step != 0) return false;
+  return kind != kI8 || n <= 24 || n % 16 == 0;
 }
 
 }  // namespace
@@ -452,7 +456,7 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   if (kind == kF16 && atype == 1 && dtype != 1) fail("bf16 inputs need an f32 D");
   if (saturate && kind != kI8) fail("the saturate bit (3) of the instruction descriptor is only for .kind::i8");
   if (kind == kI8 && (neg_a || neg_b)) fail("the negate bits (13, 14) of the instruction descriptor are not for .kind::i8");
-  if (!valid_shape(group, M, N))
+  if (!valid_shape(kind, group, M, N))
     fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc, group));
   const bool a_tmem = in.flags & kTc05ATmem;
   if (a_tmem && trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");

@@ -791,5 +791,117 @@ TEST(EmuCluster, BadRankIsReported) {
   expect_assembles(kBadRank);
 }
 
+// Race checking across the CTAs of a cluster: rank 1 writes a word of rank 0's shared memory
+// (thread 0, and in modes 3 and 4 thread 1 after it), rank 0's thread 0 reads it. mode 0: no
+// synchronization between the CTAs (rank 0 only passes a bar.sync of its own): a race. mode 1:
+// a barrier.cluster between. mode 2: rank 1 arrives on rank 0's mbarrier after writing, rank 0
+// waits for that phase. mode 3: rank 1's two writes are ordered by its bar.sync. mode 4: they
+// are not: a race between two threads of rank 1 in rank 0's memory.
+const std::string kRemoteRace = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry remote_race(.param .u64 out, .param .u32 mode)
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<2>;
+	.shared .align 8 .b64 bar;
+	.shared .align 4 .b32 slot;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %cluster_ctarank;
+	ld.param.u32 %r3, [mode];
+	setp.eq.u32 %p1, %r1, 0;
+	setp.eq.u32 %p2, %r2, 0;
+	mov.u32 %r4, bar;
+	mov.u32 %r5, slot;
+	and.pred %p3, %p1, %p2;
+	@%p3 mbarrier.init.shared::cta.b64 [%r4], 1;
+	@%p3 st.shared.u32 [%r5], 5;
+	fence.mbarrier_init.release.cluster;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	mapa.shared::cluster.u32 %r6, %r5, 0;
+	mapa.shared::cluster.u32 %r7, %r4, 0;
+	@%p2 bra $rank0;
+	@%p1 st.shared::cluster.u32 [%r6], 7;
+	setp.eq.u32 %p4, %r3, 3;
+	@%p4 bar.sync 0;
+	setp.eq.u32 %p5, %r1, 1;
+	setp.ge.u32 %p4, %r3, 3;
+	and.pred %p5, %p5, %p4;
+	@%p5 st.shared::cluster.u32 [%r6], 8;
+	setp.eq.u32 %p4, %r3, 2;
+	and.pred %p4, %p4, %p1;
+	@%p4 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r7];
+	bra $middle;
+$rank0:
+	setp.eq.u32 %p4, %r3, 0;
+	@%p4 bar.sync 0;
+	setp.ne.u32 %p4, %r3, 2;
+	@%p4 bra $middle;
+$wait:
+	mbarrier.try_wait.parity.shared::cta.b64 %p6, [%r4], 0;
+	@!%p6 bra $wait;
+$middle:
+	setp.eq.u32 %p4, %r3, 0;
+	setp.eq.u32 %p6, %r3, 2;
+	or.pred %p4, %p4, %p6;
+	@%p4 bra $read;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+$read:
+	@!%p3 bra $end;
+	ld.shared.u32 %r8, [%r5];
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	st.global.u32 [%rd1], %r8;
+$end:
+	barrier.cluster.arrive.aligned;
+	barrier.cluster.wait.aligned;
+	ret;
+}
+)";
+
+// Runs kRemoteRace in one cluster of two CTAs: the word rank 0 read, or the race report.
+std::string run_remote_race(uint32_t mode, uint32_t* read = nullptr) {
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(1), "out");
+  r.scalar(mode);
+  try {
+    r.launch(kRemoteRace, "remote_race", {2, 1, 1}, {32, 1, 1}, 0, {2, 1, 1});
+  } catch (const emu::Error& e) {
+    return e.what();
+  }
+  if (read) *read = r.read<uint32_t>(out, 1)[0];
+  return "";
+}
+
+TEST(EmuClusterRaces, UnsynchronizedRemoteWriteAndLocalReadAreReported) {
+  const std::string m = run_remote_race(0);
+  EXPECT_NE(m.find("shared-memory race"), std::string::npos) << m;
+  EXPECT_NE(m.find("CTA rank"), std::string::npos) << m;  // the remote side is named by its rank
+  EXPECT_TRUE(m.find("st.shared::cluster.u32") != std::string::npos || m.find("ld.shared.u32") != std::string::npos) << m;
+  expect_assembles(kRemoteRace);
+}
+
+TEST(EmuClusterRaces, ClusterBarrierAndRemoteMbarrierOrderTheAccesses) {
+  for (uint32_t mode : {1u, 2u}) {
+    uint32_t got = 0;
+    EXPECT_EQ(run_remote_race(mode, &got), "") << mode;
+    EXPECT_EQ(got, 7u) << mode;
+  }
+}
+
+TEST(EmuClusterRaces, RemoteWritesOfOneCtaAreOrderedByItsBarrier) {
+  uint32_t got = 0;
+  EXPECT_EQ(run_remote_race(3, &got), "");
+  EXPECT_EQ(got, 8u);
+  const std::string m = run_remote_race(4);
+  EXPECT_NE(m.find("shared-memory race: a write of shared+"), std::string::npos) << m;
+  EXPECT_NE(m.find(" of CTA rank 0 after a write by thread (0,0,0) of CTA rank 1"), std::string::npos) << m;
+  EXPECT_NE(m.find(":" + std::to_string(line_of(kRemoteRace, "@%p5 st.shared::cluster"))), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace ptx::test

@@ -713,7 +713,7 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
     MmaCase c;
     const char* report;
   };
-  std::vector<Case> cases(13);
+  std::vector<Case> cases(14);
   cases[0].c.extra_idesc = 1u << 2, cases[0].report = "sparse";
   cases[1].c.a_desc_xor = uint64_t{1} << 46, cases[1].report = "0b001";
   cases[2].c.a_desc_xor = uint64_t{1} << 61, cases[2].report = "invalid swizzle mode";  // 128B (2) becomes 3
@@ -728,6 +728,9 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
   cases[10].c.kind = "i8", cases[10].c.a = cases[10].c.b = &kU8, cases[10].c.d = "s32", cases[10].c.neg_b = true, cases[10].report = "negate bits";
   cases[11].c.extra_idesc = 1u << 23, cases[11].report = "reserved bit";
   cases[12].c.extra_idesc = 1u << 30, cases[12].report = "maximum shift";
+  // kind::i8 with M = 64 takes N = 8, 16, 24, then multiples of 16 only (the DSL's descriptor agrees)
+  cases[13].c.kind = "i8", cases[13].c.a = cases[13].c.b = &kS8, cases[13].c.d = "s32", cases[13].c.m = 64, cases[13].c.n = 40;
+  cases[13].report = "M = 64 and N = 40";
   for (const Case& t : cases) {
     SCOPED_TRACE(t.report);
     const MmaRun run = run_mma(t.c, 5);
