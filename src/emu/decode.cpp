@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -425,6 +426,7 @@ class Decoder {
     if (!types.empty()) d.type = types.back();
     if (types.size() >= 2) d.type2 = types[types.size() - 2];
     if (op == "cvt" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // cvt.dst.src
+    if (is_video(op)) return video(d, in, op, mods);
     opcode(d, op, mods, types);
     if (in.guard) {
       const Expr& g = m_.expr(in.guard);
@@ -503,8 +505,52 @@ class Decoder {
     throw unsupported(fmt::format("the modifier {} of clusterlaunchcontrol", mo));
   }
 
+  static bool is_video(std::string_view op) {
+    static const std::unordered_set<std::string_view> kVideo = {
+        "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2",
+        "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4"};
+    return kVideo.contains(op);
+  }
+
+  // Video instructions (video.cpp): operands are registers with a selector (%r1.h10, %r2.b3210)
+  // or, for the scalar forms' a, b and c, immediates.
+  DInst video(DInst d, const Instruction& in, std::string_view op, const std::vector<std::string_view>& mods) {
+    VideoInst v;
+    if (auto e = video_decode(op, mods, v)) throw unsupported(*e);
+    const auto operands = m_.operands_of(in);
+    check_operand_count(op, operands.size());
+    if (operands.size() < 3 || operands.size() > 4) throw Error(fmt::format("kernel {}: {} takes 3 or 4 operands (at {})", entry_, op, where_));
+    v.has_c = operands.size() == 4;
+    d.op = Opc::Video;
+    d.nops = static_cast<uint8_t>(operands.size());
+    for (size_t i = 0; i < operands.size(); ++i) {
+      const ExprId id{operands[i].node};
+      const Expr& e = m_.expr(id);
+      if (e.kind == ExprKind::Name && e.b) {  // the register's component: the selector
+        std::string_view sel = m_.text(Symbol{e.b});
+        if (!sel.empty() && sel[0] == '.') sel.remove_prefix(1);
+        if (!video_selector(v, sel, static_cast<int>(i)))
+          throw Error(fmt::format("kernel {}: '{}' is not a selector of {}'s operand {} (at {})", entry_, sel, op, i, where_));
+        d.ops[i].kind = Opnd::Reg;
+        d.ops[i].slot = reg_slot(id);
+        continue;
+      }
+      d.ops[i] = operand(id, d, i);
+      if (i == 0 && d.ops[0].kind != Opnd::Reg) throw Error(fmt::format("kernel {}: the destination of {} is not a register (at {})", entry_, op, where_));
+    }
+    if (in.guard) {
+      const Expr& g = m_.expr(in.guard);
+      d.guard_neg = g.kind == ExprKind::Unary;
+      d.guard = reg_slot(d.guard_neg ? ExprId{g.a} : in.guard);
+    }
+    d.video = static_cast<uint32_t>(p_.video.size());
+    p_.video.push_back(v);
+    return d;
+  }
+
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
     if (op == "wgmma" || op == "tcgen05") return;  // wgmma_decode and tcgen05_decode read all of them
+    if (is_video(op)) return;  // video_decode reads them
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
     if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||

@@ -1599,6 +1599,16 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
     case Opc::Tensormap: return tensormap_op(w, in, exec);
     case Opc::Clc: return cluster_launch_control(w, in, exec);
+    case Opc::Video: {
+      const VideoInst& v = p_.video[in.video];
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        const uint32_t r = video_execute(v, static_cast<uint32_t>(value(w, in.ops[1], l)), static_cast<uint32_t>(value(w, in.ops[2], l)),
+                                         v.has_c ? static_cast<uint32_t>(value(w, in.ops[3], l)) : 0);
+        write(w, in.ops[0], l, r, Ty{'b', 32});
+      }
+      return;
+    }
     case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);

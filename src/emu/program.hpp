@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ptxpp/ir/module.hpp"
+#include "video.hpp"
 
 namespace ptx::emu {
 
@@ -42,6 +43,7 @@ enum class Opc : uint8_t {
   Tcgen05,  // tcgen05 (tcgen05.cpp): sub is the Tc05Op; tcgen05.wait and tcgen05.fence decode to Nop
   Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
   Clc,        // clusterlaunchcontrol (sub: the ClcOp)
+  Video,      // vadd ... vset4 (video.cpp; DInst::video indexes Program::video)
 };
 
 // clusterlaunchcontrol operations (DInst::sub)
@@ -115,6 +117,7 @@ struct DInst {
   uint8_t im2col = 0;           // cp.async.bulk.tensor: 1 .im2col (loads: offsets in ops[5]); 2 another im2col mode (reported when executed)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
+  uint32_t video = 0;           // video instructions: the index in Program::video
 };
 
 // A function of the program; [0] is the kernel. Registers of each function are a
@@ -135,6 +138,7 @@ struct Program {
   std::vector<FuncInfo> funcs;
   std::vector<DInst> code;
   std::vector<uint32_t> vec_slots;   // Vec operands' registers (kNoSlot: the sink `_`)
+  std::vector<VideoInst> video;      // the decoded video instructions
   std::vector<Ty> slot_types;
   uint32_t slots = 0;
   uint32_t static_smem = 0;

@@ -1,0 +1,188 @@
+// Video instructions, following the ISA manual's pseudocode (9.7.18): sources are extracted and
+// sign- or zero-extended, the operation runs on wide intermediates, then saturation, the
+// secondary operation and the merge.
+#include "video.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace ptx::emu {
+namespace {
+
+int64_t extend(uint32_t bits, unsigned width, bool is_signed) {
+  const uint64_t mask = width >= 32 ? 0xFFFFFFFFull : (uint64_t{1} << width) - 1;
+  const uint64_t v = bits & mask;
+  if (is_signed && (v >> (width - 1) & 1)) return static_cast<int64_t>(v) - static_cast<int64_t>(mask) - 1;
+  return static_cast<int64_t>(v);
+}
+
+// The scalar source part: the whole word, byte .b0-.b3 (1-4) or half-word .h0/.h1 (5-6).
+int64_t scalar_part(uint32_t x, uint16_t sel, bool is_signed) {
+  if (sel == 0) return extend(x, 32, is_signed);
+  if (sel <= 4) return extend(x >> (8 * (sel - 1)), 8, is_signed);
+  return extend(x >> (16 * (sel - 5)), 16, is_signed);
+}
+
+int64_t clamp_to(int64_t v, unsigned width, bool is_signed) {
+  const int64_t lo = is_signed ? -(int64_t{1} << (width - 1)) : 0;
+  const int64_t hi = is_signed ? (int64_t{1} << (width - 1)) - 1 : (int64_t{1} << width) - 1;
+  return std::clamp(v, lo, hi);
+}
+
+int64_t apply(VideoOp op, VideoCmp cmp, int64_t a, int64_t b) {
+  switch (op) {
+    case VideoOp::Add: return a + b;
+    case VideoOp::Sub: return a - b;
+    case VideoOp::Absdiff: return a > b ? a - b : b - a;
+    case VideoOp::Min: return std::min(a, b);
+    case VideoOp::Max: return std::max(a, b);
+    case VideoOp::Avrg: return a + b >= 0 ? (a + b + 1) >> 1 : (a + b) >> 1;
+    case VideoOp::Set:
+      switch (cmp) {
+        case VideoCmp::Eq: return a == b;
+        case VideoCmp::Ne: return a != b;
+        case VideoCmp::Lt: return a < b;
+        case VideoCmp::Le: return a <= b;
+        case VideoCmp::Gt: return a > b;
+        case VideoCmp::Ge: return a >= b;
+      }
+  }
+  return 0;
+}
+
+uint32_t scalar(const VideoInst& v, uint32_t a, uint32_t b, uint32_t c) {
+  const bool set = v.op == VideoOp::Set;
+  int64_t t = apply(v.op, v.cmp, scalar_part(a, v.asel, v.a_signed), scalar_part(b, v.bsel, v.b_signed));
+  if (v.sat && !set) {  // to the destination's type, or to the merged part's size
+    const unsigned width = v.dsel == 0 ? 32 : v.dsel <= 4 ? 8 : 16;
+    t = clamp_to(t, width, v.d_signed);
+  }
+  const int64_t wc = extend(c, 32, v.d_signed && !set);
+  switch (v.second) {
+    case VideoSecond::Add: t += wc; break;
+    case VideoSecond::Min: t = std::min(t, wc); break;
+    case VideoSecond::Max: t = std::max(t, wc); break;
+    case VideoSecond::None: break;
+  }
+  const uint32_t r = static_cast<uint32_t>(t);
+  if (v.dsel == 0) return r;
+  const unsigned width = v.dsel <= 4 ? 8 : 16, shift = width * (v.dsel <= 4 ? v.dsel - 1u : v.dsel - 5u);
+  const uint32_t field = (width == 8 ? 0xFFu : 0xFFFFu) << shift;
+  return ((r << shift) & field) | (c & ~field);
+}
+
+uint32_t simd(const VideoInst& v, uint32_t a, uint32_t b, uint32_t c) {
+  const unsigned width = 32 / v.lanes;
+  const uint64_t pool = uint64_t{b} << 32 | a;
+  auto element = [&](uint16_t sel, unsigned i, bool is_signed) {
+    const unsigned src = sel >> (4 * i) & 0xF;
+    return extend(static_cast<uint32_t>(pool >> (width * src)), width, is_signed);
+  };
+  uint32_t merged = 0;
+  int64_t acc = static_cast<int64_t>(c);
+  for (unsigned i = 0; i < v.lanes; ++i) {
+    int64_t t = apply(v.op, v.cmp, element(v.asel, i, v.a_signed), element(v.bsel, i, v.b_signed));
+    if (v.sat && v.op != VideoOp::Set) t = clamp_to(t, width, v.d_signed);
+    const bool on = v.dsel >> i & 1;
+    const uint32_t field_mask = width == 16 ? 0xFFFFu : 0xFFu;
+    if (v.second == VideoSecond::Add) {
+      if (on) acc += t;
+    } else {
+      merged |= ((on ? static_cast<uint32_t>(t) : c >> (width * i)) & field_mask) << (width * i);
+    }
+  }
+  return v.second == VideoSecond::Add ? static_cast<uint32_t>(acc) : merged;
+}
+
+bool digits(std::string_view s, unsigned max, uint16_t& out) {
+  out = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] < '0' || static_cast<unsigned>(s[i] - '0') > max) return false;
+    out |= static_cast<uint16_t>((s[i] - '0') << (4 * (s.size() - 1 - i)));  // the last digit is element 0
+  }
+  return !s.empty();
+}
+
+}  // namespace
+
+std::optional<std::string> video_decode(std::string_view op, std::span<const std::string_view> mods, VideoInst& v) {
+  static const std::unordered_map<std::string_view, VideoOp> kOps = {
+      {"vadd", VideoOp::Add}, {"vsub", VideoOp::Sub}, {"vabsdiff", VideoOp::Absdiff}, {"vmin", VideoOp::Min}, {"vmax", VideoOp::Max},
+      {"vset", VideoOp::Set}, {"vavrg", VideoOp::Avrg}};
+  std::string_view base = op;
+  v.lanes = 1;
+  if (op.back() == '2' || op.back() == '4') v.lanes = static_cast<unsigned>(op.back() - '0'), base.remove_suffix(1);
+  const auto it = kOps.find(base);
+  if (it == kOps.end() || (it->second == VideoOp::Avrg && v.lanes == 1)) return fmt::format("the video instruction {}", op);
+  v.op = it->second;
+  if (v.lanes > 1) {  // defaults: a's low elements, b's, every result element
+    v.asel = v.lanes == 2 ? 0x10 : 0x3210;
+    v.bsel = v.lanes == 2 ? 0x32 : 0x7654;
+    v.dsel = v.lanes == 2 ? 0x3 : 0xF;
+  }
+  static const std::unordered_map<std::string_view, VideoCmp> kCmps = {{".eq", VideoCmp::Eq}, {".ne", VideoCmp::Ne}, {".lt", VideoCmp::Lt},
+                                                                       {".le", VideoCmp::Le}, {".gt", VideoCmp::Gt}, {".ge", VideoCmp::Ge}};
+  int types = 0;
+  const bool has_d_type = v.op != VideoOp::Set;
+  for (std::string_view m : mods) {
+    if (m == ".u32" || m == ".s32") {
+      const bool s = m == ".s32";
+      const int slot = has_d_type ? types : types + 1;  // vset has no destination type: d is .u32
+      (slot == 0 ? v.d_signed : slot == 1 ? v.a_signed : v.b_signed) = s;
+      ++types;
+    } else if (m == ".sat") {
+      v.sat = true;
+    } else if (m == ".add") {
+      v.second = VideoSecond::Add;
+    } else if ((m == ".min" || m == ".max") && v.lanes == 1) {
+      v.second = m == ".min" ? VideoSecond::Min : VideoSecond::Max;
+    } else if (auto c = kCmps.find(m); c != kCmps.end() && v.op == VideoOp::Set) {
+      v.cmp = c->second;
+    } else {
+      return fmt::format("the modifier {} of {}", m, op);
+    }
+  }
+  if (types != (has_d_type ? 3 : 2)) return fmt::format("{} without its {} types", op, has_d_type ? 3 : 2);
+  return std::nullopt;
+}
+
+bool video_selector(VideoInst& v, std::string_view sel, int operand) {
+  if (sel.empty()) return false;
+  const char kind = sel[0];
+  const std::string_view num = sel.substr(1);
+  if (v.lanes == 1) {
+    uint16_t part = 0;
+    if (kind == 'b' && num.size() == 1 && num[0] >= '0' && num[0] <= '3') part = static_cast<uint16_t>(1 + num[0] - '0');
+    else if (kind == 'h' && num.size() == 1 && (num[0] == '0' || num[0] == '1')) part = static_cast<uint16_t>(5 + num[0] - '0');
+    else return false;
+    if (operand == 0) v.dsel = static_cast<uint8_t>(part);
+    else if (operand == 1) v.asel = part;
+    else if (operand == 2) v.bsel = part;
+    else return false;
+    return true;
+  }
+  const char want = v.lanes == 2 ? 'h' : 'b';
+  if (kind != want) return false;
+  uint16_t value = 0;
+  if (operand == 0) {  // the mask: which result elements are written
+    uint8_t mask = 0;
+    for (char ch : num) {
+      if (ch < '0' || static_cast<unsigned>(ch - '0') >= v.lanes) return false;
+      mask = static_cast<uint8_t>(mask | 1u << (ch - '0'));
+    }
+    if (num.empty()) return false;
+    v.dsel = mask;
+    return true;
+  }
+  if (num.size() != v.lanes || !digits(num, 2 * v.lanes - 1, value)) return false;
+  (operand == 1 ? v.asel : v.bsel) = value;
+  return operand <= 2;
+}
+
+uint32_t video_execute(const VideoInst& v, uint32_t a, uint32_t b, uint32_t c) {
+  return v.lanes == 1 ? scalar(v, a, b, c) : simd(v, a, b, c);
+}
+
+}  // namespace ptx::emu

@@ -1,0 +1,172 @@
+// Video instructions on the emulator: the scalar forms (selected bytes and half-words,
+// saturation, secondary operation, data merge, immediates) and the SIMD forms on half-words and
+// bytes (selectors, masks, accumulate). Expected values are computed here, operation by
+// operation, from the ISA manual's pseudocode (9.7.18); the kernel is assembled by ptxas.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../unit/ptxas_util.hpp"
+#include "emu_test_util.hpp"
+
+namespace ptx::test {
+namespace {
+
+const std::string kVideo = R"(.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry video(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %a, %b, %c, %d<20>;
+	.reg .b64 %rd<6>;
+	.reg .b32 %t<4>;
+	ld.param.u64 %rd1, [in];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd2, %rd2;
+	mov.u32 %t1, %tid.x;
+	mul.wide.u32 %rd3, %t1, 12;
+	add.u64 %rd3, %rd1, %rd3;
+	ld.global.u32 %a, [%rd3];
+	ld.global.u32 %b, [%rd3+4];
+	ld.global.u32 %c, [%rd3+8];
+	mov.b32 %d5, %c;
+	mov.b32 %d9, %c;
+	mov.b32 %d13, %c;
+	mov.b32 %d16, %c;
+	vadd.u32.u32.u32.sat %d0, %a.b1, %b.h0;
+	vsub.s32.s32.u32 %d1, %a, %b;
+	vabsdiff.s32.s32.s32.add %d2, %a.h1, %b.h0, %c;
+	vmin.s32.s32.s32.max %d3, %a.b2, %b.b3, %c;
+	vmax.s32.u32.s32.sat %d4, %a, %b.b0;
+	vmax.u32.u32.s32.sat %d5.h1, %a, %b.b0, %c;
+	vset.s32.u32.lt %d6, %a.b0, %b.b1;
+	vset.u32.u32.ne.add %d7, %a, %b, %c;
+	vadd2.s32.s32.s32.sat %d8, %a.h01, %b.h32, %c;
+	vsub2.u32.u32.u32 %d9.h1, %a, %b, %c;
+	vavrg2.s32.s32.s32 %d10, %a.h21, %b.h03, %c;
+	vabsdiff2.u32.u32.u32.add %d11, %a, %b, %c;
+	vset2.s32.s32.gt %d12, %a, %b, %c;
+	vmin2.s32.u32.s32 %d13.h0, %a, %b, %c;
+	vadd4.u32.u32.u32.sat %d14, %a.b7654, %b.b0123, %c;
+	vabsdiff4.u32.u32.u32.add %d15, %a, %b, %c;
+	vavrg4.s32.s32.s32 %d16.b20, %a, %b, %c;
+	vmax4.s32.s32.s32.sat %d17, %a.b3120, %b, %c;
+	vset4.u32.u32.le.add %d18, %a, %b, %c;
+	vadd.s32.s32.s32.sat %d19, %a.h1, -5;
+	mul.wide.u32 %rd4, %t1, 80;
+	add.u64 %rd4, %rd2, %rd4;
+	st.global.v4.u32 [%rd4], {%d0, %d1, %d2, %d3};
+	st.global.v4.u32 [%rd4+16], {%d4, %d5, %d6, %d7};
+	st.global.v4.u32 [%rd4+32], {%d8, %d9, %d10, %d11};
+	st.global.v4.u32 [%rd4+48], {%d12, %d13, %d14, %d15};
+	st.global.v4.u32 [%rd4+64], {%d16, %d17, %d18, %d19};
+	ret;
+}
+)";
+
+int64_t s8(uint32_t x, int byte) { return static_cast<int8_t>(x >> (8 * byte)); }
+int64_t u8(uint32_t x, int byte) { return (x >> (8 * byte)) & 0xFF; }
+int64_t s16(uint32_t x, int half) { return static_cast<int16_t>(x >> (16 * half)); }
+int64_t u16(uint32_t x, int half) { return (x >> (16 * half)) & 0xFFFF; }
+int64_t clamp(int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v, lo), hi); }
+uint32_t lo32(int64_t v) { return static_cast<uint32_t>(static_cast<uint64_t>(v)); }
+// half-word k (0-3) or byte k (0-7) of the pair {b, a}
+uint32_t half_of(uint32_t a, uint32_t b, int k) { return static_cast<uint32_t>(((uint64_t{b} << 32 | a) >> (16 * k)) & 0xFFFF); }
+uint32_t byte_of(uint32_t a, uint32_t b, int k) { return static_cast<uint32_t>(((uint64_t{b} << 32 | a) >> (8 * k)) & 0xFF); }
+int64_t avrg(int64_t x, int64_t y) { return x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; }
+
+std::vector<uint32_t> expected(uint32_t a, uint32_t b, uint32_t c) {
+  std::vector<uint32_t> d(20);
+  d[0] = lo32(u8(a, 1) + u16(b, 0));
+  d[1] = lo32(static_cast<int64_t>(static_cast<int32_t>(a)) - static_cast<int64_t>(b));
+  d[2] = lo32(std::abs(s16(a, 1) - s16(b, 0)) + static_cast<int32_t>(c));
+  d[3] = lo32(std::max(std::min(s8(a, 2), s8(b, 3)), static_cast<int64_t>(static_cast<int32_t>(c))));
+  d[4] = lo32(clamp(std::max(static_cast<int64_t>(a), s8(b, 0)), INT32_MIN, INT32_MAX));
+  d[5] = lo32(clamp(std::max(static_cast<int64_t>(a), s8(b, 0)), 0, 0xFFFF) << 16) | (c & 0xFFFF);
+  d[6] = s8(a, 0) < u8(b, 1);
+  d[7] = (a != b) + c;
+  {  // vadd2.s32 .sat, a.h01 (element 1 <- half 0, element 0 <- half 1), b.h32
+    const int64_t t0 = clamp(static_cast<int16_t>(half_of(a, b, 1)) + static_cast<int16_t>(half_of(a, b, 2)), -32768, 32767);
+    const int64_t t1 = clamp(static_cast<int16_t>(half_of(a, b, 0)) + static_cast<int16_t>(half_of(a, b, 3)), -32768, 32767);
+    d[8] = (lo32(t0) & 0xFFFF) | (lo32(t1) & 0xFFFF) << 16;
+  }
+  d[9] = (c & 0xFFFF) | (lo32(u16(a, 1) - u16(b, 1)) & 0xFFFF) << 16;
+  {  // vavrg2.s32, a.h21, b.h03
+    const int64_t t0 = avrg(static_cast<int16_t>(half_of(a, b, 1)), static_cast<int16_t>(half_of(a, b, 3)));
+    const int64_t t1 = avrg(static_cast<int16_t>(half_of(a, b, 2)), static_cast<int16_t>(half_of(a, b, 0)));
+    d[10] = (lo32(t0) & 0xFFFF) | (lo32(t1) & 0xFFFF) << 16;
+  }
+  d[11] = lo32(static_cast<int64_t>(c) + std::abs(u16(a, 0) - u16(b, 0)) + std::abs(u16(a, 1) - u16(b, 1)));
+  d[12] = static_cast<uint32_t>(s16(a, 0) > s16(b, 0)) | static_cast<uint32_t>(s16(a, 1) > s16(b, 1)) << 16;
+  d[13] = (lo32(std::min(u16(a, 0), s16(b, 0))) & 0xFFFF) | (c & 0xFFFF0000u);
+  d[14] = 0;
+  for (int i = 0; i < 4; ++i) d[14] |= lo32(clamp(byte_of(a, b, 4 + i) + byte_of(a, b, 3 - i), 0, 255)) << (8 * i);
+  int64_t sad = c;
+  for (int i = 0; i < 4; ++i) sad += std::abs(u8(a, i) - u8(b, i));
+  d[15] = lo32(sad);
+  d[16] = c & 0xFF00FF00u;
+  for (int i : {0, 2}) d[16] |= (lo32(avrg(s8(a, i), s8(b, i))) & 0xFF) << (8 * i);
+  d[17] = 0;
+  const int asel[4] = {0, 2, 1, 3};  // .b3120: element 3 <- byte 3, 2 <- 1, 1 <- 2, 0 <- 0
+  for (int i = 0; i < 4; ++i) d[17] |= (lo32(std::max(s8(a, asel[i]), s8(b, i))) & 0xFF) << (8 * i);
+  d[18] = c;
+  for (int i = 0; i < 4; ++i) d[18] += u8(a, i) <= u8(b, i);
+  d[19] = lo32(s16(a, 1) - 5);
+  return d;
+}
+
+TEST(EmuVideo, ScalarAndSimdFormsMatchTheManualsPseudocode) {
+  const uint32_t n = 96;
+  std::vector<uint32_t> in(3 * n);
+  uint32_t s = 12345;
+  for (auto& x : in) {
+    s = s * 1664525u + 1013904223u;
+    x = s ^ (s >> 13);
+  }
+  // edges: equal operands, extremes of each part
+  in[0] = in[1] = 0x80007FFF, in[2] = 0xFFFFFFFF;
+  in[3] = 0x7F80FF00, in[4] = 0x807F00FF, in[5] = 0;
+  in[6] = 0xFFFFFFFF, in[7] = 0x00000000, in[8] = 0x80000000;
+  EmuRun r;
+  r.buffer(in, "in");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(20 * n), "out");
+  r.launch(kVideo, "video", {1, 1, 1}, {n, 1, 1});
+  const auto got = r.read<uint32_t>(out, 20 * n);
+  for (uint32_t t = 0; t < n; ++t) {
+    const auto want = expected(in[3 * t], in[3 * t + 1], in[3 * t + 2]);
+    for (int k = 0; k < 20; ++k)
+      EXPECT_EQ(got[20 * t + k], want[static_cast<size_t>(k)]) << "thread " << t << " result " << k << std::hex << " a=" << in[3 * t]
+                                                               << " b=" << in[3 * t + 1] << " c=" << in[3 * t + 2];
+  }
+  if (have_ptxas()) {
+    const auto as = run_ptxas(kVideo, "sm_90");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+}
+
+TEST(EmuVideo, UnsupportedAndMalformedFormsAreReported) {
+  auto run = [](const std::string& body) {
+    const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t" + body + "\n\tret;\n}\n";
+    emu::Options opt;
+    opt.validate = false;
+    EmuRun r{emu::Emulator(opt), {}};
+    try {
+      r.launch(text, "k", {1, 1, 1}, {32, 1, 1});
+    } catch (const emu::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(run("vshl.u32.u32.u32.clamp %r1, %r2, %r3;").find("does not support the video instruction vshl"), std::string::npos);
+  EXPECT_NE(run("vadd2.u32.u32.u32 %r1, %r2.h7, %r3, %r0;").find("'h7' is not a selector of vadd2's operand 1"), std::string::npos);
+  EXPECT_NE(run("vadd4.u32.u32.u32 %r1, %r2.b01, %r3, %r0;").find("'b01' is not a selector"), std::string::npos);
+  EXPECT_NE(run("vadd.u32.u32 %r1, %r2, %r3;").find("without its 3 types"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptx::test
