@@ -524,7 +524,12 @@ class Decoder {
     d.op = Opc::Video;
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) {
-      const ExprId id{operands[i].node};
+      ExprId id{operands[i].node};
+      if (const Expr& u = m_.expr(id); u.kind == ExprKind::Unary && u.sub == static_cast<uint8_t>(ir::Op::Neg) && i > 0 &&
+                                       v.op == VideoOp::Mad && m_.expr(ExprId{u.a}).kind == ExprKind::Name) {  // vmad's -a, -b (the product), -c
+        (i == 3 ? v.neg_c : v.neg_product) ^= true;
+        id = ExprId{u.a};
+      }
       const Expr& e = m_.expr(id);
       if (e.kind == ExprKind::Name && e.b) {  // the register's component: the selector
         std::string_view sel = m_.text(Symbol{e.b});

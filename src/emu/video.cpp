@@ -11,6 +11,8 @@
 namespace ptx::emu {
 namespace {
 
+__extension__ typedef __int128 Int128;  // vmad's intermediate is wider than 64 bits
+
 int64_t extend(uint32_t bits, unsigned width, bool is_signed) {
   const uint64_t mask = width >= 32 ? 0xFFFFFFFFull : (uint64_t{1} << width) - 1;
   const uint64_t v = bits & mask;
@@ -39,6 +41,9 @@ int64_t apply(VideoOp op, VideoCmp cmp, int64_t a, int64_t b) {
     case VideoOp::Min: return std::min(a, b);
     case VideoOp::Max: return std::max(a, b);
     case VideoOp::Avrg: return a + b >= 0 ? (a + b + 1) >> 1 : (a + b) >> 1;
+    case VideoOp::Shl:
+    case VideoOp::Shr:
+    case VideoOp::Mad: return 0;  // scalar() and mad() run these
     case VideoOp::Set:
       switch (cmp) {
         case VideoCmp::Eq: return a == b;
@@ -52,9 +57,37 @@ int64_t apply(VideoOp op, VideoCmp cmp, int64_t a, int64_t b) {
   return 0;
 }
 
+// vmad: the 64-bit product plus c, negated as the manual's two's-complement steps say, scaled,
+// and clamped to the final signedness with .sat.
+uint32_t mad(const VideoInst& v, uint32_t a, uint32_t b, uint32_t c) {
+  const Int128 ta = scalar_part(a, v.asel, v.a_signed), tb = scalar_part(b, v.bsel, v.b_signed);
+  const bool final_signed = v.a_signed || v.b_signed || v.neg_product || v.neg_c;
+  Int128 t = ta * tb;
+  int lsb = 0;
+  uint32_t cc = c;
+  if (v.plus_one) lsb = 1;
+  else if (v.neg_product) t = ~t, lsb = 1;
+  else if (v.neg_c) cc = ~cc, lsb = 1;
+  const Int128 wc = final_signed ? static_cast<Int128>(static_cast<int32_t>(cc)) : static_cast<Int128>(cc);
+  t = t + wc + lsb;
+  const uint64_t r = static_cast<uint64_t>(t >> v.scale);  // the low 64 bits, signed or not as the result is
+  if (!v.sat) return static_cast<uint32_t>(r);
+  if (final_signed) return static_cast<uint32_t>(clamp_to(static_cast<int64_t>(r), 32, true));
+  return static_cast<uint32_t>(std::min<uint64_t>(r, 0xFFFFFFFFull));
+}
+
 uint32_t scalar(const VideoInst& v, uint32_t a, uint32_t b, uint32_t c) {
+  if (v.op == VideoOp::Mad) return mad(v, a, b, c);
   const bool set = v.op == VideoOp::Set;
-  int64_t t = apply(v.op, v.cmp, scalar_part(a, v.asel, v.a_signed), scalar_part(b, v.bsel, v.b_signed));
+  int64_t t;
+  if (v.op == VideoOp::Shl || v.op == VideoOp::Shr) {  // b is .u32; .clamp to 32, .wrap to 0-31
+    const int64_t ta = scalar_part(a, v.asel, v.a_signed);
+    int64_t tb = scalar_part(b, v.bsel, false);
+    tb = v.clamp_shift ? std::min<int64_t>(tb, 32) : tb & 0x1F;
+    t = v.op == VideoOp::Shl ? static_cast<int64_t>(static_cast<uint64_t>(ta) << tb) : ta >> tb;
+  } else {
+    t = apply(v.op, v.cmp, scalar_part(a, v.asel, v.a_signed), scalar_part(b, v.bsel, v.b_signed));
+  }
   if (v.sat && !set) {  // to the destination's type, or to the merged part's size
     const unsigned width = v.dsel == 0 ? 32 : v.dsel <= 4 ? 8 : 16;
     t = clamp_to(t, width, v.d_signed);
@@ -110,12 +143,15 @@ bool digits(std::string_view s, unsigned max, uint16_t& out) {
 std::optional<std::string> video_decode(std::string_view op, std::span<const std::string_view> mods, VideoInst& v) {
   static const std::unordered_map<std::string_view, VideoOp> kOps = {
       {"vadd", VideoOp::Add}, {"vsub", VideoOp::Sub}, {"vabsdiff", VideoOp::Absdiff}, {"vmin", VideoOp::Min}, {"vmax", VideoOp::Max},
-      {"vset", VideoOp::Set}, {"vavrg", VideoOp::Avrg}};
+      {"vset", VideoOp::Set}, {"vavrg", VideoOp::Avrg}, {"vshl", VideoOp::Shl}, {"vshr", VideoOp::Shr}, {"vmad", VideoOp::Mad}};
   std::string_view base = op;
   v.lanes = 1;
   if (op.back() == '2' || op.back() == '4') v.lanes = static_cast<unsigned>(op.back() - '0'), base.remove_suffix(1);
   const auto it = kOps.find(base);
-  if (it == kOps.end() || (it->second == VideoOp::Avrg && v.lanes == 1)) return fmt::format("the video instruction {}", op);
+  if (it == kOps.end()) return fmt::format("the video instruction {}", op);
+  const bool simd_only = it->second == VideoOp::Avrg;
+  const bool scalar_only = it->second == VideoOp::Shl || it->second == VideoOp::Shr || it->second == VideoOp::Mad;
+  if ((simd_only && v.lanes == 1) || (scalar_only && v.lanes > 1)) return fmt::format("the video instruction {}", op);
   v.op = it->second;
   if (v.lanes > 1) {  // defaults: a's low elements, b's, every result element
     v.asel = v.lanes == 2 ? 0x10 : 0x3210;
@@ -134,6 +170,12 @@ std::optional<std::string> video_decode(std::string_view op, std::span<const std
       ++types;
     } else if (m == ".sat") {
       v.sat = true;
+    } else if ((m == ".clamp" || m == ".wrap") && (v.op == VideoOp::Shl || v.op == VideoOp::Shr)) {
+      v.clamp_shift = m == ".clamp";
+    } else if ((m == ".shr7" || m == ".shr15") && v.op == VideoOp::Mad) {
+      v.scale = m == ".shr7" ? 7 : 15;
+    } else if (m == ".po" && v.op == VideoOp::Mad) {
+      v.plus_one = true;
     } else if (m == ".add") {
       v.second = VideoSecond::Add;
     } else if ((m == ".min" || m == ".max") && v.lanes == 1) {

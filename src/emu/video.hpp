@@ -11,7 +11,7 @@
 
 namespace ptx::emu {
 
-enum class VideoOp : uint8_t { Add, Sub, Absdiff, Min, Max, Avrg, Set };
+enum class VideoOp : uint8_t { Add, Sub, Absdiff, Min, Max, Avrg, Set, Shl, Shr, Mad };
 enum class VideoSecond : uint8_t { None, Add, Min, Max };
 enum class VideoCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -27,10 +27,13 @@ struct VideoInst {
   uint16_t asel = 0, bsel = 0;
   uint8_t dsel = 0;   // scalar: the merged part (0: none); SIMD: the mask of result elements
   bool has_c = false;
+  bool clamp_shift = false;            // vshl/vshr .clamp (else .wrap)
+  bool neg_product = false, neg_c = false, plus_one = false;  // vmad: -a or -b, -c, .po
+  uint8_t scale = 0;                   // vmad .shr7 / .shr15: 7, 15
 };
 
-// Parses the modifiers of `op` (vadd, ..., vset4) into `v`; an error message for what the
-// emulator does not run (vshl, vshr, vmad).
+// Parses the modifiers of `op` (vadd, ..., vset4) into `v`; an error message for what is not a
+// video instruction the emulator knows.
 std::optional<std::string> video_decode(std::string_view op, std::span<const std::string_view> mods, VideoInst& v);
 // Parses an operand's selector (the part after the register name: "h10", "b3210", "b1"); false
 // if it is not one for that operand of this instruction. `dest`: the d operand (mask or dsel).

@@ -15,6 +15,8 @@
 namespace ptx::test {
 namespace {
 
+__extension__ typedef __int128 Int128;  // the manual's 128-bit vmad intermediate
+
 const std::string kVideo = R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -149,6 +151,98 @@ TEST(EmuVideo, ScalarAndSimdFormsMatchTheManualsPseudocode) {
   }
 }
 
+// The video shifts and multiply-add: .clamp/.wrap shift counts, saturation (to the merged byte
+// with d.b2), the secondary add, vmad's negations (of the product, of c), .po and the scales.
+const std::string kVideoShiftMad = R"(.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry video2(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %a, %b, %c, %d<12>;
+	.reg .b64 %rd<6>;
+	.reg .b32 %t<4>;
+	ld.param.u64 %rd1, [in];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd2, %rd2;
+	mov.u32 %t1, %tid.x;
+	mul.wide.u32 %rd3, %t1, 12;
+	add.u64 %rd3, %rd1, %rd3;
+	ld.global.u32 %a, [%rd3];
+	ld.global.u32 %b, [%rd3+4];
+	ld.global.u32 %c, [%rd3+8];
+	mov.b32 %d3, %c;
+	and.b32 %t2, %b, 63;
+	vshl.u32.u32.u32.clamp %d0, %a, %t2;
+	vshr.s32.s32.u32.wrap %d1, %a.h1, %b;
+	vshl.s32.s32.u32.sat.clamp.add %d2, %a.b0, %t2.b0, %c;
+	vshr.u32.u32.u32.sat.clamp %d3.b2, %a, %t2, %c;
+	vmad.s32.s32.s32 %d4, %a.h0, %b.h1, %c;
+	vmad.u32.u32.u32.sat %d5, %a, %b, %c;
+	vmad.s32.u32.s32.shr15 %d6, -%a.h1, %b.h0, %c;
+	vmad.u32.u32.u32.shr7.sat %d7, %a.b1, %b.b2, -%c;
+	vmad.s32.s32.s32.po.shr7 %d8, %a.b3, %b.b0, %c;
+	vmad.u32.s32.s32.sat %d9, %a, %b, %c;
+	mul.wide.u32 %rd4, %t1, 48;
+	add.u64 %rd4, %rd2, %rd4;
+	st.global.v4.u32 [%rd4], {%d0, %d1, %d2, %d3};
+	st.global.v4.u32 [%rd4+16], {%d4, %d5, %d6, %d7};
+	st.global.v2.u32 [%rd4+32], {%d8, %d9};
+	ret;
+}
+)";
+
+int64_t sat_s32(int64_t v) { return clamp(v, INT32_MIN, INT32_MAX); }
+
+std::vector<uint32_t> expected_shift_mad(uint32_t a, uint32_t b, uint32_t c) {
+  std::vector<uint32_t> d(10);
+  const uint32_t t2 = b & 63;
+  const int64_t clamped = std::min<uint32_t>(t2, 32);
+  d[0] = lo32(static_cast<int64_t>(uint64_t{a} << clamped));
+  d[1] = lo32(s16(a, 1) >> (b & 31));
+  d[2] = lo32(sat_s32(static_cast<int64_t>(static_cast<uint64_t>(s8(a, 0)) << clamped)) + static_cast<int32_t>(c));
+  d[3] = (lo32(clamp(static_cast<int64_t>(uint64_t{a} >> clamped), 0, 255)) << 16) | (c & 0xFF00FFFFu);
+  d[4] = lo32(s16(a, 0) * s16(b, 1) + static_cast<int32_t>(c));
+  const Int128 unsigned_sum = static_cast<Int128>(uint64_t{a} * uint64_t{b}) + c;
+  d[5] = unsigned_sum > 0xFFFFFFFF ? 0xFFFFFFFFu : static_cast<uint32_t>(unsigned_sum);
+  // -(a*b) + c as the manual writes it: ~(a*b) + c + 1, then >> 15
+  d[6] = lo32(static_cast<int64_t>((~(static_cast<Int128>(u16(a, 1)) * s16(b, 0)) + static_cast<int32_t>(c) + 1) >> 15));
+  // a*b - c: ~c + 1 sign-extended, then >> 7, clamped as signed (a negation makes the result signed)
+  d[7] = lo32(sat_s32(static_cast<int64_t>((static_cast<Int128>(u8(a, 1)) * u8(b, 2) - static_cast<int32_t>(c)) >> 7)));
+  d[8] = lo32(static_cast<int64_t>((static_cast<Int128>(s8(a, 3)) * s8(b, 0) + static_cast<int32_t>(c) + 1) >> 7));
+  d[9] = lo32(sat_s32(static_cast<int64_t>(static_cast<int64_t>(static_cast<int32_t>(a)) * static_cast<int32_t>(b) + static_cast<int32_t>(c))));
+  return d;
+}
+
+TEST(EmuVideo, ShiftsAndMultiplyAddMatchTheManualsPseudocode) {
+  const uint32_t n = 96;
+  std::vector<uint32_t> in(3 * n);
+  uint32_t s = 777;
+  for (auto& x : in) {
+    s = s * 1664525u + 1013904223u;
+    x = s ^ (s >> 11);
+  }
+  in[0] = 0xFFFFFFFF, in[1] = 32, in[2] = 0x80000000;  // shift by 32, extreme c
+  in[3] = 0x7FFF8000, in[4] = 0x1F, in[5] = 0x7FFFFFFF;
+  in[6] = 0x80808080, in[7] = 0xFFFFFFFF, in[8] = 1;
+  EmuRun r;
+  r.buffer(in, "in");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(12 * n), "out");
+  r.launch(kVideoShiftMad, "video2", {1, 1, 1}, {n, 1, 1});
+  const auto got = r.read<uint32_t>(out, 12 * n);
+  for (uint32_t t = 0; t < n; ++t) {
+    const auto want = expected_shift_mad(in[3 * t], in[3 * t + 1], in[3 * t + 2]);
+    for (int k = 0; k < 10; ++k)
+      EXPECT_EQ(got[12 * t + k], want[static_cast<size_t>(k)]) << "thread " << t << " result " << k << std::hex << " a=" << in[3 * t]
+                                                               << " b=" << in[3 * t + 1] << " c=" << in[3 * t + 2];
+  }
+  if (have_ptxas()) {
+    const auto as = run_ptxas(kVideoShiftMad, "sm_90");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+}
+
 TEST(EmuVideo, UnsupportedAndMalformedFormsAreReported) {
   auto run = [](const std::string& body) {
     const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t" + body + "\n\tret;\n}\n";
@@ -162,7 +256,8 @@ TEST(EmuVideo, UnsupportedAndMalformedFormsAreReported) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(run("vshl.u32.u32.u32.clamp %r1, %r2, %r3;").find("does not support the video instruction vshl"), std::string::npos);
+  EXPECT_NE(run("vavrg.u32.u32.u32 %r1, %r2, %r3;").find("does not support the instruction vavrg"), std::string::npos);
+  EXPECT_NE(run("vmad2.u32.u32.u32 %r1, %r2, %r3, %r0;").find("the instruction vmad2"), std::string::npos);
   EXPECT_NE(run("vadd2.u32.u32.u32 %r1, %r2.h7, %r3, %r0;").find("'h7' is not a selector of vadd2's operand 1"), std::string::npos);
   EXPECT_NE(run("vadd4.u32.u32.u32 %r1, %r2.b01, %r3, %r0;").find("'b01' is not a selector"), std::string::npos);
   EXPECT_NE(run("vadd.u32.u32 %r1, %r2, %r3;").find("without its 3 types"), std::string::npos);
