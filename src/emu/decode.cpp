@@ -442,7 +442,7 @@ class Decoder {
     if (d.op == Opc::Call) return call(d, operands);
     if (tensor_) {
       tensor_ = false;
-      if (d.op == Opc::Nop || d.im2col == 2 || (d.im2col && d.sub != 0)) return d;  // prefetch.tensor; other im2col modes: reported when executed
+      if (d.op == Opc::Nop || d.im2col == 2 || (d.im2col == 1 && d.sub != 0)) return d;  // prefetch.tensor; other im2col modes: reported when executed
       return tensor(d, operands);
     }
     if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
@@ -953,7 +953,8 @@ class Decoder {
     const bool load = d.sub == 0;
     const size_t map_at = load ? 1 : 0;
     const size_t offsets_at = 3;  // .im2col loads: {offsets} after the mbarrier
-    const size_t need = load ? 3 + (d.im2col ? 1 : 0) + ((d.flags & kMulticast) ? 1 : 0) : 2;
+    const bool offsets = d.im2col == 1;  // .im2col loads: {offsets} after the mbarrier
+    const size_t need = load ? 3 + (offsets ? 1 : 0) + ((d.flags & kMulticast) ? 1 : 0) : 2;
     if (operands.size() < need || operands.size() > need + 1) throw unsupported("this cp.async.bulk.tensor operand list");
     const Expr& m = m_.expr(ExprId{operands[map_at].node});
     if (m.kind != ExprKind::List || m.sub != static_cast<uint8_t>(Delim::Bracket) || m.b != 2)
@@ -961,8 +962,9 @@ class Decoder {
     d.ops[1] = operand(ExprId{m_.items[m.a].node}, d, 1);
     // the coordinates: registers, or immediates (kImmCoord | the value's low 31 bits)
     const Expr& c = m_.expr(ExprId{m_.items[m.a + 1].node});
-    if (c.kind != ExprKind::List || c.sub != static_cast<uint8_t>(Delim::Brace) || c.b != d.vec)
-      throw unsupported(fmt::format("tensor coordinates other than {{...}} of {} values", d.vec));
+    const uint32_t coords = d.im2col == 3 ? 5 : d.vec;  // gather4/scatter4: the column, then four rows
+    if (c.kind != ExprKind::List || c.sub != static_cast<uint8_t>(Delim::Brace) || c.b != coords)
+      throw unsupported(fmt::format("tensor coordinates other than {{...}} of {} values", coords));
     d.ops[2].kind = Opnd::Vec;
     d.ops[2].slot = static_cast<uint32_t>(p_.vec_slots.size());
     d.ops[2].count = c.b;
@@ -979,7 +981,7 @@ class Decoder {
     d.ops[0] = operand(ExprId{operands[load ? 0 : 1].node}, d, 0);
     if (load) {
       d.ops[3] = operand(ExprId{operands[2].node}, d, 3);
-      if (d.im2col) {  // {w, h, d} offsets: rank - 2 16-bit values (registers or immediates, as the coordinates)
+      if (offsets) {  // {w, h, d} offsets: rank - 2 16-bit values (registers or immediates, as the coordinates)
         const Expr& f = m_.expr(ExprId{operands[offsets_at].node});
         if (f.kind != ExprKind::List || f.sub != static_cast<uint8_t>(Delim::Brace) || f.b + 2 != d.vec)
           throw unsupported(fmt::format("im2col offsets other than {{...}} of {} values", d.vec - 2));
@@ -992,7 +994,7 @@ class Decoder {
           else p_.vec_slots.push_back(reg_slot(el));
         }
       }
-      if (d.flags & kMulticast) d.ops[4] = operand(ExprId{operands[offsets_at + (d.im2col ? 1 : 0)].node}, d, 4);
+      if (d.flags & kMulticast) d.ops[4] = operand(ExprId{operands[offsets_at + (offsets ? 1 : 0)].node}, d, 4);
     }
     if (d.ops[0].kind != Opnd::Addr || (load && d.ops[3].kind != Opnd::Addr)) throw unsupported("this cp.async.bulk.tensor operand list");
     d.nops = 5;
@@ -1045,6 +1047,7 @@ class Decoder {
     if (mo == ".tensor") return void(tensor_ = true);
     if (mo.size() == 3 && mo[0] == '.' && mo[1] >= '1' && mo[1] <= '5' && mo[2] == 'd') return void(d.vec = static_cast<uint8_t>(mo[1] - '0'));
     if (mo == ".tile" || mo == ".L2") return;
+    if (mo == ".tile::gather4" || mo == ".tile::scatter4") return void(d.im2col = 3);  // four rows of a 2D tensor
     if (mo == ".im2col") return void(d.im2col = 1);
     if (mo.rfind(".im2col", 0) == 0) return void(d.im2col = 2);  // .im2col::w, .im2col_no_offs, ...: reported when executed (prefetches: no effect)
     if (mo == ".noftz") return;

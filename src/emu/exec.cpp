@@ -2343,7 +2343,7 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
   const Opnd* o = in.ops;
   for (uint32_t m = exec; m; m &= m - 1) {
     const int l = std::countr_zero(m);
-    if (in.im2col == 2 || (in.im2col && in.sub != 0))
+    if (in.im2col == 2 || (in.im2col == 1 && in.sub != 0))
       fail(w, l, "cp.async.bulk.tensor in this im2col mode (.im2col::w, .im2col_no_offs, im2col stores) is not supported by the emulator");
     // the tensor map: a kernel parameter (by name, or its address from mov/cvta.param), or in global memory
     const uint64_t ta = value(w, o[1], l);
@@ -2358,17 +2358,21 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     const auto desc = decode(tm);
     if (!desc) fail(w, l, "the tensor map is not one the CPU device encoded (ptx::make_tensor_map on the CPU device, or emu::encode)");
     const TensorMapDesc& d = *desc;
-    const bool im2col = in.im2col != 0;
+    const bool im2col = in.im2col == 1;
+    const bool four_rows = in.im2col == 3;  // .tile::gather4 / .tile::scatter4
+    if (four_rows && (d.rank != 2 || d.box[1] != 1 || d.element_strides[0] > 1))
+      fail(w, l, fmt::format(".tile::{} needs a 2D tiled tensor map with box[1] = 1 and element stride 1 (rank {}, box[1] = {})",
+                             in.sub == 0 ? "gather4" : "scatter4", d.rank, d.box[1]));
     if (im2col != (d.kind == TensorMapKind::Im2col))
       fail(w, l, im2col ? "an .im2col copy with a tiled tensor map (make it with TensorMapSpec::Mode::im2col)"
                         : "a .tile copy with an im2col tensor map");
     if (im2col && d.rank < 3) fail(w, l, fmt::format("an im2col tensor map of rank {} (3 to 5)", d.rank));
     if (d.rank != in.vec) fail(w, l, fmt::format("a {}d tensor copy with a tensor map of rank {}", in.vec, d.rank));
-    if (o[2].count != d.rank) fail(w, l, fmt::format("{} coordinates for a tensor map of rank {}", o[2].count, d.rank));
+    if (o[2].count != (four_rows ? 5u : d.rank)) fail(w, l, fmt::format("{} coordinates for a tensor map of rank {}", o[2].count, d.rank));
     if (d.interleave != 0) fail(w, l, "interleaved tensor maps are not supported by the emulator");
     if (d.swizzle > 3) fail(w, l, fmt::format("swizzle mode {} is not supported by the emulator", d.swizzle));
     const uint32_t es = tensor_map_element_bytes(d.dtype);
-    int64_t coord[5] = {};
+    int64_t coord[5] = {}, rows[4] = {};
     uint64_t ext[5] = {1, 1, 1, 1, 1}, estride[5] = {1, 1, 1, 1, 1};
     uint64_t count = 1;
     for (unsigned i = 0; i < d.rank; ++i)
@@ -2380,13 +2384,18 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     const uint64_t inner = im2col ? d.channels_per_pixel : d.box[0];
     if (d.swizzle && inner * es > (16u << d.swizzle))
       fail(w, l, fmt::format("the tensor map's inner box of {} bytes exceeds its {}-byte swizzle span", inner * es, 16u << d.swizzle));
-    for (unsigned i = 0; i < d.rank; ++i) {
+    auto coordinate = [&](unsigned i) {
       const uint32_t slot = p_.vec_slots[o[2].slot + i];
-      coord[i] = slot != kNoSlot && (slot & kImmCoord) ? sext(slot, 31) : sext(reg(w, slot, l), 32);
+      return slot != kNoSlot && (slot & kImmCoord) ? sext(slot, 31) : sext(reg(w, slot, l), 32);
+    };
+    for (unsigned i = 0; four_rows && i < 4; ++i) rows[i] = coordinate(i + 1);
+    for (unsigned i = 0; i < d.rank; ++i) {
+      coord[i] = four_rows && i == 1 ? rows[0] : coordinate(i);
       estride[i] = std::max<uint8_t>(d.element_strides[i], 1);
       ext[i] = (d.box[i] + estride[i] - 1) / estride[i];
       if (!im2col) count *= ext[i];
     }
+    if (four_rows) count *= 4;  // the box's row, four times
     // im2col: the pixels of the column (their W, H, D, N coordinates, the offsets added), from the
     // start pixel at the copy's coordinates, W fastest, each spatial coordinate wrapping inside
     // the bounding box [lower, dim - 1 + upper] (corners stored {D, H, W}); N steps on.
@@ -2429,6 +2438,12 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
           if (px[i] < 0 || static_cast<uint64_t>(px[i]) >= d.dims[i]) return false;
           addr += static_cast<uint64_t>(px[i]) * d.strides[i];
         }
+        return true;
+      }
+      if (four_rows) {  // row lin / box[0] of the four, column coord[0] + lin % box[0]
+        const int64_t c = coord[0] + static_cast<int64_t>(lin % ext[0]), r = rows[lin / ext[0]];
+        if (c < 0 || static_cast<uint64_t>(c) >= d.dims[0] || r < 0 || static_cast<uint64_t>(r) >= d.dims[1]) return false;
+        addr += static_cast<uint64_t>(c) * es + static_cast<uint64_t>(r) * d.strides[1];
         return true;
       }
       for (unsigned i = 0; i < d.rank; ++i) {

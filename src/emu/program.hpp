@@ -114,7 +114,8 @@ struct DInst {
   uint32_t guard = kNoSlot;
   bool guard_neg = false;
   bool async_tx = false;        // st.async / red.async: complete_tx on the mbarrier in ops[2]
-  uint8_t im2col = 0;           // cp.async.bulk.tensor: 1 .im2col (loads: offsets in ops[5]); 2 another im2col mode (reported when executed)
+  uint8_t im2col = 0;           // cp.async.bulk.tensor: 1 .im2col (loads: offsets in ops[5]); 2 another im2col mode (reported when
+                                // executed); 3 .tile::gather4 / .tile::scatter4 (coordinates: column, four rows)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
   uint32_t video = 0;           // video instructions: the index in Program::video

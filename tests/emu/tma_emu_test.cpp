@@ -22,9 +22,9 @@
 namespace ptx::test {
 namespace {
 
-void expect_assembles(const std::string& text) {
+void expect_assembles(const std::string& text, const char* arch = "sm_90a") {
   if (!have_ptxas()) return;
-  const auto r = run_ptxas(text, "sm_90a");
+  const auto r = run_ptxas(text, arch);
   EXPECT_TRUE(r.ok) << r.log;
 }
 
@@ -435,6 +435,79 @@ TEST(EmuTma, StoreWritesOnlyTheInBoundsPartOfTheBox) {
       }
   }
   expect_assembles(text);
+}
+
+// sm_100's .tile::gather4 / .tile::scatter4: four rows of a 2D tensor (box[1] = 1) at any row
+// indices, dense and swizzled in shared memory as a 4-row box would be.
+std::string four_rows_kernel(const std::string& text) {
+  return subst(text, {{".version 8.0\n.target sm_90a", ".version 8.6\n.target sm_100a"}});
+}
+
+TEST(EmuTma, Gather4LoadsFourRowsAtAnyIndices) {
+  const Tensor2d t;
+  const std::string text = four_rows_kernel(subst(subst(kLoad, {{"global.tile.mbarrier", "global.tile::gather4.mbarrier"},
+                                                                {"[%rd2, COORDS], [%r2]", "[%rd2, {%r4, %r5, 3, 39, 45}], [%r2]"}}),
+                                                    {{"BYTES", "512"}, {"WORDS", "128"}, {"DIM", "2d"}, {"COORDS", "{%r4, %r5}"}}));
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.data.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data.data(), t.data.size() * 4);
+  r.args.push_back(map_arg(f32_map(g, {80, 40}, {320}, {32, 1}, 3)));
+  const uint64_t out = r.buffer(std::vector<uint32_t>(128), "out");
+  r.scalar(int32_t{56});  // columns 56..87: the last 8 are past the tensor's 80
+  r.scalar(int32_t{17});
+  r.scalar(int32_t{0});
+  r.launch(text, "load", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(out, 128);
+  const int64_t rows[4] = {17, 3, 39, 45};  // row 45 is past the tensor's 40: zeros
+  std::vector<uint32_t> dense(128, 0);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 32; ++i)
+      if (56 + i < 80 && rows[j] < 40) std::memcpy(&dense[static_cast<size_t>(j * 32 + i)], &t.data[static_cast<size_t>(rows[j] * 80 + 56 + i)], 4);
+  for (uint32_t q = 0; q < 32; ++q)
+    for (uint32_t e = 0; e < 4; ++e) ASSERT_EQ(got[swizzled_chunk(q, 3) * 4 + e], dense[q * 4 + e]) << "chunk " << q;
+  expect_assembles(text, "sm_100a");
+  // a map whose box has more than one row is refused
+  EmuRun bad;
+  const uint64_t g2 = bad.emu.memory().alloc(t.data.size() * 4, "tensor");
+  bad.args.push_back(map_arg(f32_map(g2, {80, 40}, {320}, {32, 2}, 3)));
+  bad.buffer(std::vector<uint32_t>(128), "out");
+  bad.scalar(int32_t{0});
+  bad.scalar(int32_t{0});
+  bad.scalar(int32_t{0});
+  try {
+    bad.launch(text, "load", {1, 1, 1}, {64, 1, 1});
+    FAIL() << "no report";
+  } catch (const emu::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(".tile::gather4 needs a 2D tiled tensor map with box[1] = 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(EmuTma, Scatter4StoresFourRowsAtAnyIndices) {
+  // the kStore tile's first 512 bytes (word i = 3 i + 1, swizzled 128B) go to rows 30, 2, 33 and 38 (past the end: dropped)
+  const std::string text = four_rows_kernel(
+      subst(subst(kStore, {{"COPY [%rd2, {%r4, %r5}]", "COPY [%rd2, {%r4, %r5, 2, 33, 41}]"}}),
+            {{"VALUE", kStoreValue}, {"COPY", "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group"}}));
+  EmuRun r;
+  std::vector<uint32_t> init(80 * 40, 0xDEADBEEFu);
+  const uint64_t g = r.emu.memory().alloc(init.size() * 4, "tensor");
+  r.emu.memory().write(g, init.data(), init.size() * 4);
+  r.args.push_back(map_arg(f32_map(g, {80, 40}, {320}, {32, 1}, 3)));
+  r.scalar(int32_t{8});
+  r.scalar(int32_t{30});
+  r.launch(text, "store", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(g, init.size());
+  const int64_t rows[4] = {30, 2, 33, 41};
+  for (int64_t y = 0; y < 40; ++y)
+    for (int64_t x = 0; x < 80; ++x) {
+      uint32_t want = 0xDEADBEEFu;
+      for (int j = 0; j < 4; ++j)
+        if (rows[j] == y && x >= 8 && x < 40) {
+          const uint32_t k = static_cast<uint32_t>(j * 32 + (x - 8));
+          want = (swizzled_chunk(k / 4, 3) * 4 + k % 4) * 3 + 1;
+        }
+      ASSERT_EQ(got[static_cast<size_t>(y * 80 + x)], want) << "(" << x << "," << y << ")";
+    }
+  expect_assembles(text, "sm_100a");
 }
 
 TEST(EmuTma, ReduceAddsTheBoxIntoTheTensor) {
