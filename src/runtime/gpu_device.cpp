@@ -1,6 +1,7 @@
 // The gpu device: the CUDA driver behind the device API. Kernels are compiled to
 // cubins with nvJitLink or ptxas when the toolkit is present (cached on disk), else
 // JIT-compiled by the driver from the PTX text.
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -207,12 +208,27 @@ struct GpuDevice : DeviceImpl {
     return s;
   }
 
+  // Frameworks hand over the same few streams on every call (torch's current stream, XLA's):
+  // each host thread keeps its last few wrappers, so a launch on a wrapped stream does not
+  // allocate. A wrapper owns nothing, so one kept for a stream since destroyed is still right
+  // for a new stream that got the same handle.
   std::shared_ptr<StreamImpl> wrap_stream(void* cuda_stream) const override {
+    struct Kept {
+      const GpuDevice* device = nullptr;
+      void* handle = nullptr;
+      std::shared_ptr<GpuStream> stream;
+    };
+    constexpr unsigned kKept = 8;
+    thread_local std::array<Kept, kKept> kept;
+    thread_local unsigned next = 0;
+    for (const Kept& k : kept)
+      if (k.device == this && k.handle == cuda_stream) return k.stream;
     auto s = std::make_shared<GpuStream>();
     s->drv = &drv;
     s->device = this;
     s->stream = static_cast<runtime::cu::Stream>(cuda_stream);
     s->owned = false;
+    kept[next++ % kKept] = Kept{this, cuda_stream, s};
     return s;
   }
 

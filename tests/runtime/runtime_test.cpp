@@ -517,6 +517,15 @@ TEST(Runtime, ForeignStreamsAndPointers) {
   EXPECT_NE(log.find("p0=" + std::to_string(static_cast<uint32_t>(0x7f0000001000))), std::string::npos) << log;
   EXPECT_EQ(log.find("cuStreamDestroy"), std::string::npos) << log;
   EXPECT_FALSE(g.wrap_stream(nullptr).impl());  // the default stream
+  // wrapping the same stream again reuses the thread's wrapper (no allocation per launch);
+  // another stream gets its own
+  const Stream again = g.wrap_stream(their_stream);
+  EXPECT_EQ(again.impl(), g.wrap_stream(their_stream).impl());
+  void* other_stream = reinterpret_cast<void*>(uintptr_t{0x6160});
+  EXPECT_NE(g.wrap_stream(other_stream).impl(), again.impl());
+  fake.clear();
+  bound.on(g.wrap_stream(other_stream), g.wrap_pointer(their_memory), 1.0f);
+  EXPECT_NE(fake.log().find("cuLaunchKernelEx stream " + std::to_string(0x6160)), std::string::npos) << fake.log();
   Device c = device::cpu();
   EXPECT_NE(error_of([&] { c.wrap_stream(their_stream); }).find("CPU emulator has no CUDA streams"), std::string::npos);
   EXPECT_NE(error_of([&] { c.wrap_pointer(their_memory); }).find("memory is the emulator's"), std::string::npos);
