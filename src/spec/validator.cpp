@@ -363,7 +363,27 @@ class Checker {
     return it->second;
   }
 
+  // mov and cvt are the instructions that read special registers; their destination is the
+  // first operand, and special registers are read-only (ptxas: "Read-only special register
+  // cannot be destination argument").
+  void check_special_destination(const Instruction& in) {
+    if (opcode_ != "mov" && opcode_ != "cvt") return;
+    const auto ops = m_.operands_of(in);
+    if (ops.empty()) return;
+    const ExprId d{ops[0].node};
+    const Expr& e = m_.expr(d);
+    if (e.kind != ExprKind::Name || lookup(Symbol{e.a})) return;
+    if (!find_special_register(m_.text(Symbol{e.a}))) return;
+    std::string name(m_.text(Symbol{e.a}));
+    if (e.b) {
+      const std::string_view comp = m_.text(Symbol{e.b});
+      name += (comp.empty() || comp[0] == '.' ? "" : ".") + std::string(comp);
+    }
+    error(e.loc ? e.loc : in.loc, "special register " + quoted(name) + " is read-only: it cannot be a destination");
+  }
+
   void accept(const FormMatch& mm, const Instruction& in) {
+    check_special_destination(in);
     // nvcc itself writes e.g. atom.add.release.gpu.u32, so this is only a pedantic warning.
     if (mm.pass == MatchResult::Reordered && opts_.pedantic)
       out_.push_back({in.loc, Severity::Warning,

@@ -207,8 +207,10 @@ TEST(Validator, SpecialRegisters) {
                          "\tmov.u64 %rd, %laneid;\n"            // 14: .u32
                          "\tmov.u32 %r1, %envreg31;\n"          // 15: fine
                          "\tmov.u32 %r1, %envreg32;\n"          // 16: out of range
+                         "\tmov.u32 %tid.x, %r1;\n"             // 17: read-only
+                         "\tcvt.u32.u32 %laneid, %r1;\n"        // 18: read-only
                          "\tret;\n}\n");
-  ASSERT_EQ(fs.size(), 5u) << dump(fs);
+  ASSERT_EQ(fs.size(), 7u) << dump(fs);
   EXPECT_EQ(fs[0].line, 11u);
   EXPECT_NE(fs[0].message.find("'%clusterid' requires PTX ISA 7.8, sm_90 or later"), std::string::npos) << fs[0].message;
   EXPECT_EQ(fs[1].line, 12u);
@@ -216,6 +218,10 @@ TEST(Validator, SpecialRegisters) {
   EXPECT_NE(fs[2].message.find("can only be read by mov or cvt"), std::string::npos) << fs[2].message;
   EXPECT_EQ(fs[3].line, 14u);
   EXPECT_EQ(fs[4].line, 16u);
+  EXPECT_EQ(fs[5].line, 17u);
+  EXPECT_NE(fs[5].message.find("special register '%tid.x' is read-only: it cannot be a destination"), std::string::npos) << fs[5].message;
+  EXPECT_EQ(fs[6].line, 18u);
+  EXPECT_NE(fs[6].message.find("'%laneid' is read-only"), std::string::npos) << fs[6].message;
 }
 
 TEST(Validator, RegisterComponentsAndNegation) {
