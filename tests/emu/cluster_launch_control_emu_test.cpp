@@ -196,31 +196,7 @@ TEST(EmuClusterLaunchControl, UndefinedUsesAreReported) {
 }
 
 // .b128 registers: ld/st, mov's unpack/pack/copy, atom.cas.b128 (a hit and a miss) and atom.exch.b128.
-const std::string kB128 = R"(.version 8.3
-.target sm_90
-.address_size 64
-
-.visible .entry b128(.param .u64 buf)
-{
-	.reg .b128 %q<5>;
-	.reg .b64 %rd<6>;
-	ld.param.u64 %rd1, [buf];
-	cvta.to.global.u64 %rd1, %rd1;
-	ld.global.b128 %q1, [%rd1];
-	mov.b128 {%rd2, %rd3}, %q1;
-	add.u64 %rd2, %rd2, 1;
-	mov.b128 %q2, {%rd3, %rd2};
-	st.global.b128 [%rd1+16], %q2;
-	mov.b128 %q3, %q2;
-	atom.global.cas.b128 %q4, [%rd1+32], %q1, %q3;
-	st.global.b128 [%rd1+48], %q4;
-	atom.global.cas.b128 %q4, [%rd1+64], %q1, %q3;
-	st.global.b128 [%rd1+80], %q4;
-	atom.global.exch.b128 %q4, [%rd1+96], %q2;
-	st.global.b128 [%rd1+112], %q4;
-	ret;
-}
-)";
+const std::string kB128 = emu_kernel("b128.ptx");
 
 TEST(EmuB128, LoadStoreMovAndAtomics) {
   EmuRun r;

@@ -1,7 +1,9 @@
 // Helpers for emulator tests: run a traced kernel's PTX text on the emulator.
 #pragma once
 
+#include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,18 @@ struct EmuRun {
     launch(t.ptx, t.name, {t.grid.x, t.grid.y, t.grid.z}, {t.block.x, t.block.y, t.block.z}, dyn_smem);
   }
 };
+
+// A kernel of tests/emu/kernels: PTX files that scripts/emu-vs-gpu also runs on a GPU.
+inline std::string emu_kernel(const std::string& file) {
+  const std::string path = std::string(PTXPP_EMU_KERNELS_DIR) + "/" + file;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error("cannot open " + path);
+  std::string text;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
 
 inline std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -2.0f, float hi = 2.0f) {
   std::vector<float> v(n);

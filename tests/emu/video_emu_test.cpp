@@ -17,59 +17,7 @@ namespace {
 
 __extension__ typedef __int128 Int128;  // the manual's 128-bit vmad intermediate
 
-const std::string kVideo = R"(.version 8.0
-.target sm_90
-.address_size 64
-
-.visible .entry video(.param .u64 in, .param .u64 out)
-{
-	.reg .b32 %a, %b, %c, %d<20>;
-	.reg .b64 %rd<6>;
-	.reg .b32 %t<4>;
-	ld.param.u64 %rd1, [in];
-	cvta.to.global.u64 %rd1, %rd1;
-	ld.param.u64 %rd2, [out];
-	cvta.to.global.u64 %rd2, %rd2;
-	mov.u32 %t1, %tid.x;
-	mul.wide.u32 %rd3, %t1, 12;
-	add.u64 %rd3, %rd1, %rd3;
-	ld.global.u32 %a, [%rd3];
-	ld.global.u32 %b, [%rd3+4];
-	ld.global.u32 %c, [%rd3+8];
-	mov.b32 %d5, %c;
-	mov.b32 %d9, %c;
-	mov.b32 %d13, %c;
-	mov.b32 %d16, %c;
-	vadd.u32.u32.u32.sat %d0, %a.b1, %b.h0;
-	vsub.s32.s32.u32 %d1, %a, %b;
-	vabsdiff.s32.s32.s32.add %d2, %a.h1, %b.h0, %c;
-	vmin.s32.s32.s32.max %d3, %a.b2, %b.b3, %c;
-	vmax.s32.u32.s32.sat %d4, %a, %b.b0;
-	vmax.u32.u32.s32.sat %d5.h1, %a, %b.b0, %c;
-	vset.s32.u32.lt %d6, %a.b0, %b.b1;
-	vset.u32.u32.ne.add %d7, %a, %b, %c;
-	vadd2.s32.s32.s32.sat %d8, %a.h01, %b.h32, %c;
-	vsub2.u32.u32.u32 %d9.h1, %a, %b, %c;
-	vavrg2.s32.s32.s32 %d10, %a.h21, %b.h03, %c;
-	vabsdiff2.u32.u32.u32.add %d11, %a, %b, %c;
-	vset2.s32.s32.gt %d12, %a, %b, %c;
-	vmin2.s32.u32.s32 %d13.h0, %a, %b, %c;
-	vadd4.u32.u32.u32.sat %d14, %a.b7654, %b.b0123, %c;
-	vabsdiff4.u32.u32.u32.add %d15, %a, %b, %c;
-	vavrg4.s32.s32.s32 %d16.b20, %a, %b, %c;
-	vmax4.s32.s32.s32.sat %d17, %a.b3120, %b, %c;
-	vset4.u32.u32.le.add %d18, %a, %b, %c;
-	vadd.s32.s32.s32.sat %d19, %a.h1, -5;
-	mul.wide.u32 %rd4, %t1, 80;
-	add.u64 %rd4, %rd2, %rd4;
-	st.global.v4.u32 [%rd4], {%d0, %d1, %d2, %d3};
-	st.global.v4.u32 [%rd4+16], {%d4, %d5, %d6, %d7};
-	st.global.v4.u32 [%rd4+32], {%d8, %d9, %d10, %d11};
-	st.global.v4.u32 [%rd4+48], {%d12, %d13, %d14, %d15};
-	st.global.v4.u32 [%rd4+64], {%d16, %d17, %d18, %d19};
-	ret;
-}
-)";
+const std::string kVideo = emu_kernel("video.ptx");
 
 int64_t s8(uint32_t x, int byte) { return static_cast<int8_t>(x >> (8 * byte)); }
 int64_t u8(uint32_t x, int byte) { return (x >> (8 * byte)) & 0xFF; }
@@ -153,45 +101,7 @@ TEST(EmuVideo, ScalarAndSimdFormsMatchTheManualsPseudocode) {
 
 // The video shifts and multiply-add: .clamp/.wrap shift counts, saturation (to the merged byte
 // with d.b2), the secondary add, vmad's negations (of the product, of c), .po and the scales.
-const std::string kVideoShiftMad = R"(.version 8.0
-.target sm_90
-.address_size 64
-
-.visible .entry video2(.param .u64 in, .param .u64 out)
-{
-	.reg .b32 %a, %b, %c, %d<12>;
-	.reg .b64 %rd<6>;
-	.reg .b32 %t<4>;
-	ld.param.u64 %rd1, [in];
-	cvta.to.global.u64 %rd1, %rd1;
-	ld.param.u64 %rd2, [out];
-	cvta.to.global.u64 %rd2, %rd2;
-	mov.u32 %t1, %tid.x;
-	mul.wide.u32 %rd3, %t1, 12;
-	add.u64 %rd3, %rd1, %rd3;
-	ld.global.u32 %a, [%rd3];
-	ld.global.u32 %b, [%rd3+4];
-	ld.global.u32 %c, [%rd3+8];
-	mov.b32 %d3, %c;
-	and.b32 %t2, %b, 63;
-	vshl.u32.u32.u32.clamp %d0, %a, %t2;
-	vshr.s32.s32.u32.wrap %d1, %a.h1, %b;
-	vshl.s32.s32.u32.sat.clamp.add %d2, %a.b0, %t2.b0, %c;
-	vshr.u32.u32.u32.sat.clamp %d3.b2, %a, %t2, %c;
-	vmad.s32.s32.s32 %d4, %a.h0, %b.h1, %c;
-	vmad.u32.u32.u32.sat %d5, %a, %b, %c;
-	vmad.s32.u32.s32.shr15 %d6, -%a.h1, %b.h0, %c;
-	vmad.u32.u32.u32.shr7.sat %d7, %a.b1, %b.b2, -%c;
-	vmad.s32.s32.s32.po.shr7 %d8, %a.b3, %b.b0, %c;
-	vmad.u32.s32.s32.sat %d9, %a, %b, %c;
-	mul.wide.u32 %rd4, %t1, 48;
-	add.u64 %rd4, %rd2, %rd4;
-	st.global.v4.u32 [%rd4], {%d0, %d1, %d2, %d3};
-	st.global.v4.u32 [%rd4+16], {%d4, %d5, %d6, %d7};
-	st.global.v2.u32 [%rd4+32], {%d8, %d9};
-	ret;
-}
-)";
+const std::string kVideoShiftMad = emu_kernel("video_shift_mad.ptx");
 
 int64_t sat_s32(int64_t v) { return clamp(v, INT32_MIN, INT32_MAX); }
 
