@@ -584,6 +584,12 @@ class Decoder {
       throw unsupported(fmt::format("the modifier {} of {}", mo, op));
     }
     if (op == "barrier" && mo == ".cluster") return void(cluster_barrier_ = true);
+    if (op == "prmt") {  // the modes: sub 1..6 (0: the general selector form)
+      static const std::unordered_map<std::string_view, uint8_t> kModes = {{".f4e", 1}, {".b4e", 2}, {".rc8", 3},
+                                                                           {".ecl", 4}, {".ecr", 5}, {".rc16", 6}};
+      if (auto it = kModes.find(mo); it != kModes.end()) return void(d.sub = it->second);
+    }
+    if ((op == "bmsk" || op == "szext") && (mo == ".clamp" || mo == ".wrap")) return void(d.flags |= mo == ".clamp" ? uint32_t{kClamp} : 0u);
     if (op == "shf") {
       if (mo == ".l") return void(d.flags |= kLeft);
       if (mo == ".r") return;
@@ -710,7 +716,7 @@ class Decoder {
         {"lg2", Opc::Lg2},   {"sin", Opc::Sin},     {"cos", Opc::Cos},     {"tanh", Opc::Tanh},   {"atom", Opc::Atom},
         {"red", Opc::Red},   {"membar", Opc::Nop},  {"fence", Opc::Nop},   {"nanosleep", Opc::Nop},
         {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}, {"addc", Opc::Add},
-        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
+        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
         {"shf", Opc::Shf}, {"activemask", Opc::Activemask}, {"redux", Opc::Redux}, {"trap", Opc::Trap},
         {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
         {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},
@@ -724,6 +730,7 @@ class Decoder {
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
     if (op == "addc" || op == "subc" || op == "madc") d.flags |= kCarryIn;
+    if (op == "mul24" || op == "mad24") d.sub = kMul24;
     if (op == "cp") {
       if (cp_nop_) d.op = Opc::Nop;  // commit/wait groups: copies complete when issued here
       else if (tensor_) d.op = Opc::CpAsyncTensor;

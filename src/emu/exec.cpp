@@ -1057,11 +1057,14 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
           const uint64_t c = in.op == Opc::Mad ? value(w, o[3], l) : 0;
           u128 prod;
-          if (sgn) prod = static_cast<u128>(static_cast<i128>(sext(a, t.bits)) * sext(b, t.bits));
-          else prod = static_cast<u128>(mask_bits(a, t.bits)) * mask_bits(b, t.bits);
+          const unsigned bits = in.sub == kMul24 ? 24 : t.bits;  // mul24/mad24: the operands' low 24 bits
+          if (sgn) prod = static_cast<u128>(static_cast<i128>(sext(a, bits)) * sext(b, bits));
+          else prod = static_cast<u128>(mask_bits(a, bits)) * mask_bits(b, bits);
           uint64_t r;
           Ty rt = t;
-          if (in.flags & kWide) {
+          if (in.sub == kMul24) {
+            r = static_cast<uint64_t>((in.flags & kHi) ? prod >> 16 : prod);  // .hi: bits 16..47 of the 48-bit product
+          } else if (in.flags & kWide) {
             r = static_cast<uint64_t>(prod);
             rt.bits = static_cast<uint8_t>(t.bits * 2);
           } else if (in.flags & kHi) {
@@ -1164,6 +1167,28 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       lanes([&](int l) {
         const uint64_t v = mask_bits(value(w, o[1], l), t.bits);
         write(w, o[0], l, static_cast<uint64_t>(std::countl_zero(v) - (64 - t.bits)), Ty{'u', 32});
+      });
+      return;
+    case Opc::Bmsk:  // the mask of b bits from bit a (9.7.1.24); .clamp: a or b over 31 as the manual says
+      lanes([&](int l) {
+        const uint64_t a = mask_bits(value(w, o[1], l), 32), b = mask_bits(value(w, o[2], l), 32);
+        const uint32_t a1 = static_cast<uint32_t>(a & 31), b1 = static_cast<uint32_t>(b & 31), sum = a1 + b1;
+        uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+        bool overflow = sum >= 32;
+        if ((in.flags & kClamp) && a >= 32) mask0 = 0, overflow = true;
+        if ((in.flags & kClamp) && b >= 32) overflow = true;
+        if (overflow) mask1 = 0;
+        else if (b1 == 0) mask1 = ~0u;
+        write(w, o[0], l, mask0 & ~mask1, Ty{'b', 32});
+      });
+      return;
+    case Opc::Szext:  // sign- or zero-extend a from bit b (9.7.1.25)
+      lanes([&](int l) {
+        const uint32_t a = static_cast<uint32_t>(value(w, o[1], l)), b = static_cast<uint32_t>(value(w, o[2], l)), b1 = b & 31;
+        const bool too_large = (in.flags & kClamp) && b >= 32;
+        const uint32_t mask = too_large ? 0 : ~0u << b1;
+        const bool sign = b1 != 0 && !too_large && t.k == 's' && ((a >> ((b1 - 1) & 31)) & 1);
+        write(w, o[0], l, (a & ~mask) | (sign ? mask : 0), Ty{'b', 32});
       });
       return;
     case Opc::Brev:
@@ -1632,6 +1657,20 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
         const uint64_t bytes = (mask_bits(b, 32) << 32) | mask_bits(a, 32);
         uint64_t r = 0;
+        // the modes (9.7.8.7): for c[1:0], the source byte of each result byte, d.b0 first
+        static constexpr uint8_t kModeBytes[6][4][4] = {
+            {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},  // .f4e
+            {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},  // .b4e
+            {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},  // .rc8
+            {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},  // .ecl
+            {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},  // .ecr
+            {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},  // .rc16
+        };
+        if (in.sub != 0) {
+          for (unsigned i = 0; i < 4; ++i) r |= ((bytes >> (8 * kModeBytes[in.sub - 1][c & 3][i])) & 0xFF) << (8 * i);
+          write(w, o[0], l, r, t);
+          return;
+        }
         for (unsigned i = 0; i < 4; ++i) {
           const unsigned sel = static_cast<unsigned>(c >> (4 * i)) & 7;
           const bool sign = (c >> (4 * i + 3)) & 1;

@@ -35,7 +35,7 @@ enum class Opc : uint8_t {
   Mov, Add, Sub, Mul, Mad, Fma, Div, Rem, Neg, Abs, Min, Max, And, Or, Xor, Not, Cnot, Shl, Shr,
   Popc, Clz, Brev, Setp, Selp, Cvt, Cvta, Ld, St, Bra, Ret, Exit, Bar, Shfl, Vote, Match,
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
-  Bfe, Bfi, Bfind, Shf, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
+  Bfe, Bfi, Bfind, Shf, Bmsk, Szext, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
   Mapa, Isspacep, Testp, Sad, CpAsync, Ldmatrix, Stmatrix, Mma, Dp4a, Dp2a, Getctarank, Brkpt,
   ClusterBar,     // barrier.cluster.arrive (sub 0) / .wait (sub 1)
   CpAsyncTensor,  // cp.async.bulk.tensor loads (sub 0), stores (1), reductions (2; boolop: the AtomOp); vec: the rank
@@ -71,6 +71,8 @@ enum Flag : uint32_t {
   kParity = 1u << 25, kLeft = 1u << 26, kExpectTx = 1u << 27,
   kCompleteTx = 1u << 28, kNoinc = 1u << 29, kTrans = 1u << 30, kMulticast = 1u << 31,
 };
+
+constexpr uint8_t kMul24 = 1;  // DInst::sub of mul/mad: mul24/mad24 (24-bit operands, a 48-bit product)
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class BoolOp : uint8_t { None, And, Or, Xor };
