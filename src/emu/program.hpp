@@ -41,6 +41,7 @@ enum class Opc : uint8_t {
   Wgmma,  // wgmma.mma_async (wgmma.cpp); wgmma.fence/commit_group/wait_group decode to Nop
   Tcgen05,  // tcgen05 (tcgen05.cpp): sub is the Tc05Op; tcgen05.wait and tcgen05.fence decode to Nop
   Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
+  Wmma,       // wmma.load/store/mma (wmma.cpp): sub is the WmmaOp and layout bits
 };
 
 // tensormap.replace's fields (DInst::sub); kTensormapCopy: tensormap.cp_fenceproxy
