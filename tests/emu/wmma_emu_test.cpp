@@ -7,7 +7,9 @@
 // reports: misaligned and out-of-bounds matrices, wrong fragment sizes, partial warps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -194,7 +196,7 @@ std::string kernel_ptx(const Case& c, const std::string& version = "8.0", const 
   const bool shared = c.where == Where::Shared || c.where == Where::SharedCta;
   const std::string ss = c.where == Where::Shared ? ".shared" : c.where == Where::SharedCta ? ".shared::cta" : c.where == Where::Global ? ".global" : "";
   const std::string shape = fmt::format(".m{}n{}k{}", c.m, c.n, c.k);
-  const std::string rt = [&](T t) { return bits(t) == 64 ? ".b64" : ".b32"; }(c.ab);
+  const std::string rt = bits(c.ab) == 64 ? ".b64" : ".b32";
   std::string s = fmt::format(".version {}\n.target {}\n.address_size 64\n\n", version, target);
   if (shared)
     s += fmt::format(".shared .align 128 .b8 smA[{}];\n.shared .align 128 .b8 smB[{}];\n.shared .align 128 .b8 smC[{}];\n"
@@ -219,7 +221,7 @@ std::string kernel_ptx(const Case& c, const std::string& version = "8.0", const 
     s += fmt::format("  mov.u32 %sa, {};\n  add.u32 %sa, %sa, %i;\n", sym);
     if (in) s += "  ld.global.u8 %v, [%g];\n  st.shared.u8 [%sa], %v;\n";
     else s += "  ld.shared.u8 %v, [%sa];\n  st.global.u8 [%g], %v;\n";
-    s += fmt::format("  add.u32 %i, %i, 32;\n  bra.uni {};\n{}_done:\n", label, label);
+    s += fmt::format("  add.u32 %i, %i, 32;\n  bra {};\n{}_done:\n", label, label);
   };
   if (shared) {
     s += "  cvta.to.global.u64 %pa, %pa;\n  cvta.to.global.u64 %pb, %pb;\n  cvta.to.global.u64 %pc, %pc;\n  cvta.to.global.u64 %pd, %pd;\n";
@@ -326,57 +328,57 @@ void run_case(const Case& c, uint32_t seed, const std::string& version = "8.0", 
     if (!inside[i]) ASSERT_EQ(decode_host(c.d, out.raw(i)), sentinel) << "D's padding at element " << i << " was written";
 }
 
-constexpr bool R = false, Col = true;
+constexpr bool Row = false, Col = true;
 
 TEST(WmmaEmu, F16MultiplicandsEveryShapeLayoutAndAccumulator) {
   // m16n16k16: f32 += f16 * f16 in global memory, wide strides; then f16 accumulators in shared memory.
-  run_case({16, 16, 16, T::f16, T::f32, T::f32, R, Col, R, R, Where::Global, 24, 40, 20, 28}, 1);
-  run_case({16, 16, 16, T::f16, T::f16, T::f16, Col, R, Col, Col, Where::Shared, 32, 24, 24, 40}, 2);
-  run_case({16, 16, 16, T::f16, T::f16, T::f32, R, R, R, Col, Where::SharedCta, 0, 0, 0, 0}, 3);
-  run_case({16, 16, 16, T::f16, T::f32, T::f16, Col, Col, Col, R, Where::Generic, 16, 16, 16, 24, "", true}, 4);
+  run_case({16, 16, 16, T::f16, T::f32, T::f32, Row, Col, Row, Row, Where::Global, 24, 40, 20, 28}, 1);
+  run_case({16, 16, 16, T::f16, T::f16, T::f16, Col, Row, Col, Col, Where::Shared, 32, 24, 24, 40}, 2);
+  run_case({16, 16, 16, T::f16, T::f16, T::f32, Row, Row, Row, Col, Where::SharedCta, 0, 0, 0, 0}, 3);
+  run_case({16, 16, 16, T::f16, T::f32, T::f16, Col, Col, Col, Row, Where::Generic, 16, 16, 16, 24, "", true}, 4);
   // m32n8k16 and m8n32k16, whose f16 A or B fragment holds the matrix four times.
-  run_case({32, 8, 16, T::f16, T::f32, T::f32, R, Col, R, R, Where::Global, 0, 0, 0, 0}, 5);
-  run_case({32, 8, 16, T::f16, T::f16, T::f16, Col, R, Col, R, Where::Shared, 40, 24, 40, 48}, 6);
-  run_case({8, 32, 16, T::f16, T::f32, T::f32, R, R, Col, Col, Where::Global, 24, 40, 16, 12}, 7);
-  run_case({8, 32, 16, T::f16, T::f16, T::f16, Col, Col, R, R, Where::SharedCta, 16, 24, 40, 0}, 8);
+  run_case({32, 8, 16, T::f16, T::f32, T::f32, Row, Col, Row, Row, Where::Global, 0, 0, 0, 0}, 5);
+  run_case({32, 8, 16, T::f16, T::f16, T::f16, Col, Row, Col, Row, Where::Shared, 40, 24, 40, 48}, 6);
+  run_case({8, 32, 16, T::f16, T::f32, T::f32, Row, Row, Col, Col, Where::Global, 24, 40, 16, 12}, 7);
+  run_case({8, 32, 16, T::f16, T::f16, T::f16, Col, Col, Row, Row, Where::SharedCta, 16, 24, 40, 0}, 8);
 }
 
 TEST(WmmaEmu, Bf16) {
-  run_case({16, 16, 16, T::bf16, T::f32, T::f32, R, Col, R, R, Where::Global, 24, 24, 20, 0}, 11);
-  run_case({32, 8, 16, T::bf16, T::f32, T::f32, Col, R, Col, Col, Where::Shared, 40, 16, 36, 0}, 12);
-  run_case({8, 32, 16, T::bf16, T::f32, T::f32, R, R, R, Col, Where::Generic, 0, 40, 0, 12}, 13);
+  run_case({16, 16, 16, T::bf16, T::f32, T::f32, Row, Col, Row, Row, Where::Global, 24, 24, 20, 0}, 11);
+  run_case({32, 8, 16, T::bf16, T::f32, T::f32, Col, Row, Col, Col, Where::Shared, 40, 16, 36, 0}, 12);
+  run_case({8, 32, 16, T::bf16, T::f32, T::f32, Row, Row, Row, Col, Where::Generic, 0, 40, 0, 12}, 13);
 }
 
 TEST(WmmaEmu, Int8WrappingAndSaturating) {
-  run_case({16, 16, 16, T::s8, T::s32, T::s32, R, Col, R, R, Where::Global, 32, 48, 20, 24}, 21);
-  run_case({32, 8, 16, T::u8, T::s32, T::s32, Col, R, Col, R, Where::Shared, 48, 16, 36, 12}, 22);
-  run_case({8, 32, 16, T::s8, T::s32, T::s32, Col, Col, R, Col, Where::Global, 16, 32, 0, 0}, 23);
+  run_case({16, 16, 16, T::s8, T::s32, T::s32, Row, Col, Row, Row, Where::Global, 32, 48, 20, 24}, 21);
+  run_case({32, 8, 16, T::u8, T::s32, T::s32, Col, Row, Col, Row, Where::Shared, 48, 16, 36, 12}, 22);
+  run_case({8, 32, 16, T::s8, T::s32, T::s32, Col, Col, Row, Col, Where::Global, 16, 32, 0, 0}, 23);
   // Near INT32_MAX: .satfinite clamps, without it the sum wraps.
-  run_case({16, 16, 16, T::u8, T::s32, T::s32, R, Col, R, R, Where::Global, 0, 0, 0, 0, ".satfinite", false, 2147483000.0 - 1000}, 24);
-  run_case({16, 16, 16, T::u8, T::s32, T::s32, R, Col, R, R, Where::Global, 0, 0, 0, 0, "", false, 2147483000.0 - 1000}, 25);
+  run_case({16, 16, 16, T::u8, T::s32, T::s32, Row, Col, Row, Row, Where::Global, 0, 0, 0, 0, ".satfinite", false, 2147483000.0 - 1000}, 24);
+  run_case({16, 16, 16, T::u8, T::s32, T::s32, Row, Col, Row, Row, Where::Global, 0, 0, 0, 0, "", false, 2147483000.0 - 1000}, 25);
 }
 
 TEST(WmmaEmu, Tf32) {
-  run_case({16, 16, 8, T::tf32, T::f32, T::f32, R, Col, R, R, Where::Global, 12, 12, 20, 20}, 31);
-  run_case({16, 16, 8, T::tf32, T::f32, T::f32, Col, R, Col, Col, Where::Shared, 20, 24, 0, 24}, 32);
+  run_case({16, 16, 8, T::tf32, T::f32, T::f32, Row, Col, Row, Row, Where::Global, 12, 12, 20, 20}, 31);
+  run_case({16, 16, 8, T::tf32, T::f32, T::f32, Col, Row, Col, Col, Where::Shared, 20, 24, 0, 24}, 32);
 }
 
 TEST(WmmaEmu, F64) {
-  run_case({8, 8, 4, T::f64, T::f64, T::f64, R, Col, R, R, Where::Global, 6, 6, 10, 12}, 41);
-  run_case({8, 8, 4, T::f64, T::f64, T::f64, Col, R, Col, Col, Where::Shared, 0, 10, 8, 0, ".rn"}, 42);
+  run_case({8, 8, 4, T::f64, T::f64, T::f64, Row, Col, Row, Row, Where::Global, 6, 6, 10, 12}, 41);
+  run_case({8, 8, 4, T::f64, T::f64, T::f64, Col, Row, Col, Col, Where::Shared, 0, 10, 8, 0, ".rn"}, 42);
 }
 
 TEST(WmmaEmu, SubByteAndSingleBit) {
-  run_case({8, 8, 32, T::s4, T::s32, T::s32, R, Col, R, R, Where::Global, 64, 40, 12, 10}, 51);
-  run_case({8, 8, 32, T::u4, T::s32, T::s32, R, Col, Col, Col, Where::Shared, 0, 0, 0, 0, ".satfinite"}, 52);
-  run_case({8, 8, 128, T::b1, T::s32, T::s32, R, Col, R, R, Where::Global, 256, 160, 12, 0, ".xor"}, 53);
-  run_case({8, 8, 128, T::b1, T::s32, T::s32, R, Col, Col, R, Where::SharedCta, 0, 384, 0, 16, ".and"}, 54);
+  run_case({8, 8, 32, T::s4, T::s32, T::s32, Row, Col, Row, Row, Where::Global, 64, 40, 12, 10}, 51);
+  run_case({8, 8, 32, T::u4, T::s32, T::s32, Row, Col, Col, Col, Where::Shared, 0, 0, 0, 0, ".satfinite"}, 52);
+  run_case({8, 8, 128, T::b1, T::s32, T::s32, Row, Col, Row, Row, Where::Global, 256, 160, 12, 0, ".xor"}, 53);
+  run_case({8, 8, 128, T::b1, T::s32, T::s32, Row, Col, Col, Row, Where::SharedCta, 0, 384, 0, 16, ".and"}, 54);
 }
 
 // .rnd of wmma.mma .f64: 1 + 2^-60 rounds to 1 to nearest and to the next double up with .rp.
 TEST(WmmaEmu, F64RoundingModes) {
   for (const char* mode : {".rn", ".rz", ".rm", ".rp"}) {
-    Case c{8, 8, 4, T::f64, T::f64, T::f64, R, Col, R, R, Where::Global, 0, 0, 0, 0, mode};
+    Case c{8, 8, 4, T::f64, T::f64, T::f64, Row, Col, Row, Row, Where::Global, 0, 0, 0, 0, mode};
     const std::string ptx = kernel_ptx(c);
     assemble(ptx);
     std::vector<double> a(32, 0.0), b(32, 0.0), cm(64, 1.0), d(64, 0.0);
@@ -397,8 +399,8 @@ TEST(WmmaEmu, F64RoundingModes) {
 
 // .satfinite of a float wmma.mma (PTX ISA before 6.5): results past f16's range clamp to 65504.
 TEST(WmmaEmu, F16SatfiniteBeforePtx65) {
-  run_case({16, 16, 16, T::f16, T::f16, T::f16, R, Col, R, R, Where::Global, 0, 0, 0, 0, ".satfinite", false, 65504}, 61, "6.4", "sm_75");
-  run_case({16, 16, 16, T::f16, T::f16, T::f16, R, Col, R, R, Where::Global, 0, 0, 0, 0, "", false, 65504}, 62, "6.4", "sm_75");
+  run_case({16, 16, 16, T::f16, T::f16, T::f16, Row, Col, Row, Row, Where::Global, 0, 0, 0, 0, ".satfinite", false, 65504}, 61, "6.4", "sm_75");
+  run_case({16, 16, 16, T::f16, T::f16, T::f16, Row, Col, Row, Row, Where::Global, 0, 0, 0, 0, "", false, 65504}, 62, "6.4", "sm_75");
 }
 
 // A fragment is opaque, but element-wise work on it must act on whole matrices: doubling
