@@ -325,7 +325,9 @@ void run_case(const Case& c, uint32_t seed, const std::string& version = "8.0", 
       ASSERT_EQ(decode_host(c.d, out.raw(i)), want) << "D[" << r << "][" << n << "]";
     }
   for (size_t i = 0; i < dd.elements(); ++i)
-    if (!inside[i]) ASSERT_EQ(decode_host(c.d, out.raw(i)), sentinel) << "D's padding at element " << i << " was written";
+    if (!inside[i]) {
+      ASSERT_EQ(decode_host(c.d, out.raw(i)), sentinel) << "D's padding at element " << i << " was written";
+    }
 }
 
 constexpr bool Row = false, Col = true;
