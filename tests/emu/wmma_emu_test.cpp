@@ -653,3 +653,46 @@ TEST(WmmaEmu, NvccS8SharedGemmMatchesHost) {
 }
 
 }  // namespace
+
+namespace {
+
+// f32 rounded to tf32 as cvt.rna does (to nearest, ties away from zero), by hand on the bits.
+float tf32_rna(float x) { return std::bit_cast<float>((std::bit_cast<uint32_t>(x) + 0x1000u) & 0xFFFFE000u); }
+
+// wmma_gemm_tf32: D (column-major) = A * B with A and B rounded to tf32 in the fragments.
+TEST(WmmaEmu, NvccTf32GemmMatchesHost) {
+  const std::string ptx = corpus_file("nvcc/sm_80/wmma_gemm.ptx");
+  ASSERT_FALSE(ptx.empty());
+  constexpr int M = 32, N = 16, K = 24;
+  std::vector<float> a(M * K), b(K * N), d(M * N, 0.0f);
+  // Values in +-[1, 2) with all 23 mantissa bits, so the rounding to tf32 matters; the
+  // products of tf32 values and their sums over one k-step stay exact in double.
+  uint32_t s = 101;
+  for (auto* v : {&a, &b})
+    for (auto& x : *v) {
+      s = s * 1664525u + 1013904223u;
+      x = std::bit_cast<float>(0x3F800000u | (s >> 9)) * ((s & 1) ? -1.0f : 1.0f);
+    }
+  EmuRun run;
+  run.buffer(a, "A");
+  run.buffer(b, "B");
+  const uint64_t out = run.buffer(d, "D");
+  run.scalar<int>(M);
+  run.scalar<int>(N);
+  run.scalar<int>(K);
+  run.launch(ptx, "_Z14wmma_gemm_tf32PKfS0_Pfiii", {N / 16, M / 16, 1}, {32, 1, 1});
+  const auto got = run.read<float>(out, M * N);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      // Each wmma.mma (k-steps of 8) rounds its sum to the f32 accumulator once.
+      float want = 0;
+      for (int k0 = 0; k0 < K; k0 += 8) {
+        double step = want;
+        for (int k = k0; k < k0 + 8; ++k) step += static_cast<double>(tf32_rna(a[m * K + k])) * tf32_rna(b[n * K + k]);  // B column-major
+        want = static_cast<float>(step);
+      }
+      ASSERT_EQ(got[n * M + m], want) << m << "," << n;
+    }
+}
+
+}  // namespace

@@ -48,3 +48,22 @@ __global__ void wmma_gemm_s8(const signed char* a, const signed char* b, const i
   }
   wmma::store_matrix_sync(d + row * N + col, acc, N, wmma::mem_row_major);
 }
+
+// tf32: D = A * B, A and B f32 rounded to tf32 in the fragments (what the API asks for:
+// __float_to_tf32 on each element), D stored column-major.
+__global__ void wmma_gemm_tf32(const float* a, const float* b, float* d, int M, int N, int K) {
+  const int row = blockIdx.y * 16, col = blockIdx.x * 16;
+  if (row >= M || col >= N) return;
+  wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  for (int k = 0; k < K; k += 8) {
+    wmma::load_matrix_sync(fa, a + row * K + k, K);
+    wmma::load_matrix_sync(fb, b + col * K + k, K);
+    for (int i = 0; i < fa.num_elements; ++i) fa.x[i] = wmma::__float_to_tf32(fa.x[i]);
+    for (int i = 0; i < fb.num_elements; ++i) fb.x[i] = wmma::__float_to_tf32(fb.x[i]);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  wmma::store_matrix_sync(d + col * M + row, acc, M, wmma::mem_col_major);
+}
