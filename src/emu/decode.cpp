@@ -15,6 +15,7 @@
 #include "program.hpp"
 #include "tcgen05.hpp"
 #include "wgmma.hpp"
+#include "wmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/spec/isa.hpp"
@@ -447,6 +448,7 @@ class Decoder {
     }
     if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
     if (d.op == Opc::Tcgen05) return tcgen05(d, mods, operands);
+    if (d.op == Opc::Wmma) return wmma(d, mods, operands);
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
@@ -554,7 +556,7 @@ class Decoder {
   }
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
-    if (op == "wgmma" || op == "tcgen05") return;  // wgmma_decode and tcgen05_decode read all of them
+    if (op == "wgmma" || op == "tcgen05" || op == "wmma") return;  // wgmma_decode, tcgen05_decode and wmma_decode read all of them
     if (is_video(op)) return;  // video_decode reads them
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
@@ -724,7 +726,7 @@ class Decoder {
         {"pmevent", Opc::Nop}, {"sad", Opc::Sad}, {"cp", Opc::CpAsync}, {"ldmatrix", Opc::Ldmatrix},
         {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}, {"dp4a", Opc::Dp4a}, {"dp2a", Opc::Dp2a},
         {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma},
-        {"tcgen05", Opc::Tcgen05},
+        {"tcgen05", Opc::Tcgen05}, {"wmma", Opc::Wmma},
         {"tensormap", Opc::Tensormap}, {"clusterlaunchcontrol", Opc::Clc}};
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
@@ -880,6 +882,7 @@ class Decoder {
   Ty imm_type(const DInst& d, size_t index) const {
     if (d.op == Opc::Tcgen05) return Ty{'b', 64};  // descriptors (64-bit), nCols, idesc, offsets, ctaMask
     if (d.op == Opc::Wgmma) return Ty{'s', 64};  // scale-d, imm-scale-a/b (-1, 1), imm-trans-a/b; descriptors
+    if (d.op == Opc::Wmma) return Ty{'u', 32};   // the stride
     if (d.op == Opc::Cvt) return d.type2;
     if (d.op == Opc::Shl || d.op == Opc::Shr) return index == 2 ? Ty{'u', 32} : d.type;
     if (d.op == Opc::Shfl || d.op == Opc::Vote || d.op == Opc::Match || d.op == Opc::Bar || d.op == Opc::Prmt ||
@@ -938,6 +941,15 @@ class Decoder {
     std::vector<Opnd> ops;
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
     if (auto e = wgmma_decode(d, mods, ops, p_))
+      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+    return d;
+  }
+
+  // wmma (wmma.cpp): fragments are vectors of up to 8 registers; at most 4 operands.
+  DInst wmma(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
+    std::vector<Opnd> ops;
+    for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
+    if (auto e = wmma_decode(d, mods, ops, p_))
       throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
     return d;
   }

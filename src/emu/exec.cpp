@@ -26,6 +26,7 @@
 #include "ptxpp/spec/validator.hpp"
 #include "tcgen05.hpp"
 #include "wgmma.hpp"
+#include "wmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
 
@@ -668,6 +669,7 @@ class Runner {
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
+  void wmma(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
@@ -1640,6 +1642,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
     case Opc::Mma: return mma(w, in, exec);
     case Opc::Wgmma: return wgmma(w, in, exec);
+    case Opc::Wmma: return wmma(w, in, exec);
     case Opc::Tcgen05: return tcgen05(w, in, exec);
     case Opc::Lop3:
       lanes([&](int l) {
@@ -2059,6 +2062,29 @@ void Runner::wgmma(Warp& w, const DInst& in, uint32_t exec) {
     uint32_t rank() const override { return w.index % 4; }
   } access(*this, w);
   wgmma_execute(p_, in, access);
+}
+
+// wmma.load/store/mma (wmma.cpp): the warp's collective matrix instructions. Each lane
+// accesses memory for the elements its fragment holds, through the usual checks.
+void Runner::wmma(Warp& w, const DInst& in, uint32_t exec) {
+  if (exec == 0) return;  // guarded off in every lane
+  if (exec != 0xFFFFFFFFu)
+    fail(w, std::countr_zero(exec), fmt::format("{} needs all 32 lanes of the warp (lanes executing it: {:#010x})", wmma_name(in), exec));
+  struct Access final : WmmaWarp {
+    Runner& r;
+    Warp& w;
+    const DInst& in;
+    Access(Runner& runner, Warp& warp, const DInst& inst) : r(runner), w(warp), in(inst) {}
+    uint64_t& reg(uint32_t slot, int lane) override { return r.reg(w, slot, lane); }
+    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
+    uint8_t* memory(int lane, uint64_t offset, unsigned size, bool store) override {
+      Opnd a = in.ops[wmma_address_operand(in)];
+      a.imm += offset;
+      return r.access(w, lane, in, a, size, store);
+    }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } access(*this, w, in);
+  wmma_execute(p_, in, access);
 }
 
 // Tensor memory columns [column, column + columns) of this CTA are read or written (tcgen05.ld,

@@ -44,6 +44,7 @@ enum class Opc : uint8_t {
   Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
   Clc,        // clusterlaunchcontrol (sub: the ClcOp)
   Video,      // vadd ... vset4 (video.cpp; DInst::video indexes Program::video)
+  Wmma,       // wmma.load/store/mma (wmma.cpp): sub is the WmmaOp and layout bits
 };
 
 // clusterlaunchcontrol operations (DInst::sub)
