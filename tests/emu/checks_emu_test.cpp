@@ -228,17 +228,18 @@ TEST(EmuChecks, InvalidModulesAreRefusedWithTheValidatorsErrors) {
 }
 
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
-  const std::string text = std::string(kHeader) + R"(.visible .entry t()
+  const std::string text = std::string(".version 8.1\n.target sm_90a\n.address_size 64\n\n") + R"(.visible .entry t()
 {
 	.reg .b32 %r<3>;
-	vadd.u32.u32.u32 %r1, %r2, %r2, %r2;
+	.reg .b64 %rd<2>;
+	multimem.red.relaxed.sys.global.add.u32 [%rd1], %r1;
 	ret;
 }
 )";
   EmuRun r;
   const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
-  EXPECT_NE(rep.find("does not support the instruction vadd"), std::string::npos) << rep;
-  EXPECT_NE(rep.find("vadd.u32.u32.u32"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("does not support the instruction multimem"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("multimem.red.relaxed.sys.global.add.u32"), std::string::npos) << rep;
 }
 
 
