@@ -238,7 +238,7 @@ TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
 )";
   EmuRun r;
   const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
-  EXPECT_NE(rep.find("does not support the instruction multimem"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("the emulator does not support the modifier .red of multimem"), std::string::npos) << rep;
   EXPECT_NE(rep.find("multimem.red.relaxed.sys.global.add.u32"), std::string::npos) << rep;
 }
 
