@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
+#include "mma_sync.hpp"
 #include "program.hpp"
 #include "tcgen05.hpp"
-#include "mma_sync.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"

@@ -22,10 +22,10 @@
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
+#include "mma_sync.hpp"
 #include "program.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "tcgen05.hpp"
-#include "mma_sync.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/emu/tensor_map.hpp"

@@ -361,7 +361,10 @@ void mma_execute(const Program& p, const DInst& in, MmaWarp& w) {
     }
     if (f64) {  // a chain of fused multiply-adds in the host's rounding mode, set from .rnd
       double acc = c;
-      for (int kk = 0; kk < K; ++kk) acc = std::fma(a[kk], b[static_cast<size_t>(kk * N)], acc);
+      for (int kk = 0; kk < K; ++kk) {
+        volatile double r = std::fma(a[kk], b[static_cast<size_t>(kk * N)], acc);  // (volatile: not moved out of the mode, as in exec.cpp)
+        acc = r;
+      }
       return std::bit_cast<uint64_t>(acc);
     }
     double acc = c;

@@ -150,16 +150,16 @@ Layout c_layout(int m) {
 // ---- element codes --------------------------------------------------------------------------
 
 // The code of x, exactly representable and normal (or zero) in a format with `man`
-// mantissa and `exp` exponent bits.
-uint32_t code_of(double x, int man, int exp) {
+// mantissa and `exp_bits` exponent bits.
+uint32_t code_of(double x, int man, int exp_bits) {
   if (x == 0) return 0;
   const uint32_t sign = x < 0 ? 1u : 0u;
   int e = 0;
   const double m = std::frexp(std::fabs(x), &e);  // |x| = m 2^e, m in [0.5, 1)
-  const int bias = (1 << (exp - 1)) - 1;
+  const int bias = (1 << (exp_bits - 1)) - 1;
   const double frac = (m * 2 - 1) * std::ldexp(1.0, man);
   EXPECT_EQ(frac, std::floor(frac)) << x << " is not exact";
-  return sign << (man + exp) | static_cast<uint32_t>(e - 1 + bias) << man | static_cast<uint32_t>(frac);
+  return sign << (man + exp_bits) | static_cast<uint32_t>(e - 1 + bias) << man | static_cast<uint32_t>(frac);
 }
 
 double f16_value(uint32_t c) {
@@ -419,7 +419,7 @@ TEST(MmaSyncVolta, EveryLayoutAndTypeCombination) {
 
 struct Fp8 {
   const char* name;
-  int man, exp;
+  int man, exp_bits;
 };
 constexpr Fp8 kE4m3{".e4m3", 3, 4}, kE5m2{".e5m2", 2, 5};
 
@@ -439,8 +439,8 @@ void check_fp8(int k, const Fp8& ta, const Fp8& tb, bool f16_acc, bool kind, uin
   for (auto& x : C) x = small() * 4;
   const int stride = f.na + f.nb + f.nc;
   std::vector<uint64_t> in(static_cast<size_t>(32 * stride));
-  pack(in, stride, 0, f.na, 8, a_layout(m, k, '8'), [&](Pos p) { return code_of(A[static_cast<size_t>(p.row * k + p.col)], ta.man, ta.exp); });
-  pack(in, stride, f.na, f.nb, 8, b_layout(k, '8'), [&](Pos p) { return code_of(B[static_cast<size_t>(p.row * n + p.col)], tb.man, tb.exp); });
+  pack(in, stride, 0, f.na, 8, a_layout(m, k, '8'), [&](Pos p) { return code_of(A[static_cast<size_t>(p.row * k + p.col)], ta.man, ta.exp_bits); });
+  pack(in, stride, f.na, f.nb, 8, b_layout(k, '8'), [&](Pos p) { return code_of(B[static_cast<size_t>(p.row * n + p.col)], tb.man, tb.exp_bits); });
   pack(in, stride, f.na + f.nb, f.nc, f16_acc ? 16 : 32, c_layout(m), [&](Pos p) -> uint64_t {
     const double v = C[static_cast<size_t>(p.row * n + p.col)];
     return f16_acc ? code_of(v, 10, 5) : std::bit_cast<uint32_t>(static_cast<float>(v));
