@@ -862,7 +862,8 @@ class Decoder {
     return d;
   }
 
-  // mma.sync (mma_sync.cpp): 4 operands (6 for mma.sp, reported as unsupported there).
+  // mma.sync (mma_sync.cpp): 4 operands, 6 for mma.sp (the block-scaled forms, with 8 or 10, are reported
+  // as unsupported there).
   DInst mma(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
     std::vector<Opnd> ops;
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
