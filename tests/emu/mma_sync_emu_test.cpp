@@ -672,5 +672,49 @@ TEST(MmaSyncErrors, UnsupportedFormsAreReportedClearly) {
   }
 }
 
+
+// Malformed forms (which the validator refuses first by default) get a report from the
+// emulator's own decoding, not a computation.
+TEST(MmaSyncErrors, MalformedFormsAreReportedUnvalidated) {
+  const struct {
+    const char* body;
+    const char* says;
+  } cases[] = {
+      {"mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, "
+       "{%f4, %f5, %f6, %f7};",
+       ".satfinite is only for integer"},
+      {"mma.sync.aligned.m16n8k16.col.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, "
+       "{%f4, %f5, %f6, %f7};",
+       "takes only .row.col"},
+      {"mma.sync.aligned.m16n8k8.row.col.rz.f32.tf32.tf32.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, "
+       "{%f4, %f5, %f6, %f7};",
+       "only for .f64 mma"},
+      {"mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.popc {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%r6}, {%r0, %r1, %r2, %r3};",
+       "needs .popc and one of .xor/.and"},
+      {"mma.sync.aligned.m16n8k12.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, "
+       "{%f4, %f5, %f6, %f7};",
+       "not a shape and type combination"},
+      {"mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, "
+       "{%f4, %f5, %f6, %f7}, %r8, 2;",
+       "the sparsity selector f must be an immediate below 2"},
+      {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f4, %f5, %f6, %f7};",
+       "operand d must be a vector of 4 registers"},
+  };
+  emu::Options unvalidated;
+  unvalidated.validate = false;
+  for (const auto& c : cases) {
+    const std::string text = std::string(".version 8.7\n.target sm_90\n.address_size 64\n\n.visible .entry t()\n{\n\t.reg .b32 %r<20>;\n") +
+                             "\t.reg .f32 %f<8>;\n\t" + c.body + "\n\tret;\n}\n";
+    EmuRun r{emu::Emulator(unvalidated), {}};
+    std::string rep;
+    try {
+      r.launch(text, "t", {1, 1, 1}, {32, 1, 1});
+    } catch (const emu::Error& e) {
+      rep = e.what();
+    }
+    EXPECT_NE(rep.find(c.says), std::string::npos) << c.body << ": " << rep;
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
