@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "mma_sync.hpp"
 #include "program.hpp"
 #include "tcgen05.hpp"
 #include "wgmma.hpp"
@@ -447,6 +448,7 @@ class Decoder {
       return tensor(d, operands);
     }
     if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
+    if (d.op == Opc::Mma) return mma(d, mods, operands);
     if (d.op == Opc::Tcgen05) return tcgen05(d, mods, operands);
     if (d.op == Opc::Wmma) return wmma(d, mods, operands);
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
@@ -556,7 +558,7 @@ class Decoder {
   }
 
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
-    if (op == "wgmma" || op == "tcgen05" || op == "wmma") return;  // wgmma_decode, tcgen05_decode and wmma_decode read all of them
+    if (op == "wgmma" || op == "tcgen05" || op == "wmma" || op == "mma") return;  // wgmma_decode, tcgen05_decode, wmma_decode and mma_decode read all of them
     if (is_video(op)) return;  // video_decode reads them
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
@@ -567,12 +569,8 @@ class Decoder {
     if (op == "tensormap") return tensormap_modifier(d, mo);
     if (op == "clusterlaunchcontrol") return clc_modifier(d, mo);
     if (op == "cp") return cp_modifier(d, mo);
-    if (op == "ldmatrix" || op == "stmatrix" || op == "mma") {
-      if (mo == ".sync" || mo == ".aligned" || mo == ".row" || mo == ".col") {
-        if (op == "mma" && mo == ".row") row_seen_ ? void(b_row_ = true) : void(row_seen_ = true);
-        if (op == "mma" && mo == ".col" && !row_seen_) a_col_ = true;
-        return;
-      }
+    if (op == "ldmatrix" || op == "stmatrix") {
+      if (mo == ".sync" || mo == ".aligned") return;
       if (mo == ".trans") return void(d.flags |= kTrans);
       if (mo == ".x1" || mo == ".x2" || mo == ".x4") return void(d.vec = static_cast<uint8_t>(mo[2] - '0'));
       if (mo == ".shared" || mo == ".shared::cta") return void(d.space = Space::Shared);
@@ -751,12 +749,6 @@ class Decoder {
       spaces_seen_ = 0;
       if (d.sub == 0) throw unsupported("this tensormap instruction");
     }
-    if (op == "mma") {
-      if (types.size() != 4) throw unsupported("this mma form");
-      if (a_col_ || b_row_) throw unsupported("mma with A column-major or B row-major layouts");
-      d.type = types[0], d.type2 = types[1], d.type3 = types[2], d.type4 = types[3];
-      a_col_ = b_row_ = row_seen_ = false;
-    }
     if ((op == "ldmatrix" || op == "stmatrix") && d.mma_m != 8) throw unsupported(fmt::format("this {} shape", op));
     if (op == "set" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
     if ((op == "dp4a" || op == "dp2a") && types.size() == 2) d.type2 = types[0], d.type3 = types[1], d.type = Ty{'s', 32};
@@ -881,6 +873,7 @@ class Decoder {
 
   Ty imm_type(const DInst& d, size_t index) const {
     if (d.op == Opc::Tcgen05) return Ty{'b', 64};  // descriptors (64-bit), nCols, idesc, offsets, ctaMask
+    if (d.op == Opc::Mma) return Ty{'u', 32};    // mma.sp's metadata and sparsity selector
     if (d.op == Opc::Wgmma) return Ty{'s', 64};  // scale-d, imm-scale-a/b (-1, 1), imm-trans-a/b; descriptors
     if (d.op == Opc::Wmma) return Ty{'u', 32};   // the stride
     if (d.op == Opc::Cvt) return d.type2;
@@ -951,6 +944,18 @@ class Decoder {
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
     if (auto e = wmma_decode(d, mods, ops, p_))
       throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+    return d;
+  }
+
+  // mma.sync (mma_sync.cpp): 4 operands, 6 for mma.sp (the block-scaled forms, with 8 or 10, are reported
+  // as unsupported there).
+  DInst mma(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
+    std::vector<Opnd> ops;
+    for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
+    if (auto e = mma_decode(d, mods, ops, p_))
+      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+    d.nops = static_cast<uint8_t>(ops.size());
+    std::copy(ops.begin(), ops.end(), d.ops);
     return d;
   }
 
@@ -1160,7 +1165,7 @@ class Decoder {
   uint64_t smem_ = 0;
   uint32_t count_ = 0;
   bool to_ = false;
-  bool cp_nop_ = false, row_seen_ = false, a_col_ = false, b_row_ = false;
+  bool cp_nop_ = false;
   int spaces_seen_ = 0;
   bool cluster_barrier_ = false;
   bool tensor_ = false, reduce_ = false, cta_pair_ = false;

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
+#include "mma_sync.hpp"
 #include "program.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "tcgen05.hpp"
@@ -1937,109 +1938,17 @@ void Runner::ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store) {
   }
 }
 
-namespace {
-
-// The (row, col) of element e of a fragment register set, per the ISA manual's
-// mma.sync layouts (g = lane / 4, t = lane % 4). kind 0: A, 1: B, 2: C/D.
-std::pair<int, int> fragment(int kind, int m, int k, unsigned ebits, int lane, int e) {
-  const int g = lane / 4, t = lane % 4;
-  if (m == 8) {  // m8n8k4 .f64
-    if (kind == 0) return {g, t};
-    if (kind == 1) return {t, g};
-    return {g, 2 * t + e};
-  }
-  if (kind == 2) return {g + 8 * (e >= 2), 2 * t + (e & 1)};
-  if (ebits == 16) {
-    if (kind == 0) return k == 16 ? std::pair{g + 8 * ((e / 2) % 2), 2 * t + (e & 1) + 8 * (e >= 4)} : std::pair{g + 8 * (e >= 2), 2 * t + (e & 1)};
-    return k == 16 ? std::pair{2 * t + (e & 1) + 8 * (e >= 2), g} : std::pair{2 * t + (e & 1), g};
-  }
-  if (ebits == 32) {  // tf32
-    if (kind == 0) return k == 8 ? std::pair{g + 8 * (e % 2), t + 4 * (e >= 2)} : std::pair{g + 8 * e, t};
-    return k == 8 ? std::pair{t + 4 * e, g} : std::pair{t, g};
-  }
-  // 8-bit: s8, u8, e4m3, e5m2
-  if (kind == 0) return k == 32 ? std::pair{g + 8 * ((e / 4) % 2), 4 * t + (e % 4) + 16 * (e >= 8)} : std::pair{g + 8 * (e >= 4), 4 * t + (e % 4)};
-  return k == 32 ? std::pair{4 * t + (e % 4) + 16 * (e >= 4), g} : std::pair{4 * t + e, g};
-}
-
-unsigned element_width(Ty t) {
-  if (t.k == 'E' || t.k == 'M') return 8;
-  if (t.k == 't') return 32;
-  return t.bits;
-}
-
-double element_value(Ty t, uint64_t bits) {
-  switch (t.k) {
-    case 'h': case 'B': case 'E': case 'M': return decode(format_of(t), static_cast<uint32_t>(bits));
-    case 't': return decode(Format::TF32, static_cast<uint32_t>(bits));
-    case 'f': return t.bits == 64 ? f64(bits) : f32(bits);
-    case 's': return static_cast<double>(sext(bits, t.bits));
-    default: return static_cast<double>(mask_bits(bits, t.bits));
-  }
-}
-
-}  // namespace
-
+// mma.sync (mma_sync.cpp): the whole warp's D = A * B + C, from and into its registers.
 void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
-  if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec), "mma.sync needs all 32 lanes of the warp");
-  const int M = in.mma_m, N = in.mma_n, K = in.mma_k;
-  const Ty td = in.type, ta = in.type2, tb = in.type3, tc = in.type4;
-  const unsigned ea = element_width(ta), eb = element_width(tb), ec = element_width(tc), ed = element_width(td);
-  const bool known = (M == 16 && N == 8 && ((ea == 16 && (K == 8 || K == 16)) || (ea == 32 && (K == 4 || K == 8)) || (ea == 8 && (K == 16 || K == 32)))) ||
-                     (M == 8 && N == 8 && K == 4 && ea == 64);
-  if (!known) fail(w, 0, fmt::format("mma.m{}n{}k{} with these types is not supported yet", M, N, K));
-  // Each operand must be a vector of exactly the registers the shape gives a thread (an unvalidated
-  // module may hold anything there); sinks only in d.
-  const char* names[4] = {"d", "a", "b", "c"};
-  const unsigned widths[4] = {ed, ea, eb, ec};
-  const int elements[4] = {M * N, M * K, K * N, M * N};
-  for (int i = 0; i < 4; ++i) {
-    const Opnd& op = in.ops[i];
-    const unsigned per_reg = widths[i] >= 32 ? 1 : 32 / widths[i];
-    const uint32_t want = static_cast<uint32_t>(elements[i]) / kLanes / per_reg;
-    bool ok = op.kind == Opnd::Vec && op.count == want;
-    for (uint32_t r = 0; ok && i > 0 && r < op.count; ++r) ok = p_.vec_slots[op.slot + r] != kNoSlot;
-    if (!ok)
-      fail(w, 0, fmt::format("mma.m{}n{}k{}: operand {} must be a vector of {} registers", M, N, K, names[i], want));
-  }
-  std::vector<double> A(static_cast<size_t>(M * K)), B(static_cast<size_t>(K * N)), C(static_cast<size_t>(M * N));
-  auto gather = [&](const Opnd& op, int kind, Ty t, unsigned ebits, std::vector<double>& out, int cols) {
-    const unsigned per_reg = ebits >= 32 ? 1 : 32 / ebits;
-    for (int l = 0; l < kLanes; ++l)
-      for (uint32_t r = 0; r < op.count; ++r) {
-        const uint64_t v = reg(w, p_.vec_slots[op.slot + r], l);
-        for (unsigned e = 0; e < per_reg; ++e) {
-          const auto [row, col] = fragment(kind, M, K, ebits, l, static_cast<int>(r * per_reg + e));
-          out[static_cast<size_t>(row * cols + col)] = element_value(t, ebits >= 32 ? v : element(v, e, ebits));
-        }
-      }
-  };
-  gather(in.ops[1], 0, ta, ea, A, K);
-  gather(in.ops[2], 1, tb, eb, B, N);
-  gather(in.ops[3], 2, tc, ec, C, N);
-  const unsigned per_reg = ed >= 32 ? 1 : 32 / ed;
-  for (int l = 0; l < kLanes; ++l)
-    for (uint32_t r = 0; r < in.ops[0].count; ++r) {
-      uint64_t packed = 0;
-      for (unsigned e = 0; e < per_reg; ++e) {
-        const auto [row, col] = fragment(2, M, K, ed, l, static_cast<int>(r * per_reg + e));
-        uint64_t bits;
-        if (td.k == 's') {  // integer accumulation: exact, wrapping (or saturating with .satfinite)
-          int64_t acc = static_cast<int64_t>(C[static_cast<size_t>(row * N + col)]);
-          for (int kk = 0; kk < K; ++kk) acc += static_cast<int64_t>(A[static_cast<size_t>(row * K + kk)]) * static_cast<int64_t>(B[static_cast<size_t>(kk * N + col)]);
-          if (in.flags & kSatfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
-          bits = mask_bits(static_cast<uint64_t>(acc), 32);
-        } else {
-          double acc = C[static_cast<size_t>(row * N + col)];
-          for (int kk = 0; kk < K; ++kk) acc += A[static_cast<size_t>(row * K + kk)] * B[static_cast<size_t>(kk * N + col)];
-          if (td.k == 'f' && td.bits == 64) bits = bits_of(acc);
-          else if (td.k == 'f') bits = canon(static_cast<float>(acc));
-          else bits = encode(format_of(td), acc);
-        }
-        packed |= (ed >= 32 ? bits : (bits & ((uint64_t{1} << ed) - 1)) << (e * ed));
-      }
-      if (p_.vec_slots[in.ops[0].slot + r] != kNoSlot) reg(w, p_.vec_slots[in.ops[0].slot + r], l) = packed;
-    }
+  if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(~exec), "mma.sync needs all 32 lanes of the warp");
+  struct Access final : MmaWarp {
+    Runner& r;
+    Warp& w;
+    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
+    uint64_t& reg(uint32_t slot, int lane) override { return r.reg(w, slot, lane); }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } access(*this, w);
+  mma_execute(p_, in, access);
 }
 
 // wgmma.mma_async (wgmma.cpp): this warp's 16 rows of its warpgroup's product, computed when

@@ -1,0 +1,389 @@
+// mma.sync, the warp-level matrix multiply-accumulate (PTX ISA 9.7.14.5).
+//
+// D = A * B + C, with each matrix spread over the registers of the warp's 32 threads in the
+// fragment layouts of the manual (9.7.14.5.1 to 9.7.14.5.13). Every m16n8kK and m8n8kK form
+// other than m8n8k4 .f16 shares one scheme once a register is seen as 32-bit words of
+// packed elements (g = lane / 4, t = lane % 4, P elements per word):
+//   A (m16): register r holds row g + 8 (r % 2), word t + 4 (r / 2) of that row;
+//   A (m8):  row g, word t;
+//   B:       register r holds column g, word t + 4 r of that column;
+//   C/D:     element e at row g + 8 (e / 2) (m16; g for m8), column 2 t + e % 2.
+// (The manual gives each shape and type its own formulas; they all reduce to these.)
+// m8n8k4 .f16 (9.7.14.5.1) is four independent 8x8x4 products, one per quad pair (lanes
+// 4q..4q+3 and 16+4q..16+4q+3), with row- or column-major A and B; the manual gives C and D
+// the layout of .ctype, so .f32.f16.f16.f16 returns D in .f16's layout, as eight .f32 registers.
+//
+// Arithmetic: integer products are exact, wrapping to 32 bits (or clamped with .satfinite);
+// the .b1 forms add popc(a XOR b) or popc(a AND b). .f64 forms compute each element of D as
+// a chain of fused multiply-adds, c + a0 b0 first, then a1 b1, ..., each rounded in the
+// instruction's .rnd mode (.rn by default). The other floating-point forms add the exact
+// products (in double) to C and round once into D's type.
+//
+// mma.sp (9.7.14.6): A's registers hold its non-zero half in the layout of a dense A of K/2
+// columns; the metadata operand e of the lanes the selector f names gives, per 4-column chunk,
+// the columns of its two non-zero elements. Runs with .f16/.bf16 m16n8k16/k32 and the 8-bit
+// m16n8k64 forms; the others (.tf32, .s8/.u8 m16n8k32, .s4/.u4) are reported as unsupported, as
+// are the block-scaled forms and the 6-/4-bit types of .kind::f8f6f4.
+#include "mma_sync.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cfenv>
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "float_formats.hpp"
+
+namespace ptx::emu {
+
+namespace {
+
+// DInst::sub of an mma.sync: the layouts of m8n8k4 .f16 and the .b1 operation.
+// kSparse: mma.sp (kOrdered: .sp::ordered_metadata).
+enum MmaBits : uint8_t { kAColMajor = 1, kBRowMajor = 2, kBitXor = 4, kBitAnd = 8, kSparse = 16, kOrdered = 32 };
+
+// The element types of mma; kinds as elsewhere in the emulator (h f16, B bf16, t tf32,
+// E e4m3, M e5m2), plus 4-bit integers (bits 4) and .b1 (bits 1).
+std::optional<Ty> element_type(std::string_view m) {
+  if (m == ".f16") return Ty{'h', 16};
+  if (m == ".bf16") return Ty{'B', 16};
+  if (m == ".tf32") return Ty{'t', 32};
+  if (m == ".e4m3") return Ty{'E', 8};
+  if (m == ".e5m2") return Ty{'M', 8};
+  if (m == ".e3m2" || m == ".e2m3" || m == ".e2m1") return Ty{'x', 8};  // fp6/fp4 of .kind::f8f6f4 (not run)
+  if (m == ".f32") return Ty{'f', 32};
+  if (m == ".f64") return Ty{'f', 64};
+  if (m == ".s32") return Ty{'s', 32};
+  if (m == ".s8") return Ty{'s', 8};
+  if (m == ".u8") return Ty{'u', 8};
+  if (m == ".s4") return Ty{'s', 4};
+  if (m == ".u4") return Ty{'u', 4};
+  if (m == ".b1") return Ty{'b', 1};
+  return std::nullopt;
+}
+
+std::string type_name(Ty t) {
+  switch (t.k) {
+    case 'h': return "f16";
+    case 'B': return "bf16";
+    case 't': return "tf32";
+    case 'E': return "e4m3";
+    case 'M': return "e5m2";
+    case 'x': return "f6/f4";
+    default: return fmt::format("{}{}", t.k, static_cast<unsigned>(t.bits));
+  }
+}
+
+// .mMnNkK, with numbers that fit.
+bool parse_shape(std::string_view mo, unsigned& m, unsigned& n, unsigned& k) {
+  if (mo.size() < 2 || mo.substr(0, 2) != ".m") return false;
+  const char* p = mo.data() + 2;
+  const char* end = mo.data() + mo.size();
+  for (auto [letter, out] : {std::pair{'\0', &m}, std::pair{'n', &n}, std::pair{'k', &k}}) {
+    if (letter) {
+      if (p == end || *p != letter) return false;
+      ++p;
+    }
+    auto [q, ec] = std::from_chars(p, end, *out);
+    if (ec != std::errc{}) return false;
+    p = q;
+  }
+  return p == end;
+}
+
+bool is_fp8(Ty t) { return t.k == 'E' || t.k == 'M'; }
+bool is_int(Ty t, unsigned bits) { return (t.k == 's' || t.k == 'u') && t.bits == bits; }
+
+// Whether m, n, k is one of `shapes` (given as {m, k}; n is always 8).
+bool shape_in(unsigned m, unsigned n, unsigned k, std::initializer_list<std::pair<unsigned, unsigned>> shapes) {
+  if (n != 8) return false;
+  for (auto s : shapes)
+    if (s.first == m && s.second == k) return true;
+  return false;
+}
+
+// ---- execution ------------------------------------------------------------------------
+
+unsigned width(Ty t) { return t.k == 'h' || t.k == 'B' ? 16 : t.k == 't' ? 32 : t.bits; }
+
+double value(Ty t, uint64_t bits) {
+  switch (t.k) {
+    case 'h': return decode(Format::F16, static_cast<uint32_t>(bits));
+    case 'B': return decode(Format::BF16, static_cast<uint32_t>(bits));
+    case 't': return decode(Format::TF32, static_cast<uint32_t>(bits));
+    case 'E': return decode(Format::E4M3, static_cast<uint32_t>(bits));
+    case 'M': return decode(Format::E5M2, static_cast<uint32_t>(bits));
+    case 'f': return t.bits == 64 ? std::bit_cast<double>(bits) : std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case 's': {
+      const unsigned shift = 64 - t.bits;
+      return static_cast<double>(static_cast<int64_t>(bits << shift) >> shift);
+    }
+    default: return static_cast<double>(t.bits >= 64 ? bits : bits & ((uint64_t{1} << t.bits) - 1));
+  }
+}
+
+enum class Which { A, B, C };
+
+struct Place {
+  int group, row, col;
+};
+
+// Where element e (counted over the thread's registers, low bits first) of operand `which`
+// lives: which product (m8n8k4 .f16 only), row and column.
+Place place(const DInst& in, Which which, Ty t, int lane, int e) {
+  const int g = lane / 4, tq = lane % 4;
+  if (in.mma_m == 8 && in.mma_k == 4 && in.type2.k == 'h') {  // m8n8k4 .f16: per quad pair
+    const int group = (lane % 16) / 4, hi = lane >= 16 ? 4 : 0;
+    switch (which) {
+      case Which::A: return in.sub & kAColMajor ? Place{group, e + hi, tq} : Place{group, tq + hi, e};
+      case Which::B: return in.sub & kBRowMajor ? Place{group, tq, e + hi} : Place{group, e, tq + hi};
+      case Which::C:  // C and D alike in the layout of .ctype (the manual keys it to .ctype)
+        if (in.type4.k == 'h') return {group, tq + hi, e};
+        return {group, (tq & 1) + (e & 2) + hi, (e & 4) + (tq & 2) + (e & 1)};
+    }
+  }
+  const unsigned w = width(t);
+  const int per = w >= 32 ? 1 : static_cast<int>(32 / w), r = e / per, i = e % per;
+  switch (which) {
+    case Which::A:
+      if (in.mma_m == 8) return {0, g, tq * per + i};
+      return {0, g + 8 * (r % 2), (tq + 4 * (r / 2)) * per + i};
+    case Which::B: return {0, (tq + 4 * r) * per + i, g};
+    case Which::C: break;
+  }
+  return {0, in.mma_m == 8 ? g : g + 8 * (e / 2), 2 * tq + e % 2};
+}
+
+// Restores the rounding mode of the host's floating-point environment on exit.
+class RoundingScope {
+ public:
+  explicit RoundingScope(int mode) : saved_(std::fegetround()) { std::fesetround(mode); }
+  ~RoundingScope() { std::fesetround(saved_); }
+  RoundingScope(const RoundingScope&) = delete;
+  RoundingScope& operator=(const RoundingScope&) = delete;
+
+ private:
+  int saved_;
+};
+
+int host_rounding(uint32_t flags) {
+  if (flags & kRz) return FE_TOWARDZERO;
+  if (flags & kRm) return FE_DOWNWARD;
+  if (flags & kRp) return FE_UPWARD;
+  return FE_TONEAREST;
+}
+
+// The lane and the bit that hold the metadata of chunk c (4 columns) of row `row` of a sparse
+// A, for selector f. From the manual's metadata figures (9.7.14.6.2): each 4-bit field holds
+// the two column indices of the chunk's non-zero elements, the first stored one in its low
+// bits. .f16/.bf16 m16n8k16: thread f of the quad, rows g (bits 0-15) and g + 8 (16-31), four
+// chunks each; m16n8k32: threads 2f (chunks 0-3) and 2f + 1 (chunks 4-7), the same way;
+// 8-bit m16n8k64: thread 0 row g, 1 row g + 8 (chunks 0-7), 2 and 3 the same for chunks 8-15.
+std::pair<int, int> metadata_at(int K, unsigned width, int f, int row, int c) {
+  const int g = row % 8, hi = row / 8;
+  if (width == 8) return {4 * g + hi + 2 * (c / 8), 4 * (c % 8)};
+  if (K == 16) return {4 * g + f, 16 * hi + 4 * c};
+  return {4 * g + 2 * f + c / 4, 16 * hi + 4 * (c % 4)};
+}
+
+// A (M x K) from its non-zero half `packed` (M x K/2, two elements per 4-column chunk) and the
+// metadata operand e of the lanes the selector names; metadata the ISA leaves undefined (the same
+// index twice; with .sp::ordered_metadata, indices not increasing) is reported with its lane.
+std::vector<double> expand_sparse(const DInst& in, MmaWarp& w, const std::vector<double>& packed) {
+  const int M = in.mma_m, K = in.mma_k, f = static_cast<int>(in.ops[5].imm);
+  const Opnd& e = in.ops[4];
+  std::vector<double> A(static_cast<size_t>(M * K), 0.0);
+  for (int row = 0; row < M; ++row)
+    for (int c = 0; c < K / 4; ++c) {
+      const auto [lane, bit] = metadata_at(K, width(in.type2), f, row, c);
+      const uint64_t meta = e.kind == Opnd::Reg ? w.reg(e.slot, lane) : e.imm;
+      const unsigned nibble = static_cast<unsigned>(meta >> bit) & 0xF, i0 = nibble & 3, i1 = nibble >> 2;
+      if (i0 == i1 || ((in.sub & kOrdered) && i0 > i1))
+        w.fail(lane, fmt::format("mma.sp: the sparsity metadata of lane {} (e = {:#010x}), bits {}-{} = {:#06b} for row {}, columns {}-{}: {}",
+                                 lane, static_cast<uint32_t>(meta), bit, bit + 3, nibble, row, 4 * c, 4 * c + 3,
+                                 i0 == i1 ? "the same index twice (undefined in the ISA)"
+                                          : "indices not in increasing order, as .sp::ordered_metadata requires"));
+      A[static_cast<size_t>(row * K + 4 * c + static_cast<int>(i0))] = packed[static_cast<size_t>(row * K / 2 + 2 * c)];
+      A[static_cast<size_t>(row * K + 4 * c + static_cast<int>(i1))] = packed[static_cast<size_t>(row * K / 2 + 2 * c + 1)];
+    }
+  return A;
+}
+
+}  // namespace
+
+std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+                                         const Program& p) {
+  (void)p;
+  auto bad = [](std::string what) { return MmaDecodeError{false, std::move(what)}; };
+  auto unsupported = [](std::string what) { return MmaDecodeError{true, std::move(what)}; };
+  std::vector<Ty> types;  // .dtype .atype .btype .ctype, in order
+  unsigned m = 0, n = 0, k = 0, layouts = 0;
+  bool shape = false, sparse = false, ordered = false, f8f6f4 = false, popc = false, xor_op = false, and_op = false, rnd = false;
+  uint8_t sub = 0;
+  for (std::string_view mo : mods) {
+    if (mo == ".sync" || mo == ".aligned") continue;
+    if (mo == ".sp" || mo == ".sp::ordered_metadata") {
+      sparse = true;
+      ordered = mo == ".sp::ordered_metadata";
+    }
+    else if (mo == ".row" || mo == ".col") {
+      if (layouts == 0 && mo == ".col") sub |= kAColMajor;
+      if (layouts == 1 && mo == ".row") sub |= kBRowMajor;
+      ++layouts;
+    } else if (mo == ".satfinite") d.flags |= kSatfinite;
+    else if (mo == ".rn" || mo == ".rz" || mo == ".rm" || mo == ".rp") {
+      rnd = true;
+      d.flags |= mo == ".rn" ? kRn : mo == ".rz" ? kRz : mo == ".rm" ? kRm : kRp;
+    } else if (mo == ".xor") xor_op = true;
+    else if (mo == ".and") and_op = true;
+    else if (mo == ".popc") popc = true;
+    else if (mo == ".kind::f8f6f4") f8f6f4 = true;
+    else if (mo.substr(0, 7) == ".kind::" || mo == ".block_scale")
+      return unsupported("the block-scaled mma forms (.kind::mxf4, .kind::mxf4nvf4, .kind::mxf8f6f4 with .block_scale)");
+    else if (auto t = element_type(mo)) types.push_back(*t);
+    else if (parse_shape(mo, m, n, k)) shape = true;
+    else if (mo == ".ue8m0" || mo == ".ue4m3" || mo.substr(0, 12) == ".scale_vec::")
+      return unsupported("the block-scaled mma forms (.kind::mxf4, .kind::mxf4nvf4, .kind::mxf8f6f4 with .block_scale)");
+    else return unsupported(fmt::format("the modifier {} of mma", mo));
+  }
+  if (!shape || types.size() != 4 || layouts != 2)
+    return bad("mma needs .sync.aligned, a shape .mMnNkK, the layouts .row/.col of A and B, and the types .dtype.atype.btype.ctype");
+  const Ty td = types[0], ta = types[1], tb = types[2], tc = types[3];
+  const std::string names = fmt::format("{}.m{}n{}k{}.{}.{}.{}.{}", sparse ? ".sp" : "", m, n, k, type_name(td), type_name(ta),
+                                        type_name(tb), type_name(tc));
+  const Ty f16{'h', 16}, f32{'f', 32}, f64{'f', 64}, s32{'s', 32};
+  using Shapes = std::initializer_list<std::pair<unsigned, unsigned>>;
+  // the dense shapes, and those of mma.sp (K twice the dense one's)
+  auto shapes = [&](Shapes dense, Shapes sp) { return shape_in(m, n, k, sparse ? sp : dense); };
+  const bool volta = !sparse && shape_in(m, n, k, {{8, 4}}) && ta == f16 && tb == f16 &&
+                     ((td == f16 && tc == f16) || (td == f32 && (tc == f16 || tc == f32)));
+  const bool half = shapes({{16, 8}, {16, 16}}, {{16, 16}, {16, 32}}) && ta == f16 && tb == f16 && td == tc && (td == f16 || td == f32);
+  const bool bf16 = shapes({{16, 8}, {16, 16}}, {{16, 16}, {16, 32}}) && ta.k == 'B' && tb.k == 'B' && td == f32 && tc == f32;
+  const bool tf32 = shapes({{16, 4}, {16, 8}}, {{16, 8}, {16, 16}}) && ta.k == 't' && tb.k == 't' && td == f32 && tc == f32;
+  const bool fp8 = (f8f6f4 ? shapes({{16, 32}}, {{16, 64}}) : shapes({{16, 16}, {16, 32}}, {{16, 64}})) &&
+                   (is_fp8(ta) || ta.k == 'x') && (is_fp8(tb) || tb.k == 'x') && td == tc && (td == f16 || td == f32);
+  const bool dbl = !sparse && shape_in(m, n, k, {{8, 4}, {16, 4}, {16, 8}, {16, 16}}) && ta == f64 && tb == f64 && td == f64 && tc == f64;
+  const bool int8 = shapes({{8, 16}, {16, 16}, {16, 32}}, {{16, 32}, {16, 64}}) && is_int(ta, 8) && is_int(tb, 8) && td == s32 && tc == s32;
+  const bool int4 = shapes({{8, 32}, {16, 32}, {16, 64}}, {{16, 64}, {16, 128}}) && is_int(ta, 4) && is_int(tb, 4) && td == s32 && tc == s32;
+  const bool b1 = !sparse && shape_in(m, n, k, {{8, 128}, {16, 128}, {16, 256}}) && ta == Ty{'b', 1} && tb == Ty{'b', 1} && td == s32 &&
+                  tc == s32;
+  if (!(volta || half || bf16 || tf32 || fp8 || dbl || int8 || int4 || b1))
+    return bad(fmt::format("mma{}: not a shape and type combination of the ISA", names));
+  if (!volta && sub != 0) return bad(fmt::format("mma{} takes only .row.col (A row-major, B column-major)", names));
+  if (f8f6f4 && !fp8) return bad(".kind::f8f6f4 is only for mma.m16n8k32 (mma.sp.m16n8k64) with 8-, 6- and 4-bit floating-point types");
+  if (!f8f6f4 && (ta.k == 'x' || tb.k == 'x')) return bad(fmt::format("mma{}: .e3m2/.e2m3/.e2m1 need .kind::f8f6f4", names));
+  if ((d.flags & kSatfinite) && !(int8 || int4)) return bad(".satfinite is only for integer (.s8/.u8/.s4/.u4) mma");
+  if (rnd && !dbl) return bad("a rounding modifier (.rn/.rz/.rm/.rp) is only for .f64 mma");
+  if (b1 != popc || (b1 && xor_op == and_op) || (!b1 && (xor_op || and_op)))
+    return bad("mma with .b1 needs .popc and one of .xor/.and; only it takes them");
+  if (ta.k == 'x' || tb.k == 'x')
+    return unsupported(fmt::format("mma{} (the placement of 6- and 4-bit elements in their 8-bit register slots is not modelled)", names));
+  if (sparse && !(half || bf16 || ((int8 || fp8) && k == 64)))
+    return unsupported(fmt::format("mma{} (its sparsity metadata layout is not modelled; mma.sp runs with .f16/.bf16 m16n8k16/k32 "
+                                   "and 8-bit m16n8k64)", names));
+  const size_t want_ops = sparse ? 6 : 4;
+  if (ops.size() != want_ops)
+    return bad(fmt::format("mma{} with {} operands; it has {}", names, ops.size(), sparse ? "6 (d, a, b, c, e, f)" : "4 (d, a, b, c)"));
+  if (sparse) {
+    const uint64_t selectors = half || bf16 ? (k == 16 ? 4 : 2) : 1;
+    if (ops[5].kind != Opnd::Imm || ops[5].imm >= selectors)
+      return bad(fmt::format("mma{}: the sparsity selector f must be an immediate below {}", names, selectors));
+    if (ops[4].kind != Opnd::Reg && ops[4].kind != Opnd::Imm) return bad(fmt::format("mma{}: the metadata e must be a register", names));
+  }
+  if (fp8 && k == 16 && ops[2].kind == Opnd::Vec && ops[2].count == 2)
+    return unsupported(fmt::format("mma{} with two registers for b (ptxas accepts them; the manual gives one register and says "
+                                   "nothing of a second)", names));
+  d.op = Opc::Mma;
+  d.mma_m = static_cast<uint16_t>(m), d.mma_n = static_cast<uint16_t>(n), d.mma_k = static_cast<uint16_t>(k);
+  d.type = td, d.type2 = ta, d.type3 = tb, d.type4 = tc;
+  d.sub = static_cast<uint8_t>(sub | (xor_op ? kBitXor : 0) | (and_op ? kBitAnd : 0) | (sparse ? kSparse : 0) | (ordered ? kOrdered : 0));
+  return std::nullopt;
+}
+
+void mma_execute(const Program& p, const DInst& in, MmaWarp& w) {
+  const int M = in.mma_m, N = in.mma_n, K = in.mma_k;
+  const Ty td = in.type, ta = in.type2, tb = in.type3, tc = in.type4;
+  const int groups = M == 8 && K == 4 && ta.k == 'h' ? 4 : 1;  // m8n8k4 .f16: one product per quad pair
+  // Each operand must be a vector of exactly the registers the shape gives a thread (an unvalidated
+  // module may hold anything there); sinks only in d.
+  const char* names[4] = {"d", "a", "b", "c"};
+  const Ty types[4] = {td, ta, tb, tc};
+  const bool sparse = in.sub & kSparse;
+  const int KA = sparse ? K / 2 : K;  // the columns of A in its registers (mma.sp: the non-zero half)
+  const int elements[4] = {M * N, M * KA, K * N, M * N};
+  for (int i = 0; i < 4; ++i) {
+    const Opnd& op = in.ops[i];
+    const unsigned wbits = width(types[i]);
+    const unsigned per_reg = wbits >= 32 ? 1 : 32 / wbits;
+    const uint32_t want = static_cast<uint32_t>(elements[i] * groups) / 32 / per_reg;
+    bool ok = op.kind == Opnd::Vec && op.count == want;
+    for (uint32_t r = 0; ok && i > 0 && r < op.count; ++r) ok = p.vec_slots[op.slot + r] != kNoSlot;
+    if (!ok) w.fail(0, fmt::format("mma.m{}n{}k{}: operand {} must be a vector of {} registers", M, N, K, names[i], want));
+  }
+  std::vector<double> A(static_cast<size_t>(groups * M * KA)), B(static_cast<size_t>(groups * K * N)),
+      C(static_cast<size_t>(groups * M * N));
+  auto gather = [&](const Opnd& op, Which which, Ty t, std::vector<double>& out, int rows, int cols) {
+    const unsigned wbits = width(t);
+    const unsigned per_reg = wbits >= 32 ? 1 : 32 / wbits;
+    const uint64_t mask = wbits >= 64 ? ~uint64_t{0} : (uint64_t{1} << wbits) - 1;
+    for (int l = 0; l < 32; ++l)
+      for (uint32_t r = 0; r < op.count; ++r) {
+        const uint64_t v = w.reg(p.vec_slots[op.slot + r], l);
+        for (unsigned e = 0; e < per_reg; ++e) {
+          const Place at = place(in, which, t, l, static_cast<int>(r * per_reg + e));
+          out[static_cast<size_t>((at.group * rows + at.row) * cols + at.col)] = value(t, per_reg == 1 ? v : (v >> (e * wbits)) & mask);
+        }
+      }
+  };
+  gather(in.ops[1], Which::A, ta, A, M, KA);
+  if (sparse) A = expand_sparse(in, w, A);
+  gather(in.ops[2], Which::B, tb, B, K, N);
+  gather(in.ops[3], Which::C, tc, C, M, N);
+
+  const bool f64 = td == Ty{'f', 64};
+  std::optional<RoundingScope> rounding;
+  if (f64) rounding.emplace(host_rounding(in.flags));
+  auto element = [&](const Place& at) -> uint64_t {
+    const double* a = &A[static_cast<size_t>((at.group * M + at.row) * K)];
+    const double* b = &B[static_cast<size_t>(at.group * K * N + at.col)];
+    const double c = C[static_cast<size_t>((at.group * M + at.row) * N + at.col)];
+    if (td.k == 's') {  // integer accumulation: exact, wrapping (or saturating with .satfinite)
+      int64_t acc = static_cast<int64_t>(c);
+      for (int kk = 0; kk < K; ++kk) {
+        const auto x = static_cast<int64_t>(a[kk]), y = static_cast<int64_t>(b[static_cast<size_t>(kk * N)]);
+        acc += in.sub & kBitXor ? (x ^ y) : in.sub & kBitAnd ? (x & y) : x * y;
+      }
+      if (in.flags & kSatfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+      return static_cast<uint64_t>(acc) & 0xFFFFFFFFu;
+    }
+    if (f64) {  // a chain of fused multiply-adds in the host's rounding mode, set from .rnd
+      double acc = c;
+      for (int kk = 0; kk < K; ++kk) {
+        volatile double r = std::fma(a[kk], b[static_cast<size_t>(kk * N)], acc);  // (volatile: not moved out of the mode, as in exec.cpp)
+        acc = r;
+      }
+      return std::bit_cast<uint64_t>(acc);
+    }
+    double acc = c;
+    for (int kk = 0; kk < K; ++kk) acc += a[kk] * b[static_cast<size_t>(kk * N)];
+    if (td.k == 'f') {
+      const float f = static_cast<float>(acc);
+      return std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f);
+    }
+    return encode(Format::F16, acc);
+  };
+  const unsigned wd = width(td), per_reg = wd >= 32 ? 1 : 32 / wd;
+  const uint64_t dmask = wd >= 64 ? ~uint64_t{0} : (uint64_t{1} << wd) - 1;
+  for (int l = 0; l < 32; ++l)
+    for (uint32_t r = 0; r < in.ops[0].count; ++r) {
+      uint64_t packed = 0;
+      for (unsigned e = 0; e < per_reg; ++e)
+        packed |= (element(place(in, Which::C, td, l, static_cast<int>(r * per_reg + e))) & dmask) << (e * wd);
+      if (p.vec_slots[in.ops[0].slot + r] != kNoSlot) w.reg(p.vec_slots[in.ops[0].slot + r], l) = packed;
+    }
+}
+
+}  // namespace ptx::emu
