@@ -25,6 +25,7 @@
 #include "program.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "tcgen05.hpp"
+#include "texture.hpp"
 #include "wgmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
@@ -668,6 +669,7 @@ class Runner {
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
+  void texture(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
@@ -1615,6 +1617,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
     case Opc::Mma: return mma(w, in, exec);
     case Opc::Wgmma: return wgmma(w, in, exec);
+    case Opc::Texture: return texture(w, in, exec);
     case Opc::Tcgen05: return tcgen05(w, in, exec);
     case Opc::Lop3:
       lanes([&](int l) {
@@ -1998,6 +2001,26 @@ void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
       }
       if (p_.vec_slots[in.ops[0].slot + r] != kNoSlot) reg(w, p_.vec_slots[in.ops[0].slot + r], l) = packed;
     }
+}
+
+// Texture and surface instructions (texture.cpp), lane by lane; texels and surface elements are
+// global memory read and written through the usual checks.
+void Runner::texture(Warp& w, const DInst& in, uint32_t exec) {
+  struct Access final : TextureWarp {
+    Runner& r;
+    Warp& w;
+    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
+    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
+    void write(const Opnd& d, int lane, uint64_t v, Ty t) override { r.write(w, d, lane, v, t); }
+    void write_pred(uint32_t slot, int lane, bool v) override { r.reg(w, slot, lane) = v; }
+    uint8_t* global(uint64_t address, unsigned size, bool store, int lane) override {
+      return r.resolve(w, lane, Space::Global, address, size, store);
+    }
+    const Memory& memory() const override { return r.mem_; }
+    std::mutex& atomic_lock(const void* p) override { return ptx::emu::atomic_lock(p); }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } access(*this, w);
+  texture_execute(*p_.textures[in.video], access, exec);
 }
 
 // wgmma.mma_async (wgmma.cpp): this warp's 16 rows of its warpgroup's product, computed when

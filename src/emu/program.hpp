@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,7 @@ enum class Opc : uint8_t {
   Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
   Clc,        // clusterlaunchcontrol (sub: the ClcOp)
   Video,      // vadd ... vset4 (video.cpp; DInst::video indexes Program::video)
+  Texture,    // tex, tld4, txq, suld, sust, sured, suq (texture.cpp; DInst::video indexes Program::textures)
 };
 
 // clusterlaunchcontrol operations (DInst::sub)
@@ -134,12 +136,15 @@ struct FuncInfo {
   enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail } builtin = Builtin::None;
 };
 
+struct TextureInst;  // texture.hpp
+
 struct Program {
   std::string name;
   std::vector<FuncInfo> funcs;
   std::vector<DInst> code;
   std::vector<uint32_t> vec_slots;   // Vec operands' registers (kNoSlot: the sink `_`)
   std::vector<VideoInst> video;      // the decoded video instructions
+  std::vector<std::shared_ptr<const TextureInst>> textures;  // the decoded texture and surface instructions
   std::vector<Ty> slot_types;
   uint32_t slots = 0;
   uint32_t static_smem = 0;
