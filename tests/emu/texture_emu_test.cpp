@@ -237,7 +237,11 @@ TEST(EmuTexture, LinearFilteringUsesNineBitWeights1D) {
       const int i = static_cast<int>(std::floor(xb));
       const double a = ref_alpha(xb);
       const RefDim dim{N, d.address[0]};
-      const double want = (1 - a) * texels[static_cast<size_t>(ref_index(i, dim))] + a * texels[static_cast<size_t>(ref_index(i + 1, dim))];
+      auto T = [&](int at) -> double {
+        const int idx = ref_index(at, dim);
+        return idx < 0 ? 0.0 : texels.at(static_cast<size_t>(idx));  // (no border here)
+      };
+      const double want = (1 - a) * T(i) + a * T(i + 1);
       EXPECT_NEAR(got[k], want, 1e-5) << "x = " << x << (normalized ? " (normalized)" : "");
     }
   }
@@ -661,21 +665,28 @@ const std::string kSured = std::string(kHeader) + R"(.visible .entry reduce(.par
 {
 	.reg .b64 %rd<4>;
 	.reg .b32 %r<8>;
+	.reg .b32 %x<6>;
 	ld.param.u64 %rd1, [s32];
 	ld.param.u64 %rd2, [s64];
 	mov.u32 %r1, %tid.x;
 	sub.u32 %r2, 50, %r1;
-	sured.b.add.1d.u32.trap [%rd1, {0}], %r1;
-	sured.b.min.1d.s32.trap [%rd1, {4}], %r2;
-	sured.b.max.1d.u32.trap [%rd1, {8}], %r2;
+	mov.u32 %x0, 0;
+	mov.u32 %x1, 4;
+	mov.u32 %x2, 8;
+	mov.u32 %x3, 12;
+	mov.u32 %x4, 16;
+	mov.u32 %x5, 20;
+	sured.b.add.1d.u32.trap [%rd1, {%x0}], %r1;
+	sured.b.min.1d.s32.trap [%rd1, {%x1}], %r2;
+	sured.b.max.1d.u32.trap [%rd1, {%x2}], %r2;
 	shl.b32 %r3, 1, %r1;
-	sured.b.or.1d.b32.trap [%rd1, {12}], %r3;
+	sured.b.or.1d.b32.trap [%rd1, {%x3}], %r3;
 	not.b32 %r4, %r3;
-	sured.b.and.1d.b32.trap [%rd1, {16}], %r4;
-	sured.b.min.1d.u32.trap [%rd1, {20}], %r2;
+	sured.b.and.1d.b32.trap [%rd1, {%x4}], %r4;
+	sured.b.min.1d.u32.trap [%rd1, %x5], %r2;
 	cvt.u64.u32 %rd3, %r1;
 	shl.b64 %rd3, %rd3, 32;
-	sured.b.add.1d.u64.trap [%rd2, {8}], %rd3;
+	sured.b.add.1d.u64.trap [%rd2, {%x2}], %rd3;
 	ret;
 }
 )";
