@@ -5,7 +5,9 @@
 // every kernel is assembled by ptxas.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -737,6 +739,134 @@ TEST(EmuSurface, ReductionsCombineEveryThread) {
   EXPECT_EQ(w[5], umin);
   EXPECT_EQ(q[0], 0u);
   EXPECT_EQ(q[1], sum64);
+}
+
+// tex.level (a texture without mipmaps: level 0), offsets, and .f16x2 results.
+const std::string kTexForms = std::string(kHeader) + R"(.visible .entry forms(.param .u64 tex, .param .u64 out)
+{
+	.reg .b64 %rd<4>;
+	.reg .f32 %f<16>;
+	.reg .b32 %r<8>;
+	ld.param.u64 %rd1, [tex];
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd2, %rd2;
+	mov.f32 %f1, 0f40200000;
+	mov.f32 %f2, 0f3FC00000;
+	mov.f32 %f3, 0f40000000;
+	tex.level.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd1, {%f1, %f2}], %f3;
+	mov.u32 %r1, 1;
+	mov.u32 %r2, -1;
+	tex.2d.v4.f32.f32 {%f8, %f9, %f10, %f11}, [%rd1, {%f1, %f2}], {%r1, %r2};
+	tex.2d.v2.f16x2.f32 {%r3, %r4}, [%rd1, {%f1, %f2}];
+	st.global.v4.f32 [%rd2], {%f4, %f5, %f6, %f7};
+	st.global.v4.f32 [%rd2+16], {%f8, %f9, %f10, %f11};
+	st.global.v2.u32 [%rd2+32], {%r3, %r4};
+	ret;
+}
+)";
+
+TEST(EmuTexture, LevelOffsetsAndHalfResults) {
+  expect_assembles(kTexForms);
+  EmuRun run;
+  auto& mem = run.emu.memory();
+  const int W = 4, H = 4;
+  std::vector<float> texels(static_cast<size_t>(W * H * 4));
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x)
+      for (int c = 0; c < 4; ++c) texels[static_cast<size_t>((y * W + x) * 4 + c)] = static_cast<float>(x + 4 * y) + 0.25f * static_cast<float>(c);
+  const uint64_t b = mem.alloc(texels.size() * 4, "texels");
+  mem.write(b, texels.data(), texels.size() * 4);
+  emu::TextureDesc t;
+  t.resource.shape = ResourceShape::Array2D;
+  t.resource.address = b;
+  t.resource.width = W;
+  t.resource.height = H;
+  t.resource.format = {ChannelKind::F32, 4};
+  run.scalar(mem.create_texture(t));
+  const uint64_t out = run.buffer(std::vector<uint32_t>(10), "out");
+  run.launch(kTexForms, "forms", {1, 1, 1}, {1, 1, 1});
+  const auto got = run.read<uint32_t>(out, 10);
+  auto texel = [&](int x, int y, int c) { return texels[static_cast<size_t>((y * W + x) * 4 + c)]; };
+  for (int c = 0; c < 4; ++c) {
+    EXPECT_EQ(std::bit_cast<float>(got[static_cast<size_t>(c)]), texel(2, 1, c)) << "tex.level, channel " << c;      // (2.5, 1.5)
+    EXPECT_EQ(std::bit_cast<float>(got[4 + static_cast<size_t>(c)]), texel(3, 0, c)) << "offset (1, -1), channel " << c;
+  }
+  // texel (2, 1) = {6, 6.25, 6.5, 6.75} as halves: 6 = 0x4600, 6.25 = 0x4640, 6.5 = 0x4680, 6.75 = 0x46C0
+  EXPECT_EQ(got[8], 0x46404600u);
+  EXPECT_EQ(got[9], 0x46C04680u);
+}
+
+// sust.p: x in elements, each value converted to its channel (u8: the low bits; f16: rounded).
+const std::string kSustP = std::string(kHeader) + R"(.visible .entry fmt(.param .u64 s8, .param .u64 sh)
+{
+	.reg .b64 %rd<3>;
+	.reg .b32 %r<8>;
+	.reg .f32 %f<3>;
+	ld.param.u64 %rd1, [s8];
+	ld.param.u64 %rd2, [sh];
+	mov.u32 %r1, %tid.x;
+	add.u32 %r2, %r1, 1;
+	add.u32 %r3, %r1, 2;
+	add.u32 %r4, %r1, 300;
+	sust.p.1d.v4.b32.trap [%rd1, {%r1}], {%r1, %r2, %r3, %r4};
+	cvt.rn.f32.u32 %f1, %r1;
+	neg.f32 %f2, %f1;
+	mov.b32 %r5, %f1;
+	mov.b32 %r6, %f2;
+	sust.p.1d.v2.b32.trap [%rd2, {%r1}], {%r5, %r6};
+	ret;
+}
+)";
+
+TEST(EmuSurface, FormattedStoresConvertToTheChannelFormat) {
+  expect_assembles(kSustP);
+  EmuRun run;
+  auto& mem = run.emu.memory();
+  const uint64_t b8 = mem.alloc(16, "rgba8"), bh = mem.alloc(16, "half2");
+  emu::SurfaceDesc s8;
+  s8.resource.shape = ResourceShape::Array1D;
+  s8.resource.address = b8;
+  s8.resource.width = 4;
+  s8.resource.format = {ChannelKind::U8, 4};
+  emu::SurfaceDesc sh = s8;
+  sh.resource.address = bh;
+  sh.resource.format = {ChannelKind::F16, 2};
+  run.scalar(mem.create_surface(s8));
+  run.scalar(mem.create_surface(sh));
+  run.launch(kSustP, "fmt", {1, 1, 1}, {4, 1, 1});
+  std::vector<uint8_t> bytes(16);
+  mem.read(bytes.data(), b8, 16);
+  std::vector<uint16_t> halves(8);
+  mem.read(halves.data(), bh, 16);
+  const uint16_t f16_of[4] = {0x0000, 0x3C00, 0x4000, 0x4200};  // 0, 1, 2, 3
+  for (int x = 0; x < 4; ++x) {
+    const uint8_t want[4] = {static_cast<uint8_t>(x), static_cast<uint8_t>(x + 1), static_cast<uint8_t>(x + 2), static_cast<uint8_t>((x + 300) & 0xFF)};
+    for (int c = 0; c < 4; ++c) EXPECT_EQ(bytes[static_cast<size_t>(4 * x + c)], want[c]) << x << " " << c;
+    EXPECT_EQ(halves[static_cast<size_t>(2 * x)], f16_of[x]);
+    EXPECT_EQ(halves[static_cast<size_t>(2 * x + 1)], f16_of[x] | 0x8000);
+  }
+}
+
+const std::string kTxqLevel = std::string(kHeader) + R"(.visible .entry lvl(.param .u64 tex)
+{
+	.reg .b64 %rd<2>;
+	.reg .b32 %r<4>;
+	ld.param.u64 %rd1, [tex];
+	mov.u32 %r1, 1;
+	txq.level.width.b32 %r2, [%rd1], %r1;
+	ret;
+}
+)";
+
+TEST(EmuTexture, TxqOfAMissingLevelIsReported) {
+  expect_assembles(kTxqLevel);
+  EmuRun run;
+  emu::TextureDesc t;
+  t.resource.address = run.emu.memory().alloc(64, "texels");
+  t.resource.width = 16;
+  run.scalar(run.emu.memory().create_texture(t));
+  const std::string err = expect_error(run, kTxqLevel, "lvl");
+  EXPECT_NE(err.find("level 1 of a texture without mipmaps"), std::string::npos) << err;
 }
 
 TEST(EmuTexture, BadHandlesAndDescriptorsAreReported) {
