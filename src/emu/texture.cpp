@@ -99,14 +99,14 @@ void check_resource(const Resource& r, const Memory& mem, const char* what) {
   if (r.pitch % align) bad(fmt::format("pitch {} bytes is not a multiple of {} (the texel's alignment)", r.pitch, align));
   if (r.address % align) bad(fmt::format("address {:#x} is not {}-byte aligned (the texel's alignment)", r.address, align));
   const uint64_t rows = uint64_t{r.height} * slices(r);
-  if (rows > (uint64_t{1} << 32) || row_pitch(r) > (uint64_t{1} << 32)) bad("more than 2^32 rows or bytes per row");
-  const uint64_t extent = row_pitch(r) * (rows - 1) + row;
+  if (rows >= (uint64_t{1} << 32) || row_pitch(r) >= (uint64_t{1} << 32)) bad("2^32 rows or bytes per row, or more");
+  const uint64_t extent = row_pitch(r) * (rows - 1) + row;  // < rows * row pitch < 2^64
   const Memory::Allocation* a = mem.owner(r.address);
   if (!a) bad(fmt::format("address {:#x} is not in any allocation", r.address));
   if (a->freed) bad(fmt::format("its memory ({}) was freed", mem.describe(r.address)));
   if (r.address >= a->base + a->bytes.size()) bad(fmt::format("address {:#x} is not in any allocation", r.address));
   const uint64_t off = r.address - a->base;
-  if (off + extent > a->bytes.size())
+  if (extent > a->bytes.size() - off)
     bad(fmt::format("it needs {} bytes from {}, but the buffer has {} bytes ({} past its offset)", extent, mem.describe(r.address),
                     a->bytes.size(), a->bytes.size() - off));
 }
@@ -715,6 +715,7 @@ struct Exec {
     for (unsigned k = 0; k < dims; ++k) c[k] = static_cast<int32_t>(w.value(t.coords[k + (array ? 1 : 0)], lane));
     int64_t layer = array ? static_cast<int64_t>(static_cast<uint32_t>(w.value(t.coords[0], lane))) : 0;
     const char* names[3] = {"x", "y", "z"};
+    if (size > row) fail(lane, fmt::format("the access of {} bytes is wider than a row of the surface ({} bytes)", size, row));
     // x in bytes: the access must lie inside the row and be aligned to its size
     int64_t xb = t.formatted ? c[0] * static_cast<int64_t>(tb) : c[0];
     if (xb % static_cast<int64_t>(size) != 0)
