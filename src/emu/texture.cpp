@@ -194,7 +194,8 @@ const TextureObject* Memory::texture_object(uint64_t handle, std::string* why) c
 // ---- decoding -----------------------------------------------------------------------------
 
 bool is_texture_opcode(std::string_view op) {
-  return op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "sured" || op == "suq";
+  return op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "sured" || op == "suq" ||
+         op == "istypep";
 }
 
 namespace {
@@ -241,7 +242,7 @@ std::optional<TextureDecodeError> texture_decode(std::string_view op, std::span<
   auto malformed = [](std::string what) { return TextureDecodeError{false, std::move(what)}; };
   auto unsupported = [](std::string what) { return TextureDecodeError{true, std::move(what)}; };
   t.op = op == "tex" ? TexOp::Tex : op == "tld4" ? TexOp::Tld4 : op == "txq" ? TexOp::Txq : op == "suld" ? TexOp::Suld
-       : op == "sust" ? TexOp::Sust : op == "sured" ? TexOp::Sured : TexOp::Suq;
+       : op == "sust" ? TexOp::Sust : op == "sured" ? TexOp::Sured : op == "suq" ? TexOp::Suq : TexOp::Istypep;
   static const std::map<std::string_view, TexQuery, std::less<>> kQueries = {
       {".width", TexQuery::Width}, {".height", TexQuery::Height}, {".depth", TexQuery::Depth},
       {".channel_data_type", TexQuery::ChannelDataType}, {".channel_order", TexQuery::ChannelOrder},
@@ -284,6 +285,8 @@ std::optional<TextureDecodeError> texture_decode(std::string_view op, std::span<
       t.oob = m == ".trap" ? SurfOob::Trap : m == ".clamp" ? SurfOob::Clamp : SurfOob::Zero;
     } else if (t.op == TexOp::Sured && (m == ".add" || m == ".min" || m == ".max" || m == ".and" || m == ".or")) {
       t.red = m == ".add" ? SurfRed::Add : m == ".min" ? SurfRed::Min : m == ".max" ? SurfRed::Max : m == ".and" ? SurfRed::And : SurfRed::Or;
+    } else if (t.op == TexOp::Istypep && (m == ".texref" || m == ".samplerref" || m == ".surfref")) {
+      t.comp = m == ".texref" ? 0 : m == ".samplerref" ? 1 : 2;
     } else if (m == ".ca" || m == ".cg" || m == ".cs" || m == ".cv" || m == ".wb" || m == ".wt") {
       // cache operations: no effect here
     } else if (auto q = kQueries.find(m); q != kQueries.end() && (t.op == TexOp::Txq || t.op == TexOp::Suq)) {
@@ -320,6 +323,13 @@ std::optional<TextureDecodeError> texture_decode(std::string_view op, std::span<
     return std::nullopt;
   };
   switch (t.op) {
+    case TexOp::Istypep:  // istypep.type p, a
+      if (auto e = need(2, 2)) return e;
+      if (operands[0].vector || operands[0].bracket || operands[1].vector || operands[1].bracket)
+        return malformed(fmt::format("{}: the operands are a predicate and a .u64 register", t.name));
+      t.dst = operands[0].values;
+      t.handle = operands[1].values[0];
+      return std::nullopt;
     case TexOp::Tex:
     case TexOp::Tld4: {
       if (!geom_seen) return malformed(fmt::format("{} without a geometry", t.name));
@@ -831,6 +841,11 @@ void texture_execute(const TextureInst& t, TextureWarp& w, uint32_t exec) {
       case TexOp::Suld: e.suld(l); break;
       case TexOp::Sust: e.sust(l); break;
       case TexOp::Sured: e.sured(l); break;
+      case TexOp::Istypep: {  // a texture object is also its sampler (the unified mode)
+        const TextureObject* o = w.memory().texture_object(w.value(t.handle, l));
+        w.write(t.dst[0], l, o && (t.comp == 2) == o->surface, Ty{'p', 1});
+        break;
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-// Internal: texture and surface instructions (PTX ISA 9.7.10 tex, tld4, txq; 9.7.11 suld, sust,
+// Internal: texture and surface instructions (PTX ISA 9.7.10 tex, tld4, txq, istypep; 9.7.11 suld, sust,
 // sured, suq) on texture and surface objects (ptxpp/emu/texture.hpp). decode.cpp hands an
 // instruction's modifiers and operands to texture_decode; exec.cpp runs it through
 // texture_execute, giving it the warp's registers and checked global memory behind TextureWarp.
@@ -30,7 +30,7 @@ struct TexOperand {
   std::string text;                // for reports
 };
 
-enum class TexOp : uint8_t { Tex, Tld4, Txq, Suld, Sust, Sured, Suq };
+enum class TexOp : uint8_t { Tex, Tld4, Txq, Suld, Sust, Sured, Suq, Istypep };
 enum class TexGeom : uint8_t { D1, D2, D3, A1D, A2D };
 enum class TexQuery : uint8_t {
   Width, Height, Depth, ChannelDataType, ChannelOrder, NormalizedCoords, ForceUnnormalizedCoords, FilterMode,
@@ -49,7 +49,7 @@ struct TextureInst {
   bool f16x2 = false;       // tex .v2.f16x2
   bool formatted = false;   // suld/sust/sured .p
   bool level = false;       // tex.level (lod in `lod`)
-  uint8_t comp = 0;         // tld4 .r/.g/.b/.a
+  uint8_t comp = 0;         // tld4 .r/.g/.b/.a; istypep: 0 .texref, 1 .samplerref, 2 .surfref
   TexQuery query = TexQuery::Width;
   bool query_level = false; // txq.level
   SurfOob oob = SurfOob::Trap;

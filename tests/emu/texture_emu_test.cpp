@@ -478,7 +478,8 @@ TEST(EmuTexture, Tld4GathersOneComponentOfTheBilinearFootprint) {
 const std::string kQueries = std::string(kHeader) + R"(.visible .entry queries(.param .u64 tex, .param .u64 surf, .param .u64 out)
 {
 	.reg .b64 %rd<4>;
-	.reg .b32 %r<24>;
+	.reg .b32 %r<26>;
+	.reg .pred %p<4>;
 	ld.param.u64 %rd1, [tex];
 	ld.param.u64 %rd2, [surf];
 	ld.param.u64 %rd3, [out];
@@ -497,6 +498,14 @@ const std::string kQueries = std::string(kHeader) + R"(.visible .entry queries(.
 	txq.num_mipmap_levels.b32 %r12, [%rd1];
 	txq.num_samples.b32 %r13, [%rd1];
 	txq.level.width.b32 %r14, [%rd1], 0;
+	istypep.texref %p1, %rd1;
+	istypep.surfref %p2, %rd1;
+	istypep.surfref %p3, %rd2;
+	selp.u32 %r22, 1, 0, %p1;
+	selp.u32 %r23, 2, 0, %p2;
+	selp.u32 %r24, 4, 0, %p3;
+	or.b32 %r22, %r22, %r23;
+	or.b32 %r22, %r22, %r24;
 	suq.width.b32 %r15, [%rd2];
 	suq.height.b32 %r16, [%rd2];
 	suq.depth.b32 %r17, [%rd2];
@@ -509,7 +518,7 @@ const std::string kQueries = std::string(kHeader) + R"(.visible .entry queries(.
 	st.global.v4.u32 [%rd3+32], {%r9, %r10, %r11, %r12};
 	st.global.v4.u32 [%rd3+48], {%r13, %r14, %r15, %r16};
 	st.global.v4.u32 [%rd3+64], {%r17, %r18, %r19, %r20};
-	st.global.u32 [%rd3+80], %r21;
+	st.global.v2.u32 [%rd3+80], {%r21, %r22};
 	ret;
 }
 )";
@@ -534,14 +543,15 @@ TEST(EmuTexture, TxqAndSuqReportTheDescriptors) {
   s.resource = pitch2d(buf, 9, 6, 64, ChannelKind::S32, 1);
   run.scalar(mem.create_texture(t));
   run.scalar(mem.create_surface(s));
-  const uint64_t out = run.buffer(std::vector<uint32_t>(21), "out");
+  const uint64_t out = run.buffer(std::vector<uint32_t>(22), "out");
   run.launch(kQueries, "queries", {1, 1, 1}, {1, 1, 1});
-  const auto got = run.read<uint32_t>(out, 21);
+  const auto got = run.read<uint32_t>(out, 22);
   // channel types and orders: OpenCL's enumerations (CL_UNORM_INT16 0x10D3, CL_RG 0x10B2,
   // CL_SIGNED_INT32 0x10D9, CL_R 0x10B0); addressing modes: txq's { wrap, mirror, clamp_ogl,
   // clamp_to_edge, clamp_to_border }; filter modes { nearest, linear }
   const std::vector<uint32_t> want = {7, 5, 1, 0x10D3, 0x10B2, 1, 1, 1, 4, 0, 3, 1, 0, 7,
-                                      9, 6, 1, 0x10D9, 0x10B0, 0, 1};
+                                      9, 6, 1, 0x10D9, 0x10B0, 0, 1,
+                                      1 | 4};  // istypep: the texture is a .texref, not a .surfref; the surface a .surfref
   EXPECT_EQ(got, want);
 }
 
