@@ -1010,6 +1010,27 @@ TEST(EmuTexture, UnsupportedFormsAreReportedByName) {
   run2.buffer(std::vector<float>(3), "out");
   err = expect_error(run2, kTex2d, "tex2d");
   EXPECT_NE(err.find(".2d on a linear resource (it takes .1d)"), std::string::npos) << err;
+  // .f32 results from 8-bit integers read as elements
+  EmuRun run3;
+  t.resource.format = {ChannelKind::U8, 4};
+  t.resource.address = run3.emu.memory().alloc(64, "texels");
+  run3.scalar(run3.emu.memory().create_texture(t));
+  run3.buffer(std::vector<float>{0.5f}, "coords");
+  run3.buffer(std::vector<float>(1), "out");
+  err = expect_error(run3, kTex1d, "tex1d");
+  EXPECT_NE(err.find("floating-point results from a texture of integer channels read as elements"), std::string::npos) << err;
+  // a surface load at a byte offset that is not a multiple of its size
+  std::string misaligned = kSurfTrap;
+  misaligned.replace(misaligned.find("shl.b32 %r2, %r1, 3;"), 20, "mul.lo.u32 %r2, %r1, 6;");
+  expect_assembles(misaligned);
+  EmuRun run4;
+  emu::SurfaceDesc s;
+  s.resource.address = run4.emu.memory().alloc(64, "s");
+  s.resource.width = 16;
+  run4.scalar(run4.emu.memory().create_surface(s));
+  err = expect_error(run4, misaligned, "trap", {2, 1, 1});
+  EXPECT_NE(err.find("thread (1,0,0)"), std::string::npos) << err;
+  EXPECT_NE(err.find("x = 6 bytes is not a multiple of the access's 4 bytes"), std::string::npos) << err;
 }
 
 }  // namespace
