@@ -471,13 +471,12 @@ struct Exec {
   }
 
   // The bytes of texel (x, y, s), s the z coordinate or the layer, all in range; checked memory.
-  const uint8_t* texel_bytes_at(int lane, const Resource& r, int64_t x, int64_t y, int64_t s, unsigned size, uint64_t xbytes, bool store) {
+  const uint8_t* bytes_at(int lane, const Resource& r, int64_t x, int64_t y, int64_t s, unsigned size, uint64_t xbytes, bool store) {
     const uint64_t addr = r.address + (static_cast<uint64_t>(s) * r.height + static_cast<uint64_t>(y)) * row_pitch(r) + xbytes;
     const Memory::Allocation* a = mem.owner(addr);
     if (!a || a->freed || addr + size > a->base + a->bytes.size())
       fail(lane, fmt::format("{} ({}, {}, {}) at {}: {}", t.op == TexOp::Tex || t.op == TexOp::Tld4 ? "texel" : "element", x, y, s,
                              mem.describe(addr), !a ? "outside every allocation" : a->freed ? "the resource's memory was freed" : "past the end of its buffer"));
-    (void)x;
     return w.global(addr, size, store, lane);
   }
 
@@ -485,14 +484,13 @@ struct Exec {
     const Resource& r = d.resource;
     const ChannelFormat f = r.format;
     const unsigned cb = channel_bytes(f.kind);
-    const uint8_t* p = texel_bytes_at(lane, r, x, y, s, cb * f.channels, static_cast<uint64_t>(x) * cb * f.channels, false);
-    Texel out;
-    const bool norm = d.read_mode == ReadMode::NormalizedFloat;
+    const uint8_t* p = bytes_at(lane, r, x, y, s, cb * f.channels, static_cast<uint64_t>(x) * cb * f.channels, false);
+    Texel out;  // integer channels: both the element (i) and the normalized float (f); the read mode picks
     for (unsigned c = 0; c < f.channels; ++c) {
       uint32_t raw = 0;
       std::memcpy(&raw, p + c * cb, cb);
       switch (f.kind) {
-        case ChannelKind::U8: out.i[c] = raw & 0xFF, out.f[c] = norm ? static_cast<float>(raw & 0xFF) / 255.0f : 0; break;
+        case ChannelKind::U8: out.i[c] = raw & 0xFF, out.f[c] = static_cast<float>(raw & 0xFF) / 255.0f; break;
         case ChannelKind::S8: {
           const int32_t v = static_cast<int8_t>(raw & 0xFF);
           out.i[c] = static_cast<uint32_t>(v), out.f[c] = std::max(static_cast<float>(v) / 127.0f, -1.0f);
@@ -753,7 +751,7 @@ struct Exec {
       if (t.oob == SurfOob::Trap) fail(lane, fmt::format("{} (.trap)", why));
       if (t.oob == SurfOob::Zero) return nullptr;
     }
-    return const_cast<uint8_t*>(texel_bytes_at(lane, r, xb / static_cast<int64_t>(std::max<uint64_t>(tb, 1)), c[1], dims == 3 ? c[2] : layer, size,
+    return const_cast<uint8_t*>(bytes_at(lane, r, xb / static_cast<int64_t>(std::max<uint64_t>(tb, 1)), c[1], dims == 3 ? c[2] : layer, size,
                                                static_cast<uint64_t>(xb), store));
   }
 
