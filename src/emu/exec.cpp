@@ -669,10 +669,10 @@ class Runner {
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
   void wgmma(Warp& w, const DInst& in, uint32_t exec);
-  void texture(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
+  void texture(Warp& w, const DInst& in, uint32_t exec);
   void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
   void cluster_launch_control(Warp& w, const DInst& in, uint32_t exec);
   // .b128 values live in registers declared .b128 (two slots); vectors of them are not in the ISA.
@@ -1611,13 +1611,13 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       }
       return;
     }
+    case Opc::Texture: return texture(w, in, exec);
     case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
     case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
     case Opc::Mma: return mma(w, in, exec);
     case Opc::Wgmma: return wgmma(w, in, exec);
-    case Opc::Texture: return texture(w, in, exec);
     case Opc::Tcgen05: return tcgen05(w, in, exec);
     case Opc::Lop3:
       lanes([&](int l) {
@@ -2001,26 +2001,6 @@ void Runner::mma(Warp& w, const DInst& in, uint32_t exec) {
       }
       if (p_.vec_slots[in.ops[0].slot + r] != kNoSlot) reg(w, p_.vec_slots[in.ops[0].slot + r], l) = packed;
     }
-}
-
-// Texture and surface instructions (texture.cpp), lane by lane; texels and surface elements are
-// global memory read and written through the usual checks.
-void Runner::texture(Warp& w, const DInst& in, uint32_t exec) {
-  struct Access final : TextureWarp {
-    Runner& r;
-    Warp& w;
-    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
-    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
-    void write(const Opnd& d, int lane, uint64_t v, Ty t) override { r.write(w, d, lane, v, t); }
-    void write_pred(uint32_t slot, int lane, bool v) override { r.reg(w, slot, lane) = v; }
-    uint8_t* global(uint64_t address, unsigned size, bool store, int lane) override {
-      return r.resolve(w, lane, Space::Global, address, size, store);
-    }
-    const Memory& memory() const override { return r.mem_; }
-    std::mutex& atomic_lock(const void* p) override { return ptx::emu::atomic_lock(p); }
-    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
-  } access(*this, w);
-  texture_execute(*p_.textures[in.video], access, exec);
 }
 
 // wgmma.mma_async (wgmma.cpp): this warp's 16 rows of its warpgroup's product, computed when
@@ -2527,6 +2507,26 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
       std::memcpy(g, &r, es);
     }
   }
+}
+
+// Texture and surface instructions (texture.cpp), lane by lane; texels and surface elements are
+// global memory read and written through the usual checks.
+void Runner::texture(Warp& w, const DInst& in, uint32_t exec) {
+  struct Access final : TextureWarp {
+    Runner& r;
+    Warp& w;
+    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
+    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
+    void write(const Opnd& d, int lane, uint64_t v, Ty t) override { r.write(w, d, lane, v, t); }
+    void write_pred(uint32_t slot, int lane, bool v) override { r.reg(w, slot, lane) = v; }
+    uint8_t* global(uint64_t address, unsigned size, bool store, int lane) override {
+      return r.resolve(w, lane, Space::Global, address, size, store);
+    }
+    const Memory& memory() const override { return r.mem_; }
+    std::mutex& atomic_lock(const void* p) override { return ptx::emu::atomic_lock(p); }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } access(*this, w);
+  texture_execute(*p_.textures[in.video], access, exec);
 }
 
 // tensormap.replace: one field of a tensor map (the CPU device's encoding) in global or shared
