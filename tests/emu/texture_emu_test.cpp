@@ -308,6 +308,81 @@ TEST(EmuTexture, LinearFilteringIn2DWeighsFourTexels) {
   }
 }
 
+// tex.3d with .f32 coordinates: out[i] = x of the texel at coords[4i .. 4i+2].
+const std::string kTex3d = std::string(kHeader) + R"(.visible .entry tex3d(.param .u64 tex, .param .u64 coords, .param .u64 out)
+{
+	.reg .b64 %rd<8>;
+	.reg .f32 %f<8>;
+	.reg .b32 %r<4>;
+	ld.param.u64 %rd1, [tex];
+	ld.param.u64 %rd2, [coords];
+	ld.param.u64 %rd3, [out];
+	cvta.to.global.u64 %rd2, %rd2;
+	cvta.to.global.u64 %rd3, %rd3;
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd4, %r1, 16;
+	add.u64 %rd5, %rd2, %rd4;
+	ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd5];
+	tex.3d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd1, {%f1, %f2, %f3, %f3}];
+	mul.wide.u32 %rd4, %r1, 4;
+	add.u64 %rd6, %rd3, %rd4;
+	st.global.f32 [%rd6], %f4;
+	ret;
+}
+)";
+
+TEST(EmuTexture, TrilinearFilteringWithAModePerDimension) {
+  expect_assembles(kTex3d);
+  const int W = 4, H = 3, D = 5;
+  std::vector<uint16_t> texels(static_cast<size_t>(W * H * D));  // u16 read as normalized floats
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<uint16_t>((i * 7919) % 65536);
+  EmuRun run;
+  auto& mem = run.emu.memory();
+  const uint64_t b = mem.alloc(texels.size() * 2, "volume");
+  mem.write(b, texels.data(), texels.size() * 2);
+  emu::TextureDesc d;
+  d.resource.shape = ResourceShape::Array3D;
+  d.resource.address = b;
+  d.resource.width = W;
+  d.resource.height = H;
+  d.resource.depth = D;
+  d.resource.format = {ChannelKind::U16, 1};
+  d.read_mode = ReadMode::NormalizedFloat;
+  d.filter = FilterMode::Linear;
+  d.normalized_coords = true;
+  d.address = {AddressMode::Wrap, AddressMode::Mirror, AddressMode::Clamp};
+  run.scalar(mem.create_texture(d));
+  const std::vector<float> coords = {0.1f, 0.2f, 0.3f, 0, -0.37f, 1.4f, 0.95f, 0, 1.61f, -0.8f, -0.2f, 0, 0.5f, 0.5f, 0.5f, 0,
+                                     2.03f, 2.71f, 1.3f, 0, -1.9f, 0.05f, 0.61f, 0};
+  run.buffer(coords, "coords");
+  const size_t n = coords.size() / 4;
+  const uint64_t out = run.buffer(std::vector<float>(n), "out");
+  run.launch(kTex3d, "tex3d", {1, 1, 1}, {static_cast<uint32_t>(n), 1, 1});
+  const auto got = run.read<float>(out, n);
+  const int size[3] = {W, H, D};
+  for (size_t k = 0; k < n; ++k) {
+    int i[3];
+    double a[3];
+    for (int dim = 0; dim < 3; ++dim) {
+      const double xb = static_cast<double>(coords[4 * k + static_cast<size_t>(dim)]) * size[dim] - 0.5;
+      i[dim] = static_cast<int>(std::floor(xb));
+      a[dim] = ref_alpha(xb);
+    }
+    double want = 0;
+    for (int corner = 0; corner < 8; ++corner) {
+      double wgt = 1;
+      int at[3];
+      for (int dim = 0; dim < 3; ++dim) {
+        const bool hi = (corner >> dim) & 1;
+        wgt *= hi ? a[dim] : 1 - a[dim];
+        at[dim] = ref_index(i[dim] + (hi ? 1 : 0), {size[dim], d.address[static_cast<size_t>(dim)]});
+      }
+      want += wgt * texels[static_cast<size_t>((at[2] * H + at[1]) * W + at[0])] / 65535.0;
+    }
+    EXPECT_NEAR(got[k], want, 1e-5) << "at (" << coords[4 * k] << ", " << coords[4 * k + 1] << ", " << coords[4 * k + 2] << ")";
+  }
+}
+
 // Integer coordinates, normalized-float and element reads of 8-bit channels, arrays and 3D.
 const std::string kTexInt = std::string(kHeader) + R"(.visible .entry texint(.param .u64 t2, .param .u64 t2s, .param .u64 t2u, .param .u64 ta1, .param .u64 ta2, .param .u64 t3, .param .u64 out)
 {
