@@ -719,6 +719,71 @@ TEST(EmuSurface, StoresLoadsAndOutOfRangeModes) {
     }
 }
 
+// Layered and 3D surfaces: thread (x, y, z) stores two words at element x of row y of layer z,
+// reads them back as one .b64 from the 3D surface over the same memory, and a .zero load past
+// the last slice.
+const std::string kSurfaceLayers = std::string(kHeader) + R"(.visible .entry layers(.param .u64 sa, .param .u64 s3, .param .u64 out)
+{
+	.reg .b64 %rd<8>;
+	.reg .b32 %r<16>;
+	ld.param.u64 %rd1, [sa];
+	ld.param.u64 %rd2, [s3];
+	ld.param.u64 %rd3, [out];
+	cvta.to.global.u64 %rd3, %rd3;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %tid.y;
+	mov.u32 %r3, %tid.z;
+	shl.b32 %r4, %r1, 3;
+	mad.lo.u32 %r5, %r3, 100, %r2;
+	mad.lo.u32 %r5, %r5, 10, %r1;
+	not.b32 %r6, %r5;
+	sust.b.a2d.v2.b32.trap [%rd1, {%r3, %r4, %r2, %r2}], {%r5, %r6};
+	bar.sync 0;
+	suld.b.3d.b64.trap %rd4, [%rd2, {%r4, %r2, %r3, %r3}];
+	add.u32 %r7, %r3, 2;
+	mov.u64 %rd5, 77;
+	suld.b.3d.b64.zero %rd5, [%rd2, {%r4, %r2, %r7, %r7}];
+	mad.lo.u32 %r8, %r3, 3, %r2;
+	mad.lo.u32 %r8, %r8, 4, %r1;
+	mul.wide.u32 %rd6, %r8, 16;
+	add.u64 %rd7, %rd3, %rd6;
+	st.global.v2.u64 [%rd7], {%rd4, %rd5};
+	ret;
+}
+)";
+
+TEST(EmuSurface, LayeredAnd3DSurfacesShareTheLayout) {
+  expect_assembles(kSurfaceLayers);
+  EmuRun run;
+  auto& mem = run.emu.memory();
+  const int W = 4, H = 3, L = 2;
+  const uint64_t b = mem.alloc(static_cast<size_t>(W * H * L * 8), "layers");
+  emu::SurfaceDesc sa;
+  sa.resource.shape = ResourceShape::Layered2D;
+  sa.resource.address = b;
+  sa.resource.width = W;
+  sa.resource.height = H;
+  sa.resource.layers = L;
+  sa.resource.format = {ChannelKind::U32, 2};
+  emu::SurfaceDesc s3 = sa;
+  s3.resource.shape = ResourceShape::Array3D;
+  s3.resource.layers = 1;
+  s3.resource.depth = L;
+  run.scalar(mem.create_surface(sa));
+  run.scalar(mem.create_surface(s3));
+  const uint64_t out = run.buffer(std::vector<uint64_t>(static_cast<size_t>(W * H * L * 2)), "out");
+  run.launch(kSurfaceLayers, "layers", {1, 1, 1}, {W, H, L});
+  const auto got = run.read<uint64_t>(out, static_cast<size_t>(W * H * L * 2));
+  for (int z = 0; z < L; ++z)
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x) {
+        const uint32_t v = static_cast<uint32_t>((z * 100 + y) * 10 + x);
+        const size_t o = static_cast<size_t>(((z * H + y) * W + x) * 2);
+        EXPECT_EQ(got[o], static_cast<uint64_t>(~v) << 32 | v) << x << "," << y << "," << z;
+        EXPECT_EQ(got[o + 1], 0u) << ".zero past the last slice";
+      }
+}
+
 const std::string kSurfTrap = std::string(kHeader) + R"(.visible .entry trap(.param .u64 s)
 {
 	.reg .b64 %rd<2>;
