@@ -611,11 +611,7 @@ struct Exec {
     const TextureDesc& d = o.texture;
     check_geometry(lane, d.resource);
     check_dtype(lane, d);
-    if (t.level) {
-      const uint64_t lod = w.value(t.lod, lane);
-      const double l = t.ctype.k == 'f' ? f32_of(lod) : static_cast<int32_t>(lod);
-      (void)l;  // a texture without mipmaps has level 0 only: every level of detail clamps to it
-    }
+    // tex.level: a texture without mipmaps has level 0 only, where every level of detail clamps
     Texel v;
     if (t.op == TexOp::Tld4) {
       const Resource& r = d.resource;
