@@ -26,6 +26,7 @@
 #include "program.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "tcgen05.hpp"
+#include "texture.hpp"
 #include "wgmma.hpp"
 #include "wmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
@@ -674,6 +675,7 @@ class Runner {
   void tcgen05(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
+  void texture(Warp& w, const DInst& in, uint32_t exec);
   void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
   void cluster_launch_control(Warp& w, const DInst& in, uint32_t exec);
   // .b128 values live in registers declared .b128 (two slots); vectors of them are not in the ISA.
@@ -1628,7 +1630,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Tensormap: return tensormap_op(w, in, exec);
     case Opc::Clc: return cluster_launch_control(w, in, exec);
     case Opc::Video: {
-      const VideoInst& v = p_.video[in.video];
+      const VideoInst& v = p_.video[in.table];
       for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
         const uint32_t r = video_execute(v, static_cast<uint32_t>(value(w, in.ops[1], l)), static_cast<uint32_t>(value(w, in.ops[2], l)),
@@ -1637,6 +1639,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       }
       return;
     }
+    case Opc::Texture: return texture(w, in, exec);
     case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
     case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
@@ -2478,6 +2481,26 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
       std::memcpy(g, &r, es);
     }
   }
+}
+
+// Texture and surface instructions (texture.cpp), lane by lane; texels and surface elements are
+// global memory read and written through the usual checks.
+void Runner::texture(Warp& w, const DInst& in, uint32_t exec) {
+  struct Access final : TextureWarp {
+    Runner& r;
+    Warp& w;
+    Access(Runner& runner, Warp& warp) : r(runner), w(warp) {}
+    uint64_t value(const Opnd& o, int lane) override { return r.value(w, o, lane); }
+    void write(const Opnd& d, int lane, uint64_t v, Ty t) override { r.write(w, d, lane, v, t); }
+    void write_pred(uint32_t slot, int lane, bool v) override { r.reg(w, slot, lane) = v; }
+    uint8_t* global(uint64_t address, unsigned size, bool store, int lane) override {
+      return r.resolve(w, lane, Space::Global, address, size, store);
+    }
+    const Memory& memory() const override { return r.mem_; }
+    std::mutex& atomic_lock(const void* p) override { return ptx::emu::atomic_lock(p); }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } access(*this, w);
+  texture_execute(*p_.textures[in.table], access, exec);
 }
 
 // tensormap.replace: one field of a tensor map (the CPU device's encoding) in global or shared

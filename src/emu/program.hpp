@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,8 +44,9 @@ enum class Opc : uint8_t {
   Tcgen05,  // tcgen05 (tcgen05.cpp): sub is the Tc05Op; tcgen05.wait and tcgen05.fence decode to Nop
   Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
   Clc,        // clusterlaunchcontrol (sub: the ClcOp)
-  Video,      // vadd ... vset4 (video.cpp; DInst::video indexes Program::video)
+  Video,      // vadd ... vset4 (video.cpp; DInst::table indexes Program::video)
   Wmma,       // wmma.load/store/mma (wmma.cpp): sub is the WmmaOp and layout bits
+  Texture,    // tex, tld4, txq, suld, sust, sured, suq (texture.cpp; DInst::table indexes Program::textures)
 };
 
 // clusterlaunchcontrol operations (DInst::sub)
@@ -121,7 +123,7 @@ struct DInst {
                                 // executed); 3 .tile::gather4 / .tile::scatter4 (coordinates: column, four rows)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
-  uint32_t video = 0;           // video instructions: the index in Program::video
+  uint32_t table = 0;           // video and texture instructions: the index in Program::video / Program::textures
 };
 
 // A function of the program; [0] is the kernel. Registers of each function are a
@@ -137,12 +139,15 @@ struct FuncInfo {
   enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail } builtin = Builtin::None;
 };
 
+struct TextureInst;  // texture.hpp
+
 struct Program {
   std::string name;
   std::vector<FuncInfo> funcs;
   std::vector<DInst> code;
   std::vector<uint32_t> vec_slots;   // Vec operands' registers (kNoSlot: the sink `_`)
   std::vector<VideoInst> video;      // the decoded video instructions
+  std::vector<std::shared_ptr<const TextureInst>> textures;  // the decoded texture and surface instructions
   std::vector<Ty> slot_types;
   uint32_t slots = 0;
   uint32_t static_smem = 0;

@@ -27,6 +27,11 @@ namespace ptx::emu {
 
 // A problem found while running: an invalid access, an unsupported instruction,
 // a deadlock. Names the kernel, CTA, thread, instruction and source line.
+struct TextureDesc;
+struct SurfaceDesc;
+struct TextureObject;
+class TextureObjects;
+
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& report) : std::runtime_error(report) {}
@@ -60,6 +65,16 @@ class Memory {
   // The allocation holding `address`, live or freed (nullptr if none).
   const Allocation* owner(uint64_t address) const;
 
+  // Texture and surface objects (ptxpp/emu/texture.hpp, texture.cpp): the handles that
+  // cudaCreateTextureObject / cudaCreateSurfaceObject give on a GPU, in a range no address falls
+  // in. The descriptor is checked (throws Error); the memory is checked again at each access.
+  uint64_t create_texture(const TextureDesc& d);
+  uint64_t create_surface(const SurfaceDesc& d);
+  void destroy_texture(uint64_t handle);
+  void destroy_surface(uint64_t handle);
+  // What `handle` names, or nullptr; `why` (when given) says what the value is instead.
+  const TextureObject* texture_object(uint64_t handle, std::string* why = nullptr) const;
+
  private:
   std::map<uint64_t, Allocation> allocs_;  // by base
   uint64_t next_ = 0x0000700000000000ull;
@@ -67,6 +82,7 @@ class Memory {
   // may allocate (device malloc) while other threads look up: the map has a lock.
   std::atomic<uint64_t> generation_;
   mutable std::shared_mutex mu_;
+  std::shared_ptr<TextureObjects> objects_;  // created with the first texture or surface
 };
 
 struct Dim3 {
