@@ -152,6 +152,43 @@ std::optional<Tcgen05DecodeError> decode_block_scaled(DInst& d, int kind, bool b
   return std::nullopt;
 }
 
+// .collector::<buffer>::fill, ::use, ::lastuse, ::discard
+bool is_collector(std::string_view mo, std::string_view buffer) {
+  const std::string prefix = fmt::format(".collector::{}::", buffer);
+  if (mo.rfind(prefix, 0) != 0) return false;
+  const std::string_view op = mo.substr(prefix.size());
+  return op == "fill" || op == "use" || op == "lastuse" || op == "discard";
+}
+
+// tcgen05.mma.ws.cta_group::1.kind{.collector::bN::op} [d-tmem], a, b-desc, idesc, enable-input-d
+// {, zero-column-mask-desc}. DInst as tcgen05.mma's, with kTc05Ws; ops[5] the zero-column mask
+// descriptor (kTc05ZeroMask).
+std::optional<Tcgen05DecodeError> decode_ws(DInst& d, int kind, unsigned cta_group, std::string_view collector, std::span<const Opnd> ops,
+                                            const Program& p) {
+  auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
+  if (cta_group != 1) return bad("tcgen05.mma.ws is .cta_group::1 only");
+  if (!collector.empty() && !is_collector(collector, "b0") && !is_collector(collector, "b1") && !is_collector(collector, "b2") && !is_collector(collector, "b3"))
+    return bad(fmt::format("{}: tcgen05.mma.ws takes .collector::b0 to ::b3 with ::fill, ::use, ::lastuse or ::discard", collector));
+  if (ops.size() != 5 && ops.size() != 6)
+    return bad(fmt::format("tcgen05.mma.ws with {} operands; it takes [d-tmem], a, b-desc, idesc, enable-input-d and optionally zero-column-mask-desc", ops.size()));
+  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  const bool a_tmem = ops[1].kind == Opnd::Addr;
+  if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
+    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
+  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
+  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
+  if (!(is_reg(ops[4], p, 'p', 1) || is_imm(ops[4]))) return bad("enable-input-d of tcgen05.mma.ws must be a predicate");
+  if (ops.size() == 6 && !(is_reg(ops[5], p, 'b', 64) || is_imm(ops[5]))) return bad("zero-column-mask-desc of tcgen05.mma.ws must be a 64-bit register or an immediate");
+  d.sub = static_cast<uint8_t>(Tc05Op::Mma);
+  d.boolop = static_cast<uint8_t>(kind);
+  d.flags |= kTc05Ws;
+  if (a_tmem) d.flags |= kTc05ATmem;
+  if (ops.size() == 6) d.flags |= kTc05ZeroMask;
+  d.nops = 6;
+  for (size_t i = 0; i < ops.size(); ++i) d.ops[i] = ops[i];
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
@@ -168,7 +205,8 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
   int shape = -1, kind = -1, cp_shape = -1;
   unsigned cp_rows = 0;               // tcgen05.cp .64x128b / .32x128b: their shape needs the multicast
   std::string_view cp_multicast;      // .warpx2::02_13, .warpx2::01_23, .warpx4
-  bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false, block_scale = false;
+  bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false, block_scale = false, ws = false;
+  std::string_view collector;         // mma: .collector::a::* or (.ws) .collector::bN::*
   unsigned scale_vec = 0, block = 0;  // .scale_vec::NX; .block16 / .block32
   for (std::string_view mo : mods) {
     if (mo == what) continue;
@@ -199,8 +237,8 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     else if (mo == ".block16" || mo == ".block32") block = mo == ".block16" ? 16 : 32;
     else if (mo.rfind(".kind::", 0) == 0) return bad(fmt::format("{}: not a kind of tcgen05.mma", mo));
     else if (mo == ".sp") return unsupported("tcgen05.mma.sp (sparse)");
-    else if (mo == ".ws") return unsupported("tcgen05.mma.ws");
-    else if (mo.rfind(".collector::", 0) == 0) continue;  // operand reuse hints: no effect on the result
+    else if (mo == ".ws") ws = true;
+    else if (mo.rfind(".collector::", 0) == 0) collector = mo;  // operand reuse hints: no effect on the result
     else if (mo == ".mbarrier::arrive::one") arrive_one = true;
     else if (mo == ".multicast::cluster") multicast = true;
     else if (mo == ".128x256b") cp_shape = k128x256b;
@@ -289,6 +327,12 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
   if (what == ".mma") {
     if (auto e = need_group()) return e;
     if (kind < 0) return bad("tcgen05.mma needs a .kind (::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4)");
+    if (ws) {
+      if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return bad("tcgen05.mma.ws has no block scaling (.kind::f16, ::tf32, ::f8f6f4, ::i8)");
+      return decode_ws(d, kind, cta_group, collector, ops, p);
+    }
+    if (!collector.empty() && !is_collector(collector, "a"))
+      return bad(fmt::format("{}: tcgen05.mma takes .collector::a::fill, ::use, ::lastuse or ::discard (.collector::bN is for tcgen05.mma.ws)", collector));
     if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return decode_block_scaled(d, kind, block_scale, scale_vec, block, ops, p);
     // [d], a, b, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}
     if (ops.size() < 5 || ops.size() > 7) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
@@ -523,16 +567,29 @@ Opnd scale_b_address(const DInst& in) {
   return o;
 }
 
+// The zero-column mask descriptor of .ws (9.7.16.4.3): the emulator runs the ones that zero no
+// column of B and shift none (Non-Zero Mask, bit 39, clear; Column Shift, bits 56-61, 0).
+template <class Fail>
+void check_zero_column_mask(uint64_t zcm, Fail& fail) {
+  if (zcm >> 36 & 7 || zcm >> 62)
+    fail(fmt::format("the zero-column mask descriptor {:#018x} sets a reserved bit (36-38 or 62-63)", zcm));
+  if (zcm >> 39 & 1 || zcm >> 56 & 0x3F)
+    fail(fmt::format("the zero-column mask descriptor {:#018x} sets the Non-Zero Mask (bit 39) or a Column Shift (bits 56-61): the emulator does not "
+                     "support zeroing or shifting columns of B yet",
+                     zcm));
+}
+
 // Table 45 (.kind::tf32, f16, f8f6f4, i8).
 template <class Fail>
-Idesc plain_idesc(uint32_t idesc, Fail& fail) {
+Idesc plain_idesc(uint32_t idesc, bool ws, Fail& fail) {
   Idesc f;
   f.saturate = idesc >> 3 & 1;
   f.dtype = idesc >> 4 & 3, f.atype = idesc >> 7 & 7, f.btype = idesc >> 10 & 7;
   f.neg_a = idesc >> 13 & 1, f.neg_b = idesc >> 14 & 1, f.trans_a = idesc >> 15 & 1, f.trans_b = idesc >> 16 & 1;
   f.N = (idesc >> 17 & 0x3F) << 3, f.M = (idesc >> 24 & 0x1F) << 4;
   if (idesc >> 6 & 1 || idesc >> 23 & 1 || idesc >> 29 & 1) fail(fmt::format("the instruction descriptor {:#010x} sets a reserved bit (6, 23 or 29)", idesc));
-  if (idesc >> 30) fail(fmt::format("the instruction descriptor {:#010x} sets the maximum shift (bits 30-31), which is only for tcgen05.mma.ws", idesc));
+  // the maximum shift (bits 30-31) bounds the zero-column mask's column shift of .ws
+  if (idesc >> 30 && !ws) fail(fmt::format("the instruction descriptor {:#010x} sets the maximum shift (bits 30-31), which is only for tcgen05.mma.ws", idesc));
   return f;
 }
 
@@ -574,9 +631,10 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   if (idesc >> 2 & 1) w.fail(lane, fmt::format("tcgen05.mma: the instruction descriptor {:#010x} sets bit 2 (sparsity): the emulator does not support sparse tcgen05.mma yet", idesc));
   const bool scaled = kind >= kMXF8F6F4;
   const unsigned vec = scaled ? in.mma_k : 0;  // scale factors per row
-  const Idesc f = scaled ? scaled_idesc(idesc, kind, vec, fail) : plain_idesc(idesc, fail);
-  const bool saturate = f.saturate, neg_a = f.neg_a, neg_b = f.neg_b, trans_a = f.trans_a, trans_b = f.trans_b;
-  const unsigned dtype = f.dtype, atype = f.atype, btype = f.btype, M = f.M, N = f.N;
+  const bool ws = in.flags & kTc05Ws;
+  const Idesc fields = scaled ? scaled_idesc(idesc, kind, vec, fail) : plain_idesc(idesc, ws, fail);
+  const bool saturate = fields.saturate, neg_a = fields.neg_a, neg_b = fields.neg_b, trans_a = fields.trans_a, trans_b = fields.trans_b;
+  const unsigned dtype = fields.dtype, atype = fields.atype, btype = fields.btype, M = fields.M, N = fields.N;
   const ElementType* ta = element_type(kind, atype);
   const ElementType* tb = element_type(kind, btype);
   if (!ta || !tb) fail(fmt::format("the instruction descriptor {:#010x} has A type {} and B type {} (bits 7-9, 10-12): not types of this kind", idesc, atype, btype));
@@ -586,8 +644,16 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   if (kind == kF16 && atype == 1 && dtype != 1) fail("bf16 inputs need an f32 D");
   if (saturate && kind != kI8) fail("the saturate bit (3) of the instruction descriptor is only for .kind::i8");
   if (kind == kI8 && (neg_a || neg_b)) fail("the negate bits (13, 14) of the instruction descriptor are not for .kind::i8");
-  if (!valid_shape(group, M, N, scaled))
+  if (ws) {  // Table 39: M 32, 64, 128 and N 64, 128, 256
+    if (!((M == 32 || M == 64 || M == 128) && (N == 64 || N == 128 || N == 256)))
+      fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.ws (M 32, 64, 128; N 64, 128, 256)", M, N, idesc));
+    if (M != 128)
+      fail(fmt::format("tcgen05.mma.ws with M = {}: the emulator does not support its tensor memory data path layout ({}) yet; M = 128 (layout D) runs",
+                       M, M == 64 ? "layout E" : "layout G"));
+    if (in.flags & kTc05ZeroMask) check_zero_column_mask(w.value(in.ops[5], lane), fail);
+  } else if (!valid_shape(group, M, N, scaled)) {
     fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc, group));
+  }
   const bool a_tmem = in.flags & kTc05ATmem;
   if (a_tmem && trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");
 
@@ -653,9 +719,9 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
     for (size_t i = 0; i < size_t{Nc} * K; ++i) b[c * Nc * K + i] = sb * element_value(*tb, bits[i]);
     if (scaled) {  // each CTA's scale factors: of its rows of A, and of all N columns of B
       const Opnd sfb = scale_b_address(in);
-      read_scale_factors(w, lane, rank, tmem_address(w, in.ops[5], lane), Mc, vec, f.sfa_id, f.ue4m3, "scale-A", scales);
+      read_scale_factors(w, lane, rank, tmem_address(w, in.ops[5], lane), Mc, vec, fields.sfa_id, fields.ue4m3, "scale-A", scales);
       std::copy(scales.begin(), scales.end(), scale_a.begin() + static_cast<std::ptrdiff_t>(c * Mc * vec));
-      read_scale_factors(w, lane, rank, tmem_address(w, sfb, lane), N, vec, f.sfb_id, f.ue4m3, "scale-B", scales);
+      read_scale_factors(w, lane, rank, tmem_address(w, sfb, lane), N, vec, fields.sfb_id, fields.ue4m3, "scale-B", scales);
       std::copy(scales.begin(), scales.end(), scale_b.begin() + static_cast<std::ptrdiff_t>(c * N * vec));
     }
   }

@@ -395,6 +395,11 @@ struct MmaCase {
   bool ue4m3 = false;
   unsigned sfa_id = 0, sfb_id = 0;
   bool sf_not_duplicated = false;  // planted bug: warp 2's copy of B's scale factors differs
+  // .ws (weight stationary): its collector modifier ("" none) and zero-column mask descriptor
+  bool ws = false;
+  const char* collector = "";
+  bool zero_mask = false;
+  uint64_t zero_mask_desc = 0;
 };
 
 // Scale factors in tensor memory (9.7.16.10.7): 32 lanes x 16 columns from column 264, the same
@@ -504,7 +509,10 @@ $copied:
     std::string tail = "%p4";
     if (c.scale_input_d >= 0) tail += fmt::format(", {}", c.scale_input_d);
     const std::string lanes = c.disable_lanes ? regs("r", 40, 4 * c.group) + ", " : "";
-    if (c.vec)
+    if (c.ws)
+      body += fmt::format("\ttcgen05.mma.ws.cta_group::1.kind::{}{} [%t0], {}, %rd15, %r20, %p4{};\n", c.kind, c.collector, c.a_tmem ? "[%t3]" : "%rd14",
+                          c.zero_mask ? fmt::format(", {}", c.zero_mask_desc) : "");
+    else if (c.vec)
       body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{}.block_scale{} [%t0], {}, %rd15, %r20, [%t4], [%t5], %p4;\n", c.group, c.kind, c.vec_name,
                           c.a_tmem ? "[%t3]" : "%rd14");
     else
@@ -839,6 +847,50 @@ TEST(EmuTcgen05, MmaBlockScaleErrorsAreReported) {
   }
 }
 
+// .ws (weight stationary) with M = 128: D in the data path layout D, like tcgen05.mma's; the
+// collector hints, the B-reuse maximum shift and a zero-column mask that masks nothing change
+// nothing in the result.
+TEST(EmuTcgen05, MmaWeightStationary) {
+  {
+    MmaCase c;
+    c.ws = true, c.n = 64, c.accumulate = true;
+    run_and_check(c, 131);
+  }
+  {
+    MmaCase c;
+    c.ws = true, c.kind = "tf32", c.a = c.b = &kTF32, c.n = 128, c.collector = ".collector::b1::lastuse", c.zero_mask = true;
+    c.zero_mask_desc = uint64_t{4} << 40 | uint64_t{3} << 48;  // the manual's example 1: Non-Zero Mask 0, so no column is zero
+    c.extra_idesc = 2u << 30, c.a_tmem = true;                 // maximum shift 16
+    run_and_check(c, 132);
+  }
+  {
+    MmaCase c;
+    c.ws = true, c.kind = "i8", c.a = &kS8, c.b = &kU8, c.d = "s32", c.n = 256, c.collector = ".collector::b0::fill", c.accumulate = true;
+    run_and_check(c, 133);
+  }
+}
+
+TEST(EmuTcgen05, MmaWeightStationaryErrorsAreReported) {
+  struct Case {
+    MmaCase c;
+    const char* report;
+  };
+  MmaCase ws;
+  ws.ws = true, ws.n = 64;
+  std::vector<Case> cases(5, Case{ws, ""});
+  cases[0].c.n = 32, cases[0].report = "not a shape of tcgen05.mma.ws";
+  cases[1].c.m = 64, cases[1].report = "does not support its tensor memory data path layout (layout E)";
+  cases[2].c.zero_mask = true, cases[2].c.zero_mask_desc = uint64_t{1} << 39, cases[2].report = "Non-Zero Mask (bit 39)";
+  cases[3].c.zero_mask = true, cases[3].c.zero_mask_desc = uint64_t{1} << 37, cases[3].report = "reserved bit (36-38 or 62-63)";
+  cases[4].c.m = 32, cases[4].report = "(layout G)";
+  for (const Case& t : cases) {
+    SCOPED_TRACE(t.report);
+    const MmaRun run = run_mma(t.c, 9);
+    EXPECT_NE(run.error.find(t.report), std::string::npos) << run.error;
+    expect_assembles(run.ptx);
+  }
+}
+
 // Reading D before the mma is known complete: without a tcgen05.commit, or while the mbarrier
 // phase the commit arrives on is still open (here the product is there already; on the GPU it
 // may not be). A read after the phase completed, by a thread that did not wait, is not caught.
@@ -1061,7 +1113,12 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.ld.sync.aligned.32x32b.x2.b32 {%v0}, [%t1];\n", "takes 2 registers"},
       {"\ttcgen05.ld.sync.aligned.16x256b.x64.b32 {%v0}, [%t1];\n", "at most 128"},
       {"\ttcgen05.alloc.sync.aligned.shared::cta.b32 [tslot], 32;\n", "needs .cta_group::1 or .cta_group::2"},
-      {"\ttcgen05.mma.ws.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1;\n", "does not support tcgen05.mma.ws"},
+      {"\ttcgen05.mma.ws.cta_group::2.kind::f16 [%t0], %rd1, %rd2, %r1, %p1;\n", ".ws is .cta_group::1 only"},
+      {"\ttcgen05.mma.ws.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "has no block scaling"},
+      {"\ttcgen05.mma.ws.cta_group::1.kind::f16.collector::a::fill [%t0], %rd1, %rd2, %r1, %p1;\n", "takes .collector::b0 to ::b3"},
+      {"\ttcgen05.mma.cta_group::1.kind::f16.collector::b0::fill [%t0], %rd1, %rd2, %r1, %p1;\n", ".collector::bN is for tcgen05.mma.ws"},
+      {"\ttcgen05.mma.ws.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1, %rd3, %rd4;\n", "tcgen05.mma.ws with 7 operands"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, [%t1], %r1, %p1;\n", "tcgen05.mma.sp"},
       {"\ttcgen05.mma.cta_group::1.kind::f16.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "only for .kind::mxf8f6f4"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "needs .block_scale"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::4X [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "not a scale vector size"},
