@@ -656,6 +656,11 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   }
   const bool a_tmem = in.flags & kTc05ATmem;
   if (a_tmem && trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");
+  // Table 52: only 8-, 16- and 32-bit elements are read MN-major (the 6- and 4-bit types are K-major only)
+  const auto narrow = [](const ElementType* t) { return t->k == 'f' && (t->fmt == Format::E2M3 || t->fmt == Format::E3M2 || t->fmt == Format::E2M1); };
+  if ((trans_a && narrow(ta)) || (trans_b && narrow(tb)))
+    fail(fmt::format("the instruction descriptor {:#010x} transposes (bits 15, 16) {}: 6- and 4-bit elements are K-major only", idesc,
+                     trans_a && narrow(ta) ? fmt::format("A of {}", ta->name) : fmt::format("B of {}", tb->name)));
 
   // The CTAs: cta_group::1 this one; cta_group::2 the pair (ranks 2i, 2i + 1), each holding
   // M / 2 rows of A and D and N / 2 rows of B.

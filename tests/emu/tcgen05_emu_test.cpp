@@ -779,7 +779,7 @@ TEST(EmuTcgen05, MmaBlockScaledMxf8f6f4) {
     run_and_check(c, 102);
   }
   {
-    MmaCase c = scaled("mxf8f6f4", &kE4M3, &kE2M3, 1, ".block32", 32, 3, 2);  // MN-major operands
+    MmaCase c = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".block32", 32, 3, 2);  // MN-major operands
     c.mn_a = c.mn_b = true, c.swz_a = 64;
     run_and_check(c, 103);
   }
@@ -826,7 +826,7 @@ TEST(EmuTcgen05, MmaBlockScaleErrorsAreReported) {
   const MmaCase mxf4 = scaled("mxf4", &kE2M1x2, &kE2M1x2, 2, ".scale_vec::2X", 64, 0, 0);
   const MmaCase nvf4 = scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 4, ".scale_vec::4X", 64, 0, 0);
   const MmaCase mxf8 = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 64, 0, 0);
-  std::vector<Case> cases(12, Case{mxf4, ""});
+  std::vector<Case> cases(13, Case{mxf4, ""});
   cases[0].c.sfa_id = 1, cases[0].report = "scale factor A ID 1 (bits 29-30): with .scale_vec::2X it must be 0 or 2";
   cases[1].c = nvf4, cases[1].c.sfb_id = 2, cases[1].report = "scale factor B ID 2 (bits 4-5): with .scale_vec::4X it must be 0";
   cases[2].c.ue4m3 = true, cases[2].report = "scale type ue4m3";
@@ -839,6 +839,7 @@ TEST(EmuTcgen05, MmaBlockScaleErrorsAreReported) {
   cases[9].c.extra_idesc = 1u << 2, cases[9].report = "sparse";
   cases[10].c.a = &kE2M1, cases[10].report = "not types of this kind";  // code 5: f8f6f4's e2m1, not mxf4's
   cases[11].c = mxf8, cases[11].c.group = 2, cases[11].c.m = 256, cases[11].c.n = 8, cases[11].report = "not a shape";  // cta_group::2: N % 16
+  cases[12].c = mxf8, cases[12].c.a = &kE2M3, cases[12].c.mn_a = true, cases[12].report = "6- and 4-bit elements are K-major only";
   for (const Case& t : cases) {
     SCOPED_TRACE(t.report);
     const MmaRun run = run_mma(t.c, 7);
