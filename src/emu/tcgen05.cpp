@@ -233,7 +233,7 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     else if (mo == ".kind::mxf4") kind = kMXF4;
     else if (mo == ".kind::mxf4nvf4") kind = kMXF4NVF4;
     else if (mo == ".block_scale") block_scale = true;
-    else if (mo == ".scale_vec::1X" || mo == ".scale_vec::2X" || mo == ".scale_vec::4X") scale_vec = static_cast<unsigned>(mo[11] - '0');
+    else if (mo == ".scale_vec::1X" || mo == ".scale_vec::2X" || mo == ".scale_vec::4X") scale_vec = static_cast<unsigned>(mo[mo.size() - 2] - '0');
     else if (mo == ".block16" || mo == ".block32") block = mo == ".block16" ? 16 : 32;
     else if (mo.rfind(".kind::", 0) == 0) return bad(fmt::format("{}: not a kind of tcgen05.mma", mo));
     else if (mo == ".sp") return unsupported("tcgen05.mma.sp (sparse)");
