@@ -395,6 +395,8 @@ struct MmaCase {
   bool ue4m3 = false;
   unsigned sfa_id = 0, sfb_id = 0;
   bool sf_not_duplicated = false;  // planted bug: warp 2's copy of B's scale factors differs
+  bool sf_sign = false;            // planted bug: bit 7 set in the ue4m3 scale factor of row 0 of A
+  uint32_t sfa_add = 0, sfb_add = 0;  // planted bugs: added to the scale-A/scale-B tensor memory addresses
   // .ws (weight stationary): its collector modifier ("" none) and zero-column mask descriptor
   bool ws = false;
   const char* collector = "";
@@ -480,7 +482,7 @@ $copied:
     for (unsigned i = 0; i < kSfWords; ++i) body += fmt::format("\tld.global.b32 %v{}, [%rd20+{}];\n", i, 4 * i);
     if (c.sf_not_duplicated) body += fmt::format("\tsetp.eq.u32 %p7, %r2, 2;\n\t@%p7 xor.b32 %v{0}, %v{0}, 0x01010101;\n", kSfbWord);
     body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x{}.b32 [%t1+{}], {};\n", kSfWords, kSfColumn, regs("v", 0, kSfWords));
-    body += fmt::format("\tadd.u32 %t4, %t0, {};\n\tadd.u32 %t5, %t0, {};\n", kSfColumn, kSfColumn + kSfbWord);
+    body += fmt::format("\tadd.u32 %t4, %t0, {};\n\tadd.u32 %t5, %t0, {};\n", kSfColumn + c.sfa_add, kSfColumn + kSfbWord + c.sfb_add);
   }
   body += R"(	tcgen05.wait::st.sync.aligned;
 	fence.proxy.async.shared::cta;
@@ -599,6 +601,7 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
   for (unsigned r = 1; r < G; ++r)
     for (unsigned l = 0; l < 32; ++l)
       for (unsigned j = kSfbWord; j < kSfWords; ++j) run.sf[(r * 32 + l) * kSfWords + j] = run.sf[l * kSfWords + j];
+  if (c.sf_sign) run.sf[0] |= 0x80u << (8 * c.sfa_id);
   run.ptx = mma_ptx(c, img_bytes);
   EmuRun r;
   r.buffer(img, "img");
@@ -826,7 +829,7 @@ TEST(EmuTcgen05, MmaBlockScaleErrorsAreReported) {
   const MmaCase mxf4 = scaled("mxf4", &kE2M1x2, &kE2M1x2, 2, ".scale_vec::2X", 64, 0, 0);
   const MmaCase nvf4 = scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 4, ".scale_vec::4X", 64, 0, 0);
   const MmaCase mxf8 = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 64, 0, 0);
-  std::vector<Case> cases(13, Case{mxf4, ""});
+  std::vector<Case> cases(16, Case{mxf4, ""});
   cases[0].c.sfa_id = 1, cases[0].report = "scale factor A ID 1 (bits 29-30): with .scale_vec::2X it must be 0 or 2";
   cases[1].c = nvf4, cases[1].c.sfb_id = 2, cases[1].report = "scale factor B ID 2 (bits 4-5): with .scale_vec::4X it must be 0";
   cases[2].c.ue4m3 = true, cases[2].report = "scale type ue4m3";
@@ -840,6 +843,9 @@ TEST(EmuTcgen05, MmaBlockScaleErrorsAreReported) {
   cases[10].c.a = &kE2M1, cases[10].report = "not types of this kind";  // code 5: f8f6f4's e2m1, not mxf4's
   cases[11].c = mxf8, cases[11].c.group = 2, cases[11].c.m = 256, cases[11].c.n = 8, cases[11].report = "not a shape";  // cta_group::2: N % 16
   cases[12].c = mxf8, cases[12].c.a = &kE2M3, cases[12].c.mn_a = true, cases[12].report = "6- and 4-bit elements are K-major only";
+  cases[13].c = nvf4, cases[13].c.ue4m3 = true, cases[13].c.sf_sign = true, cases[13].report = "ue4m3 is unsigned, bit 7 must be 0";
+  cases[14].c.sfa_add = 1u << 16, cases[14].report = "scale-A tensor memory address 0x10108 has lane 1";
+  cases[15].c.sfb_add = 300, cases[15].report = "the scale-B scale factors at tensor memory columns 572 to 573 are not allocated";
   for (const Case& t : cases) {
     SCOPED_TRACE(t.report);
     const MmaRun run = run_mma(t.c, 7);
@@ -1125,6 +1131,8 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::4X [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "not a scale vector size"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block16 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "not a scale vector size"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "needs a scale vector size"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X.block32 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "one scale vector size"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf6 [%t0], %rd1, %rd2, %r1, %p1;\n", "not a kind of tcgen05.mma"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], %p1;\n", "it takes 7"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, %r2, [%t2], %p1;\n", "scale-A-tmem of tcgen05.mma must be"},
       {"\ttcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [%t0], %rd1;\n", "decompression"},
