@@ -109,4 +109,8 @@ double decode(Format f, uint32_t bits) {
   return neg ? -v : v;
 }
 
+double decode_ue8m0(uint8_t code) { return code == 0xFF ? NAN : std::ldexp(1.0, static_cast<int>(code) - 127); }
+
+double decode_ue4m3(uint8_t code) { return decode(Format::E4M3, code & 0x7Fu); }
+
 }  // namespace ptx::emu

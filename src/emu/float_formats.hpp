@@ -16,4 +16,9 @@ enum class Rounding : uint8_t { Nearest, Zero, Down, Up, NearestAway };
 uint32_t encode(Format f, double x, Rounding r = Rounding::Nearest, bool satfinite = false);
 double decode(Format f, uint32_t bits);
 
+// The scale factors of block-scaled tcgen05.mma (8 bits each): ue8m0 is 2^(code - 127), 0xFF
+// NaN; ue4m3 is e4m3 without its sign bit (bits 0-6; 0x7F NaN).
+double decode_ue8m0(uint8_t code);
+double decode_ue4m3(uint8_t code);
+
 }  // namespace ptx::emu

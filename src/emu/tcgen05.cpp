@@ -20,11 +20,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
 #include "smem_matrix.hpp"
+#include "tcgen05_scale.hpp"
 
 namespace ptx::emu {
 
@@ -84,8 +86,8 @@ namespace {
 // tcgen05.ld/st shapes (DInst::boolop)
 enum Shape : uint8_t { k16x64b, k16x128b, k16x256b, k32x32b, k16x32bx2 };
 constexpr unsigned kRegsPerRep[] = {1, 2, 4, 1, 1};
-// tcgen05.mma kinds (DInst::boolop)
-enum Kind : uint8_t { kF16, kTF32, kF8F6F4, kI8 };
+// tcgen05.mma kinds (DInst::boolop); from kMXF8F6F4 on block-scaled (.block_scale)
+enum Kind : uint8_t { kF16, kTF32, kF8F6F4, kI8, kMXF8F6F4, kMXF4, kMXF4NVF4 };
 // tcgen05.cp shapes (DInst::boolop)
 enum CpShape : uint8_t { k128x256b, k4x256b, k128x128b, k64x128b_02_13, k64x128b_01_23, k32x128b_x4 };
 
@@ -97,6 +99,94 @@ bool is_reg(const Opnd& o, const Program& p, char kind, unsigned bits) {
 bool is_imm(const Opnd& o) { return o.kind == Opnd::Imm && !o.symbol; }
 bool is_tmem_addr(const Opnd& o, const Program& p) {
   return o.kind == Opnd::Addr && !o.symbol && (o.slot == kNoSlot || p.slot_types[o.slot].bits == 32);
+}
+
+}  // namespace
+
+namespace {
+
+const char* kKindNames[] = {"f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"};
+
+// tcgen05.mma.kind.block_scale{.scale_vectorsize} [d-tmem], a-desc or [a-tmem], b-desc, idesc,
+// [scale-A-tmem], [scale-B-tmem], enable-input-d. DInst: ops[0-3] d, a, b, idesc, ops[4]
+// enable-input-d, ops[5] scale-A-tmem; scale-B-tmem's register in callee and its offset in
+// mma_m | mma_n << 16 (scale_b_address); mma_k the scale factors per row (1, 2, 4).
+std::optional<Tcgen05DecodeError> decode_block_scaled(DInst& d, int kind, bool block_scale, unsigned scale_vec, unsigned block,
+                                                      std::span<const Opnd> ops, const Program& p) {
+  auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
+  if (kind < kMXF8F6F4) return bad(fmt::format(".block_scale and a scale vector size are only for .kind::mxf8f6f4, ::mxf4 and ::mxf4nvf4, not .kind::{}", kKindNames[kind]));
+  const std::string name = fmt::format(".kind::{}", kKindNames[kind]);
+  if (!block_scale) return bad(fmt::format("tcgen05.mma{} needs .block_scale", name));
+  if (scale_vec && block) return bad("tcgen05.mma takes one scale vector size (.scale_vec::NX or .blockN)");
+  // Table 54: .block32 is 1X for mxf8f6f4 and 2X for the 4-bit kinds (K = 64), .block16 4X;
+  // without a size ptxas reads .block32, except for mxf4nvf4, which must name one.
+  if (kind == kMXF4NVF4 && !scale_vec && !block) return bad("tcgen05.mma.kind::mxf4nvf4.block_scale needs a scale vector size (.scale_vec::2X, ::4X, .block16, .block32)");
+  const unsigned vec = scale_vec ? scale_vec : block == 16 ? 4 : kind == kMXF8F6F4 ? 1 : 2;
+  const bool valid = kind == kMXF8F6F4 ? vec == 1 : kind == kMXF4 ? vec == 2 : vec == 2 || vec == 4;
+  if (!valid)
+    return bad(fmt::format("{} scale factors per row ({}) is not a scale vector size of {} (1X/.block32 for mxf8f6f4, 2X/.block32 for mxf4, "
+                           "2X/4X/.block32/.block16 for mxf4nvf4)",
+                           vec, block ? fmt::format(".block{}", block) : fmt::format(".scale_vec::{}X", scale_vec), name));
+  if (ops.size() != 7) return bad(fmt::format("tcgen05.mma{}.block_scale with {} operands; it takes 7 ([d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d)", name, ops.size()));
+  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  const bool a_tmem = ops[1].kind == Opnd::Addr;
+  if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
+    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
+  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
+  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
+  for (int i : {4, 5})
+    if (!is_tmem_addr(ops[i], p) || ops[i].imm > 0xFFFFFFFFu)
+      return bad(fmt::format("{} of tcgen05.mma must be a tensor memory address [register]", i == 4 ? "scale-A-tmem" : "scale-B-tmem"));
+  if (!(is_reg(ops[6], p, 'p', 1) || is_imm(ops[6]))) return bad("enable-input-d of tcgen05.mma must be a predicate");
+  d.sub = static_cast<uint8_t>(Tc05Op::Mma);
+  d.boolop = static_cast<uint8_t>(kind);
+  d.mma_k = static_cast<uint16_t>(vec);
+  if (a_tmem) d.flags |= kTc05ATmem;
+  d.nops = 6;
+  for (size_t i = 0; i < 4; ++i) d.ops[i] = ops[i];
+  d.ops[4] = ops[6];
+  d.ops[5] = ops[4];
+  d.callee = ops[5].slot;
+  d.mma_m = static_cast<uint16_t>(ops[5].imm & 0xFFFF);
+  d.mma_n = static_cast<uint16_t>(ops[5].imm >> 16);
+  return std::nullopt;
+}
+
+// .collector::<buffer>::fill, ::use, ::lastuse, ::discard
+bool is_collector(std::string_view mo, std::string_view buffer) {
+  const std::string prefix = fmt::format(".collector::{}::", buffer);
+  if (mo.rfind(prefix, 0) != 0) return false;
+  const std::string_view op = mo.substr(prefix.size());
+  return op == "fill" || op == "use" || op == "lastuse" || op == "discard";
+}
+
+// tcgen05.mma.ws.cta_group::1.kind{.collector::bN::op} [d-tmem], a, b-desc, idesc, enable-input-d
+// {, zero-column-mask-desc}. DInst as tcgen05.mma's, with kTc05Ws; ops[5] the zero-column mask
+// descriptor (kTc05ZeroMask).
+std::optional<Tcgen05DecodeError> decode_ws(DInst& d, int kind, unsigned cta_group, std::string_view collector, std::span<const Opnd> ops,
+                                            const Program& p) {
+  auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
+  if (cta_group != 1) return bad("tcgen05.mma.ws is .cta_group::1 only");
+  if (!collector.empty() && !is_collector(collector, "b0") && !is_collector(collector, "b1") && !is_collector(collector, "b2") && !is_collector(collector, "b3"))
+    return bad(fmt::format("{}: tcgen05.mma.ws takes .collector::b0 to ::b3 with ::fill, ::use, ::lastuse or ::discard", collector));
+  if (ops.size() != 5 && ops.size() != 6)
+    return bad(fmt::format("tcgen05.mma.ws with {} operands; it takes [d-tmem], a, b-desc, idesc, enable-input-d and optionally zero-column-mask-desc", ops.size()));
+  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  const bool a_tmem = ops[1].kind == Opnd::Addr;
+  if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
+    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
+  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
+  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
+  if (!(is_reg(ops[4], p, 'p', 1) || is_imm(ops[4]))) return bad("enable-input-d of tcgen05.mma.ws must be a predicate");
+  if (ops.size() == 6 && !(is_reg(ops[5], p, 'b', 64) || is_imm(ops[5]))) return bad("zero-column-mask-desc of tcgen05.mma.ws must be a 64-bit register or an immediate");
+  d.sub = static_cast<uint8_t>(Tc05Op::Mma);
+  d.boolop = static_cast<uint8_t>(kind);
+  d.flags |= kTc05Ws;
+  if (a_tmem) d.flags |= kTc05ATmem;
+  if (ops.size() == 6) d.flags |= kTc05ZeroMask;
+  d.nops = 6;
+  for (size_t i = 0; i < ops.size(); ++i) d.ops[i] = ops[i];
+  return std::nullopt;
 }
 
 }  // namespace
@@ -115,7 +205,9 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
   int shape = -1, kind = -1, cp_shape = -1;
   unsigned cp_rows = 0;               // tcgen05.cp .64x128b / .32x128b: their shape needs the multicast
   std::string_view cp_multicast;      // .warpx2::02_13, .warpx2::01_23, .warpx4
-  bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false;
+  bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false, block_scale = false, ws = false;
+  std::string_view collector;         // mma: .collector::a::* or (.ws) .collector::bN::*
+  unsigned scale_vec = 0, block = 0;  // .scale_vec::NX; .block16 / .block32
   for (std::string_view mo : mods) {
     if (mo == what) continue;
     if (mo == ".cta_group::1" || mo == ".cta_group::2") cta_group = mo.back() - '0';
@@ -137,11 +229,16 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     else if (mo == ".kind::tf32") kind = kTF32;
     else if (mo == ".kind::f8f6f4") kind = kF8F6F4;
     else if (mo == ".kind::i8") kind = kI8;
-    else if (mo.rfind(".kind::", 0) == 0 || mo.rfind(".block_scale", 0) == 0 || mo.rfind(".scale_vec", 0) == 0 || mo == ".block16" || mo == ".block32")
-      return unsupported(fmt::format("tcgen05.mma with block scaling ({})", mo));
+    else if (mo == ".kind::mxf8f6f4") kind = kMXF8F6F4;
+    else if (mo == ".kind::mxf4") kind = kMXF4;
+    else if (mo == ".kind::mxf4nvf4") kind = kMXF4NVF4;
+    else if (mo == ".block_scale") block_scale = true;
+    else if (mo == ".scale_vec::1X" || mo == ".scale_vec::2X" || mo == ".scale_vec::4X") scale_vec = static_cast<unsigned>(mo[mo.size() - 2] - '0');
+    else if (mo == ".block16" || mo == ".block32") block = mo == ".block16" ? 16 : 32;
+    else if (mo.rfind(".kind::", 0) == 0) return bad(fmt::format("{}: not a kind of tcgen05.mma", mo));
     else if (mo == ".sp") return unsupported("tcgen05.mma.sp (sparse)");
-    else if (mo == ".ws") return unsupported("tcgen05.mma.ws");
-    else if (mo.rfind(".collector::", 0) == 0) continue;  // operand reuse hints: no effect on the result
+    else if (mo == ".ws") ws = true;
+    else if (mo.rfind(".collector::", 0) == 0) collector = mo;  // operand reuse hints: no effect on the result
     else if (mo == ".mbarrier::arrive::one") arrive_one = true;
     else if (mo == ".multicast::cluster") multicast = true;
     else if (mo == ".128x256b") cp_shape = k128x256b;
@@ -229,7 +326,14 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
   }
   if (what == ".mma") {
     if (auto e = need_group()) return e;
-    if (kind < 0) return bad("tcgen05.mma needs a .kind (::f16, ::tf32, ::f8f6f4, ::i8)");
+    if (kind < 0) return bad("tcgen05.mma needs a .kind (::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4)");
+    if (ws) {
+      if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return bad("tcgen05.mma.ws has no block scaling (.kind::f16, ::tf32, ::f8f6f4, ::i8)");
+      return decode_ws(d, kind, cta_group, collector, ops, p);
+    }
+    if (!collector.empty() && !is_collector(collector, "a"))
+      return bad(fmt::format("{}: tcgen05.mma takes .collector::a::fill, ::use, ::lastuse or ::discard (.collector::bN is for tcgen05.mma.ws)", collector));
+    if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return decode_block_scaled(d, kind, block_scale, scale_vec, block, ops, p);
     // [d], a, b, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}
     if (ops.size() < 5 || ops.size() > 7) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
     const bool lanes = ops[4].kind == Opnd::Vec;
@@ -390,7 +494,7 @@ namespace {
 
 struct ElementType {
   const char* name;
-  unsigned bits;  // in memory (the 6- and 4-bit types: one per byte)
+  unsigned bits;  // in memory (the 6- and 4-bit types: one per byte, but two e2m1 per byte for mxf4/mxf4nvf4)
   char k;         // 'f' float (fmt), 's', 'u'
   Format fmt;
 };
@@ -399,10 +503,14 @@ struct ElementType {
 const ElementType* element_type(unsigned kind, unsigned code) {
   static const ElementType kF16T{"f16", 16, 'f', Format::F16}, kBF16T{"bf16", 16, 'f', Format::BF16}, kTF32T{"tf32", 32, 'f', Format::TF32},
       kE4M3T{"e4m3", 8, 'f', Format::E4M3}, kE5M2T{"e5m2", 8, 'f', Format::E5M2}, kE2M3T{"e2m3", 8, 'f', Format::E2M3},
-      kE3M2T{"e3m2", 8, 'f', Format::E3M2}, kE2M1T{"e2m1", 8, 'f', Format::E2M1}, kU8T{"u8", 8, 'u', Format::F16}, kS8T{"s8", 8, 's', Format::F16};
+      kE3M2T{"e3m2", 8, 'f', Format::E3M2}, kE2M1T{"e2m1", 8, 'f', Format::E2M1}, kU8T{"u8", 8, 'u', Format::F16}, kS8T{"s8", 8, 's', Format::F16},
+      kE2M1PackedT{"e2m1", 4, 'f', Format::E2M1};
   switch (kind) {
     case kF16: return code == 0 ? &kF16T : code == 1 ? &kBF16T : nullptr;
     case kTF32: return code == 2 ? &kTF32T : nullptr;
+    case kMXF4:
+    case kMXF4NVF4: return code == 1 ? &kE2M1PackedT : nullptr;  // Table 47: E2M1 = 1
+    case kMXF8F6F4:
     case kF8F6F4: {
       static const ElementType* const kCodes[8] = {&kE4M3T, &kE5M2T, nullptr, &kE2M3T, &kE3M2T, &kE2M1T, nullptr, nullptr};
       return kCodes[code & 7];
@@ -419,18 +527,101 @@ double element_value(const ElementType& t, uint32_t bits) {
   return decode(t.fmt, bits);
 }
 
-const char* kKindNames[] = {"f16", "tf32", "f8f6f4", "i8"};
-
 // The dense shapes (9.7.16.10.1), as the DSL's instruction descriptor checks them: cta_group::1
 // M = 64 with N 8..256 step 8, M = 128 with N 16..256 step 16; cta_group::2 M = 128 or 256 with N
 // 16..256 step 16. .kind::i8 takes N = 8, 16, 24 and 32..256 step 16 (those of them M allows;
-// cta_group::2 from 32).
-bool valid_shape(unsigned kind, unsigned group, unsigned m, unsigned n) {
+// cta_group::2 from 32). The block-scaled kinds (Table 39): cta_group::1 M = 128 with N multiples
+// of 8, cta_group::2 M = 128 or 256 with N multiples of 16.
+bool valid_shape(unsigned kind, unsigned group, unsigned m, unsigned n, bool scaled) {
   if (n > 256) return false;
+  if (scaled) return group == 1 ? m == 128 && n >= 8 && n % 8 == 0 : (m == 128 || m == 256) && n >= 16 && n % 16 == 0;
   const unsigned step = group == 1 && m == 64 ? 8 : 16, lowest = group == 2 && kind == kI8 ? 32 : step;
   if (group == 1 ? m != 64 && m != 128 : m != 128 && m != 256) return false;
   if (n < lowest || n % step != 0) return false;
   return kind != kI8 || n <= 24 || n % 16 == 0;
+}
+
+// The instruction descriptor's fields (Table 45 without block scaling; Tables 46, 47 with it).
+struct Idesc {
+  bool saturate = false, neg_a = false, neg_b = false, trans_a = false, trans_b = false, ue4m3 = false;
+  unsigned dtype = 1, atype = 0, btype = 0, M = 0, N = 0, sfa_id = 0, sfb_id = 0;
+};
+
+// Rows of an operand in shared memory as element bits (out[row * K + k]); two e2m1 per byte
+// (the 4-bit kinds) in the K-major layout of bytes, the low nibble first.
+void load_operand(const std::function<const uint8_t*(uint64_t)>& shared, const SmemMatrix& d, bool mn_major, const ElementType& t, unsigned rows,
+                  unsigned K, std::vector<uint32_t>& out) {
+  if (t.bits != 4) return load_smem_operand(shared, d, mn_major, t.bits, 0, rows, K, out);
+  std::vector<uint32_t> bytes(size_t{rows} * K / 2);
+  load_smem_operand(shared, d, false, 8, 0, rows, K / 2, bytes);
+  for (size_t i = 0; i < size_t{rows} * K; ++i) out[i] = bytes[i / 2] >> (4 * (i % 2)) & 0xF;
+}
+
+uint32_t tmem_address(Tcgen05Warp& w, const Opnd& o, int lane) {
+  return static_cast<uint32_t>((o.slot != kNoSlot ? w.reg(o.slot, lane) : 0) + o.imm);
+}
+
+// scale-B-tmem of a block-scaled mma (decode_block_scaled keeps it outside DInst::ops).
+Opnd scale_b_address(const DInst& in) {
+  Opnd o;
+  o.kind = Opnd::Addr;
+  o.slot = in.callee;
+  o.imm = uint64_t{in.mma_m} | uint64_t{in.mma_n} << 16;
+  return o;
+}
+
+// The zero-column mask descriptor of .ws (9.7.16.4.3): the emulator runs the ones that zero no
+// column of B and shift none (Non-Zero Mask, bit 39, clear; Column Shift, bits 56-61, 0).
+template <class Fail>
+void check_zero_column_mask(uint64_t zcm, Fail& fail) {
+  if (zcm >> 36 & 7 || zcm >> 62)
+    fail(fmt::format("the zero-column mask descriptor {:#018x} sets a reserved bit (36-38 or 62-63)", zcm));
+  if (zcm >> 39 & 1 || zcm >> 56 & 0x3F)
+    fail(fmt::format("the zero-column mask descriptor {:#018x} sets the Non-Zero Mask (bit 39) or a Column Shift (bits 56-61): the emulator does not "
+                     "support zeroing or shifting columns of B yet",
+                     zcm));
+}
+
+// Table 45 (.kind::tf32, f16, f8f6f4, i8).
+template <class Fail>
+Idesc plain_idesc(uint32_t idesc, bool ws, Fail& fail) {
+  Idesc f;
+  f.saturate = idesc >> 3 & 1;
+  f.dtype = idesc >> 4 & 3, f.atype = idesc >> 7 & 7, f.btype = idesc >> 10 & 7;
+  f.neg_a = idesc >> 13 & 1, f.neg_b = idesc >> 14 & 1, f.trans_a = idesc >> 15 & 1, f.trans_b = idesc >> 16 & 1;
+  f.N = (idesc >> 17 & 0x3F) << 3, f.M = (idesc >> 24 & 0x1F) << 4;
+  if (idesc >> 6 & 1 || idesc >> 23 & 1 || idesc >> 29 & 1) fail(fmt::format("the instruction descriptor {:#010x} sets a reserved bit (6, 23 or 29)", idesc));
+  // the maximum shift (bits 30-31) bounds the zero-column mask's column shift of .ws
+  if (idesc >> 30 && !ws) fail(fmt::format("the instruction descriptor {:#010x} sets the maximum shift (bits 30-31), which is only for tcgen05.mma.ws", idesc));
+  return f;
+}
+
+// Tables 46 (.kind::mxf8f6f4) and 47 (.kind::mxf4, mxf4nvf4): D is f32; bits 4-5 the scale
+// factor B ID, 23 the scale type (1 ue8m0, 0 ue4m3), 27-28 M >> 7, 29-30 the scale factor A ID.
+// An ID picks bytes of a scale factor cell: 1X any byte, 2X byte 0 or 2, 4X byte 0 only.
+template <class Fail>
+Idesc scaled_idesc(uint32_t idesc, unsigned kind, unsigned vec, Fail& fail) {
+  Idesc f;
+  const bool fp4 = kind != kMXF8F6F4;
+  const uint32_t reserved = 0x3u | 1u << 3 | 1u << 6 | 0x7u << 24 | (fp4 ? 1u << 12 : 1u << 31);
+  if (idesc & reserved)
+    fail(fmt::format("the instruction descriptor {:#010x} sets a reserved bit ({} of Table {})", idesc, fp4 ? "0-1, 3, 6, 12 or 24-26" : "0-1, 3, 6, 24-26 or 31",
+                     fp4 ? 47 : 46));
+  if (fp4 && idesc >> 31)
+    fail(fmt::format("the instruction descriptor {:#010x} sets bit 31 (K = 96), which only sm_103a supports; the emulator runs K = 64", idesc));
+  f.sfb_id = idesc >> 4 & 3, f.atype = idesc >> 7 & 7, f.btype = idesc >> 10 & (fp4 ? 3 : 7);
+  f.neg_a = idesc >> 13 & 1, f.neg_b = idesc >> 14 & 1, f.trans_a = idesc >> 15 & 1, f.trans_b = idesc >> 16 & 1;
+  f.N = (idesc >> 17 & 0x3F) << 3, f.ue4m3 = !(idesc >> 23 & 1), f.M = (idesc >> 27 & 3) << 7, f.sfa_id = idesc >> 29 & 3;
+  if (fp4 && (f.trans_a || f.trans_b)) fail(fmt::format("the instruction descriptor {:#010x} sets a transpose bit (15, 16): .kind::mxf4 and ::mxf4nvf4 do not transpose", idesc));
+  if (f.ue4m3 && (kind != kMXF4NVF4 || vec != 4))
+    fail(fmt::format("the instruction descriptor {:#010x} has scale type ue4m3 (bit 23 = 0): only .kind::mxf4nvf4 with .scale_vec::4X/.block16 takes "
+                     "ue4m3 scale factors; the others take ue8m0 (bit 23 = 1)",
+                     idesc));
+  for (const auto& [id, name, bits] : {std::tuple{f.sfa_id, "A", "29-30"}, std::tuple{f.sfb_id, "B", "4-5"}})
+    if (id % vec != 0 || id + vec > 4)
+      fail(fmt::format("the instruction descriptor {:#010x} has scale factor {} ID {} (bits {}): with .scale_vec::{}X it must be {}", idesc, name, id, bits, vec,
+                       vec == 1 ? "0-3" : vec == 2 ? "0 or 2" : "0"));
+  return f;
 }
 
 }  // namespace
@@ -439,14 +630,14 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   const unsigned kind = in.boolop, group = in.vec;
   const uint32_t idesc = static_cast<uint32_t>(w.value(in.ops[3], lane));
   auto fail = [&](const std::string& what) { w.fail(lane, fmt::format("tcgen05.mma.kind::{}: {}", kKindNames[kind], what)); };
-  // the instruction descriptor (Table 42)
+  // the instruction descriptor
   if (idesc >> 2 & 1) w.fail(lane, fmt::format("tcgen05.mma: the instruction descriptor {:#010x} sets bit 2 (sparsity): the emulator does not support sparse tcgen05.mma yet", idesc));
-  const bool saturate = idesc >> 3 & 1;
-  const unsigned dtype = idesc >> 4 & 3, atype = idesc >> 7 & 7, btype = idesc >> 10 & 7;
-  const bool neg_a = idesc >> 13 & 1, neg_b = idesc >> 14 & 1, trans_a = idesc >> 15 & 1, trans_b = idesc >> 16 & 1;
-  const unsigned N = (idesc >> 17 & 0x3F) << 3, M = (idesc >> 24 & 0x1F) << 4, max_shift = idesc >> 30;
-  if (idesc >> 6 & 1 || idesc >> 23 & 1 || idesc >> 29 & 1) fail(fmt::format("the instruction descriptor {:#010x} sets a reserved bit (6, 23 or 29)", idesc));
-  if (max_shift) fail(fmt::format("the instruction descriptor {:#010x} sets the maximum shift (bits 30-31), which is only for tcgen05.mma.ws", idesc));
+  const bool scaled = kind >= kMXF8F6F4;
+  const unsigned vec = scaled ? in.mma_k : 0;  // scale factors per row
+  const bool ws = in.flags & kTc05Ws;
+  const Idesc fields = scaled ? scaled_idesc(idesc, kind, vec, fail) : plain_idesc(idesc, ws, fail);
+  const bool saturate = fields.saturate, neg_a = fields.neg_a, neg_b = fields.neg_b, trans_a = fields.trans_a, trans_b = fields.trans_b;
+  const unsigned dtype = fields.dtype, atype = fields.atype, btype = fields.btype, M = fields.M, N = fields.N;
   const ElementType* ta = element_type(kind, atype);
   const ElementType* tb = element_type(kind, btype);
   if (!ta || !tb) fail(fmt::format("the instruction descriptor {:#010x} has A type {} and B type {} (bits 7-9, 10-12): not types of this kind", idesc, atype, btype));
@@ -456,10 +647,23 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   if (kind == kF16 && atype == 1 && dtype != 1) fail("bf16 inputs need an f32 D");
   if (saturate && kind != kI8) fail("the saturate bit (3) of the instruction descriptor is only for .kind::i8");
   if (kind == kI8 && (neg_a || neg_b)) fail("the negate bits (13, 14) of the instruction descriptor are not for .kind::i8");
-  if (!valid_shape(kind, group, M, N))
+  if (ws) {  // Table 39: M 32, 64, 128 and N 64, 128, 256
+    if (!((M == 32 || M == 64 || M == 128) && (N == 64 || N == 128 || N == 256)))
+      fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.ws (M 32, 64, 128; N 64, 128, 256)", M, N, idesc));
+    if (M != 128)
+      fail(fmt::format("tcgen05.mma.ws with M = {}: the emulator does not support its tensor memory data path layout ({}) yet; M = 128 (layout D) runs",
+                       M, M == 64 ? "layout E" : "layout G"));
+    if (in.flags & kTc05ZeroMask) check_zero_column_mask(w.value(in.ops[5], lane), fail);
+  } else if (!valid_shape(kind, group, M, N, scaled)) {
     fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc, group));
+  }
   const bool a_tmem = in.flags & kTc05ATmem;
   if (a_tmem && trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");
+  // Table 52: only 8-, 16- and 32-bit elements are read MN-major (the 6- and 4-bit types are K-major only)
+  const auto narrow = [](const ElementType* t) { return t->k == 'f' && (t->fmt == Format::E2M3 || t->fmt == Format::E3M2 || t->fmt == Format::E2M1); };
+  if ((trans_a && narrow(ta)) || (trans_b && narrow(tb)))
+    fail(fmt::format("the instruction descriptor {:#010x} transposes (bits 15, 16) {}: 6- and 4-bit elements are K-major only", idesc,
+                     trans_a && narrow(ta) ? fmt::format("A of {}", ta->name) : fmt::format("B of {}", tb->name)));
 
   // The CTAs: cta_group::1 this one; cta_group::2 the pair (ranks 2i, 2i + 1), each holding
   // M / 2 rows of A and D and N / 2 rows of B.
@@ -492,6 +696,7 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   std::vector<double> a(static_cast<size_t>(M) * K), b(static_cast<size_t>(N) * K);
   std::vector<uint32_t> bits(static_cast<size_t>(std::max(M, N)) * K);
   const double sa = neg_a ? -1.0 : 1.0, sb = neg_b ? -1.0 : 1.0;
+  std::vector<double> scale_a(scaled ? size_t{M} * vec : 0), scale_b(scaled ? size_t{ctas} * N * vec : 0), scales;
   std::string error;
   SmemMatrix bd, ad;
   if (!blackwell_descriptor(w.value(in.ops[2], lane), bd, error)) fail("B: " + error);
@@ -515,11 +720,18 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
         }
       }
     } else {
-      load_smem_operand(shared, ad, trans_a, ta->bits, 0, Mc, K, bits);
+      load_operand(shared, ad, trans_a, *ta, Mc, K, bits);
     }
     for (size_t i = 0; i < size_t{Mc} * K; ++i) a[c * Mc * K + i] = sa * element_value(*ta, bits[i]);
-    load_smem_operand(shared, bd, trans_b, tb->bits, 0, Nc, K, bits);
+    load_operand(shared, bd, trans_b, *tb, Nc, K, bits);
     for (size_t i = 0; i < size_t{Nc} * K; ++i) b[c * Nc * K + i] = sb * element_value(*tb, bits[i]);
+    if (scaled) {  // each CTA's scale factors: of its rows of A, and of all N columns of B
+      const Opnd sfb = scale_b_address(in);
+      read_scale_factors(w, lane, rank, tmem_address(w, in.ops[5], lane), Mc, vec, fields.sfa_id, fields.ue4m3, "scale-A", scales);
+      std::copy(scales.begin(), scales.end(), scale_a.begin() + static_cast<std::ptrdiff_t>(c * Mc * vec));
+      read_scale_factors(w, lane, rank, tmem_address(w, sfb, lane), N, vec, fields.sfb_id, fields.ue4m3, "scale-B", scales);
+      std::copy(scales.begin(), scales.end(), scale_b.begin() + static_cast<std::ptrdiff_t>(c * N * vec));
+    }
   }
 
   const bool accumulate = w.value(in.ops[4], lane) != 0;
@@ -540,7 +752,14 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
         double sum = 0;  // exact for the integer kinds; one rounding of a near-exact sum for floats
         const double* ar = &a[(c * Mc + m) * size_t{K}];
         const double* br = &b[n * size_t{K}];
-        for (unsigned k = 0; k < K; ++k) sum += ar[k] * br[k];
+        if (scaled) {  // K / vec consecutive elements share a scale factor
+          const double* sar = &scale_a[(c * Mc + m) * size_t{vec}];
+          const double* sbr = &scale_b[(c * N + n) * size_t{vec}];
+          const unsigned block = K / vec;
+          for (unsigned k = 0; k < K; ++k) sum += ar[k] * br[k] * sar[k / block] * sbr[k / block];
+        } else {
+          for (unsigned k = 0; k < K; ++k) sum += ar[k] * br[k];
+        }
         uint32_t& cell = tm.cell(tl, tc);
         if (kind == kI8) {
           int64_t acc = static_cast<int64_t>(sum) + (accumulate ? static_cast<int32_t>(cell) : 0);

@@ -23,6 +23,8 @@ constexpr uint32_t kTc05Pack = kTrans;        // ld .pack::16b / st .unpack::16b
 constexpr uint32_t kTc05ATmem = kLeft;        // mma: A in tensor memory ([a-tmem])
 constexpr uint32_t kTc05DisableLanes = kNaN;  // mma: ops[5] is disable-output-lane
 constexpr uint32_t kTc05ScaleD = kClamp;      // mma: scale-input-d in DInst::mma_k
+constexpr uint32_t kTc05Ws = kParity;         // mma: .ws (weight stationary)
+constexpr uint32_t kTc05ZeroMask = kShiftAmt; // mma.ws: ops[5] is zero-column-mask-desc
 
 struct Tcgen05DecodeError {
   bool unsupported = false;  // a real form the emulator does not run, not a malformed one

@@ -39,8 +39,9 @@ void expect_assembles(const std::string& ptx) {
 }
 
 // A kernel of `threads` threads with registers and a shared slot for the tensor memory address.
-std::string module(const std::string& params, const std::string& body, size_t smem = 16, const std::string& directives = "") {
-  return fmt::format(R"(.version 8.6
+std::string module(const std::string& params, const std::string& body, size_t smem = 16, const std::string& directives = "",
+                   const char* version = "8.6") {
+  return fmt::format(R"(.version {}
 .target sm_100a
 .address_size 64
 
@@ -63,7 +64,7 @@ std::string module(const std::string& params, const std::string& body, size_t sm
 	ret;
 }}
 )",
-                     params, directives, smem, body);
+                     version, params, directives, smem, body);
 }
 
 // Warp 0 allocates `cols` columns (taddr in %t0 for every thread after the barrier).
@@ -272,6 +273,8 @@ struct Fmt {
 const Fmt kF16{"f16", 16, 0, 10, 5}, kBF16{"bf16", 16, 1, 7, 8}, kTF32{"tf32", 32, 2, 10, 8}, kE4M3{"e4m3", 8, 0, 3, 4},
     kE5M2{"e5m2", 8, 1, 2, 5}, kE2M3{"e2m3", 8, 3, 3, 2}, kE3M2{"e3m2", 8, 4, 2, 3}, kE2M1{"e2m1", 8, 5, 1, 2}, kU8{"u8", 8, 0},
     kS8{"s8", 8, 1, 0, 0, true};
+// e2m1 of .kind::mxf4/mxf4nvf4: two per byte (the low nibble first), type code 1 (Table 47)
+const Fmt kE2M1x2{"e2m1x2", 4, 1, 1, 2};
 
 bool is_float(const Fmt& f) { return f.man != 0; }
 
@@ -385,7 +388,27 @@ struct MmaCase {
   bool disable_lanes = false;  // disable-output-lane: every third tensor memory lane keeps C
   // planted bugs: D read without a tcgen05.commit, or before the phase the commit arrives on completes
   bool no_commit = false, no_wait = false;
+  // block scaling (.kind::mxf8f6f4, mxf4, mxf4nvf4): scale factors per row (0: none), the
+  // modifier that says so ("" none: .block32), ue4m3 (else ue8m0) scale factors, the IDs
+  unsigned vec = 0;
+  const char* vec_name = "";
+  bool ue4m3 = false;
+  unsigned sfa_id = 0, sfb_id = 0;
+  bool sf_not_duplicated = false;  // planted bug: warp 2's copy of B's scale factors differs
+  bool sf_sign = false;            // planted bug: bit 7 set in the ue4m3 scale factor of row 0 of A
+  uint32_t sfa_add = 0, sfb_add = 0;  // planted bugs: added to the scale-A/scale-B tensor memory addresses
+  // .ws (weight stationary): its collector modifier ("" none) and zero-column mask descriptor
+  bool ws = false;
+  const char* collector = "";
+  bool zero_mask = false;
+  uint64_t zero_mask_desc = 0;
 };
+
+// Scale factors in tensor memory (9.7.16.10.7): 32 lanes x 16 columns from column 264, the same
+// in each warp's quarter: row m of A at lane m % 32 of column 264 + m / 32, column n of B at
+// lane n % 32 of column 272 + n / 32; the codes of a row are bytes ID, ID + 1, ... of the cell.
+constexpr unsigned kSfColumn = 264, kSfWords = 16, kSfbWord = 8;
+double scale_value(const MmaCase& c, uint32_t code) { return c.ue4m3 ? float_value(kE4M3, code) : std::ldexp(1.0, static_cast<int>(code) - 127); }
 
 unsigned k_step(const MmaCase& c) { return 256 / c.a->bits; }
 unsigned d_cols(const MmaCase& c) { return std::string(c.d) == "f16" ? c.n / 2 : c.n; }
@@ -401,6 +424,9 @@ std::pair<unsigned, unsigned> pair_position(const MmaCase& c, unsigned m, unsign
 constexpr uint32_t kDisabledLanes = 0x49249249u;  // lanes 0, 3, 6, ... of each 32
 
 uint32_t idesc_of(const MmaCase& c) {
+  if (c.vec)  // Tables 46, 47: SFB ID 4-5, scale type 23, M >> 7 at 27-28, SFA ID 29-30
+    return c.extra_idesc | c.sfb_id << 4 | c.a->code << 7 | c.b->code << 10 | uint32_t{c.neg_a} << 13 | uint32_t{c.neg_b} << 14 | uint32_t{c.mn_a} << 15 |
+           uint32_t{c.mn_b} << 16 | (c.n >> 3) << 17 | uint32_t{!c.ue4m3} << 23 | (c.m >> 7) << 27 | c.sfa_id << 29;
   const std::string d = c.d;
   const uint32_t dtype = d == "f16" ? 0 : d == "f32" ? 1 : 2;
   return c.extra_idesc | (c.saturate ? 1u << 3 : 0u) | dtype << 4 | c.a->code << 7 | c.b->code << 10 | uint32_t{c.neg_a} << 13 | uint32_t{c.neg_b} << 14 |
@@ -450,6 +476,14 @@ $copied:
     body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x8.b32 [%t1+256], {};\n", regs("v", 0, 8));
     body += "\tadd.u32 %t3, %t0, 256;\n";
   }
+  if (c.vec) {  // this CTA's scale factors, lane %r3 of each warp's quarter
+    body += "\tld.param.u64 %rd20, [p_sf];\n\tmad.lo.u32 %r32, %r30, 32, %r3;\n";
+    body += fmt::format("\tmul.wide.u32 %rd21, %r32, {};\n\tadd.s64 %rd20, %rd20, %rd21;\n", 4 * kSfWords);
+    for (unsigned i = 0; i < kSfWords; ++i) body += fmt::format("\tld.global.b32 %v{}, [%rd20+{}];\n", i, 4 * i);
+    if (c.sf_not_duplicated) body += fmt::format("\tsetp.eq.u32 %p7, %r2, 2;\n\t@%p7 xor.b32 %v{0}, %v{0}, 0x01010101;\n", kSfbWord);
+    body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x{}.b32 [%t1+{}], {};\n", kSfWords, kSfColumn, regs("v", 0, kSfWords));
+    body += fmt::format("\tadd.u32 %t4, %t0, {};\n\tadd.u32 %t5, %t0, {};\n", kSfColumn + c.sfa_add, kSfColumn + kSfbWord + c.sfb_add);
+  }
   body += R"(	tcgen05.wait::st.sync.aligned;
 	fence.proxy.async.shared::cta;
 	tcgen05.fence::before_thread_sync;
@@ -477,7 +511,14 @@ $copied:
     std::string tail = "%p4";
     if (c.scale_input_d >= 0) tail += fmt::format(", {}", c.scale_input_d);
     const std::string lanes = c.disable_lanes ? regs("r", 40, 4 * c.group) + ", " : "";
-    body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{} [%t0], {}, %rd15, %r20, {}{};\n", c.group, c.kind, c.a_tmem ? "[%t3]" : "%rd14", lanes, tail);
+    if (c.ws)
+      body += fmt::format("\ttcgen05.mma.ws.cta_group::1.kind::{}{} [%t0], {}, %rd15, %r20, %p4{};\n", c.kind, c.collector, c.a_tmem ? "[%t3]" : "%rd14",
+                          c.zero_mask ? fmt::format(", {}", c.zero_mask_desc) : "");
+    else if (c.vec)
+      body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{}.block_scale{} [%t0], {}, %rd15, %r20, [%t4], [%t5], %p4;\n", c.group, c.kind, c.vec_name,
+                          c.a_tmem ? "[%t3]" : "%rd14");
+    else
+      body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{} [%t0], {}, %rd15, %r20, {}{};\n", c.group, c.kind, c.a_tmem ? "[%t3]" : "%rd14", lanes, tail);
   }
   if (c.no_commit) body += "\tmbarrier.arrive.shared::cta.b64 %rd16, [mbar];\n";  // the wait completes without the commit
   else if (c.group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
@@ -493,12 +534,14 @@ $copied:
   }
   body += "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n";  // the peer's mma used this CTA's memories
   body += dealloc(512, c.group);
-  return module(".param .u64 p_img, .param .u32 p_bytes, .param .u64 p_desc, .param .u64 p_c, .param .u64 p_d, .param .u32 p_idesc, .param .u64 p_a",
-                body, smem_bytes, c.group == 2 ? "\n.reqnctapercluster 2, 1, 1" : "");
+  return module(".param .u64 p_img, .param .u32 p_bytes, .param .u64 p_desc, .param .u64 p_c, .param .u64 p_d, .param .u32 p_idesc, .param .u64 p_a, "
+                ".param .u64 p_sf",
+                body, smem_bytes, c.group == 2 ? "\n.reqnctapercluster 2, 1, 1" : "", c.vec ? "8.8" : "8.6");
 }
 
 struct MmaRun {
   std::vector<double> a, b;     // A: M x Kt ([m][k]); B: N x Kt ([n][k])
+  std::vector<uint32_t> sf;     // scale factor cells: CTAs x 32 lanes x kSfWords
   std::vector<uint32_t> c, d;   // tensor memory lanes x DC, before and after
   std::string ptx, error;
 };
@@ -513,18 +556,24 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
   for (size_t i = 0; i < b_code.size(); ++i) b_code[i] = encode(*c.b, run.b[i] = pick(g, *c.b));
   // cta_group::2: CTA r holds A rows r M / 2 ... and B rows r N / 2 ... at the same offsets
   const unsigned G = c.group, Mc = c.m / G, Nc = c.n / G;
-  const Placement pa(Mc, Kt, c.a->bits, c.swz_a, c.mn_a, 0);
+  // two e2m1 per byte: the operands are placed as bytes, K / 2 of them per row
+  const bool packed = c.a->bits == 4;
+  const unsigned mem_bits = packed ? 8 : c.a->bits, mem_k = packed ? Kt / 2 : Kt;
+  auto mem_code = [&](const std::vector<uint32_t>& code, unsigned row, unsigned k) {
+    return packed ? code[row * Kt + 2 * k] | code[row * Kt + 2 * k + 1] << 4 : code[row * Kt + k];
+  };
+  const Placement pa(Mc, mem_k, mem_bits, c.swz_a, c.mn_a, 0);
   const uint64_t b_base = (pa.bytes() + 1023) / 1024 * 1024;
-  const Placement pb(Nc, Kt, c.b->bits, c.swz_b, c.mn_b, b_base);
+  const Placement pb(Nc, mem_k, packed ? 8 : c.b->bits, c.swz_b, c.mn_b, b_base);
   const size_t img_bytes = (b_base + pb.bytes() + 1023) / 1024 * 1024;
   std::vector<uint8_t> img(G * img_bytes, 0);
   for (unsigned r = 0; r < G; ++r) {
     std::vector<uint8_t> one(img_bytes, 0);
     if (!c.a_tmem)
       for (unsigned m = 0; m < Mc; ++m)
-        for (unsigned k = 0; k < Kt; ++k) pa.put(one, m, k, a_code[(r * Mc + m) * Kt + k]);
+        for (unsigned k = 0; k < mem_k; ++k) pa.put(one, m, k, mem_code(a_code, r * Mc + m, k));
     for (unsigned n = 0; n < Nc; ++n)
-      for (unsigned k = 0; k < Kt; ++k) pb.put(one, n, k, b_code[(r * Nc + n) * Kt + k]);
+      for (unsigned k = 0; k < mem_k; ++k) pb.put(one, n, k, mem_code(b_code, r * Nc + n, k));
     std::copy(one.begin(), one.end(), img.begin() + static_cast<std::ptrdiff_t>(r * img_bytes));
   }
   std::vector<uint64_t> desc;
@@ -541,6 +590,18 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
     else if (d == "f32") x = std::bit_cast<uint32_t>(0.25f * static_cast<float>(static_cast<int>(g() % 33) - 16));
     else x = encode(kF16, 0.25 * (static_cast<int>(g() % 33) - 16)) | encode(kF16, 0.5 * (static_cast<int>(g() % 9) - 4)) << 16;
   }
+  // scale factors: every byte of every cell random (codes the ID does not pick must not matter);
+  // ue8m0 2^-4 to 2^4, ue4m3 0.25 to 7.5; B's the same in both CTAs of a pair
+  run.sf.assign(G * 32 * kSfWords, 0);
+  for (uint32_t& cell : run.sf)
+    for (unsigned byte = 0; byte < 4; ++byte) {
+      const uint32_t code = c.ue4m3 ? (5 + g() % 5) << 3 | (g() % 8) : 123 + g() % 9;
+      cell |= code << (8 * byte);
+    }
+  for (unsigned r = 1; r < G; ++r)
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned j = kSfbWord; j < kSfWords; ++j) run.sf[(r * 32 + l) * kSfWords + j] = run.sf[l * kSfWords + j];
+  if (c.sf_sign) run.sf[0] |= 0x80u << (8 * c.sfa_id);
   run.ptx = mma_ptx(c, img_bytes);
   EmuRun r;
   r.buffer(img, "img");
@@ -550,6 +611,7 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
   const uint64_t out = r.buffer(std::vector<uint32_t>(G * 128 * DC, 0xDEADBEEF), "d");
   r.scalar(idesc_of(c));
   r.buffer(a_img, "a");
+  r.buffer(run.sf, "sf");
   try {
     r.launch(run.ptx, "k", {G, 1, 1}, {128, 1, 1}, 0, {G, 1, 1});
   } catch (const ptx::emu::Error& e) {
@@ -570,7 +632,17 @@ void check_mma(const MmaCase& c, const MmaRun& run) {
   for (unsigned m = 0; m < c.m; ++m)
     for (unsigned n = 0; n < c.n; ++n) {
       double sum = 0;
-      for (unsigned k = 0; k < Kt; ++k) sum += sa * run.a[m * Kt + k] * sb * run.b[n * Kt + k];
+      const unsigned cta_of_row = c.group == 2 ? m / (c.m / 2) : 0, row = m % (c.m / c.group);
+      for (unsigned k = 0; k < Kt; ++k) {
+        double scales = 1;
+        if (c.vec) {  // the scale factor of k's block of K / vec elements (in each K step)
+          const unsigned j = k % k_step(c) / (k_step(c) / c.vec);
+          const uint32_t a_cell = run.sf[(cta_of_row * 32 + row % 32) * kSfWords + row / 32];
+          const uint32_t b_cell = run.sf[(cta_of_row * 32 + n % 32) * kSfWords + kSfbWord + n / 32];
+          scales = scale_value(c, a_cell >> (8 * (c.sfa_id + j)) & 0xFF) * scale_value(c, b_cell >> (8 * (c.sfb_id + j)) & 0xFF);
+        }
+        sum += sa * run.a[m * Kt + k] * sb * run.b[n * Kt + k] * scales;
+      }
       unsigned lane = row_lane(c, m), col = d == "f16" ? n / 2 : n, cta = 0;
       if (c.group == 2) {
         cta = m / (c.m / 2);
@@ -691,6 +763,139 @@ TEST(EmuTcgen05, MmaCtaPair) {
   MmaCase c;
   c.group = 2, c.m = 256, c.n = 32, c.disable_lanes = true, c.kind = "i8", c.a = &kU8, c.b = &kS8, c.d = "s32";
   run_and_check(c, 41);
+}
+
+// Block scaling (9.7.16.10.7): D = (A * scale_A) * (B * scale_B) + C with scale factors in tensor
+// memory. Every byte of every scale factor cell is random and each K block has its own, so a
+// swapped scale-A/scale-B, a wrong byte for the ID or a wrong K block would each change D.
+MmaCase scaled(const char* kind, const Fmt* a, const Fmt* b, unsigned vec, const char* vec_name, unsigned n, unsigned sfa_id, unsigned sfb_id) {
+  MmaCase c;
+  c.kind = kind, c.a = a, c.b = b, c.vec = vec, c.vec_name = vec_name, c.n = n, c.sfa_id = sfa_id, c.sfb_id = sfb_id, c.accumulate = true;
+  return c;
+}
+
+TEST(EmuTcgen05, MmaBlockScaledMxf8f6f4) {
+  run_and_check(scaled("mxf8f6f4", &kE4M3, &kE5M2, 1, ".scale_vec::1X", 64, 1, 3), 101);
+  {
+    MmaCase c = scaled("mxf8f6f4", &kE2M1, &kE3M2, 1, "", 8, 2, 0);  // one 4- or 6-bit element per byte; .block32 by default
+    c.swz_a = c.swz_b = 0, c.neg_a = true;
+    run_and_check(c, 102);
+  }
+  {
+    MmaCase c = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".block32", 32, 3, 2);  // MN-major operands
+    c.mn_a = c.mn_b = true, c.swz_a = 64;
+    run_and_check(c, 103);
+  }
+  {
+    MmaCase c = scaled("mxf8f6f4", &kE5M2, &kE4M3, 1, ".scale_vec::1X", 48, 0, 1);  // A in tensor memory
+    c.a_tmem = true;
+    run_and_check(c, 104);
+  }
+}
+
+TEST(EmuTcgen05, MmaBlockScaledMxf4AndNvf4) {
+  run_and_check(scaled("mxf4", &kE2M1x2, &kE2M1x2, 2, ".scale_vec::2X", 128, 2, 0), 111);
+  {
+    MmaCase c = scaled("mxf4", &kE2M1x2, &kE2M1x2, 2, ".block32", 16, 0, 2);
+    c.a_tmem = true;
+    run_and_check(c, 112);
+  }
+  {
+    MmaCase c = scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 4, ".scale_vec::4X", 256, 0, 0);
+    c.ue4m3 = true, c.neg_b = true, c.swz_a = 32;
+    run_and_check(c, 113);
+  }
+  run_and_check(scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 4, ".block16", 24, 0, 0), 114);  // ue8m0 with 4X
+  run_and_check(scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 2, ".block32", 48, 2, 2), 115);
+}
+
+// .cta_group::2: each CTA scales its rows of A with its own scale-A cells and reads all N of B's.
+TEST(EmuTcgen05, MmaBlockScaledCtaPair) {
+  {
+    MmaCase c = scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 4, ".scale_vec::4X", 64, 0, 0);
+    c.group = 2, c.m = 256, c.ue4m3 = true;
+    run_and_check(c, 121);
+  }
+  MmaCase c = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 32, 1, 2);
+  c.group = 2, c.m = 128;
+  run_and_check(c, 122);
+}
+
+TEST(EmuTcgen05, MmaBlockScaleErrorsAreReported) {
+  struct Case {
+    MmaCase c;
+    const char* report;
+  };
+  const MmaCase mxf4 = scaled("mxf4", &kE2M1x2, &kE2M1x2, 2, ".scale_vec::2X", 64, 0, 0);
+  const MmaCase nvf4 = scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 4, ".scale_vec::4X", 64, 0, 0);
+  const MmaCase mxf8 = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 64, 0, 0);
+  std::vector<Case> cases(16, Case{mxf4, ""});
+  cases[0].c.sfa_id = 1, cases[0].report = "scale factor A ID 1 (bits 29-30): with .scale_vec::2X it must be 0 or 2";
+  cases[1].c = nvf4, cases[1].c.sfb_id = 2, cases[1].report = "scale factor B ID 2 (bits 4-5): with .scale_vec::4X it must be 0";
+  cases[2].c.ue4m3 = true, cases[2].report = "scale type ue4m3";
+  cases[3].c = nvf4, cases[3].c.vec = 2, cases[3].c.vec_name = ".scale_vec::2X", cases[3].c.ue4m3 = true, cases[3].report = "scale type ue4m3";
+  cases[4].c = mxf8, cases[4].c.extra_idesc = 1u << 31, cases[4].report = "reserved bit";
+  cases[5].c.extra_idesc = 1u << 31, cases[5].report = "K = 96";
+  cases[6].c.mn_b = true, cases[6].report = "transpose bit";
+  cases[7].c.sf_not_duplicated = true, cases[7].report = "must be duplicated in all four 32-lane partitions";
+  cases[8].c = mxf8, cases[8].c.m = 64, cases[8].report = "not a shape";
+  cases[9].c.extra_idesc = 1u << 2, cases[9].report = "sparse";
+  cases[10].c.a = &kE2M1, cases[10].report = "not types of this kind";  // code 5: f8f6f4's e2m1, not mxf4's
+  cases[11].c = mxf8, cases[11].c.group = 2, cases[11].c.m = 256, cases[11].c.n = 8, cases[11].report = "not a shape";  // cta_group::2: N % 16
+  cases[12].c = mxf8, cases[12].c.a = &kE2M3, cases[12].c.mn_a = true, cases[12].report = "6- and 4-bit elements are K-major only";
+  cases[13].c = nvf4, cases[13].c.ue4m3 = true, cases[13].c.sf_sign = true, cases[13].report = "ue4m3 is unsigned, bit 7 must be 0";
+  cases[14].c.sfa_add = 1u << 16, cases[14].report = "scale-A tensor memory address 0x10108 has lane 1";
+  cases[15].c.sfb_add = 300, cases[15].report = "the scale-B scale factors at tensor memory columns 572 to 573 are not allocated";
+  for (const Case& t : cases) {
+    SCOPED_TRACE(t.report);
+    const MmaRun run = run_mma(t.c, 7);
+    EXPECT_NE(run.error.find(t.report), std::string::npos) << run.error;
+    expect_assembles(run.ptx);
+  }
+}
+
+// .ws (weight stationary) with M = 128: D in the data path layout D, like tcgen05.mma's; the
+// collector hints, the B-reuse maximum shift and a zero-column mask that masks nothing change
+// nothing in the result.
+TEST(EmuTcgen05, MmaWeightStationary) {
+  {
+    MmaCase c;
+    c.ws = true, c.n = 64, c.accumulate = true;
+    run_and_check(c, 131);
+  }
+  {
+    MmaCase c;
+    c.ws = true, c.kind = "tf32", c.a = c.b = &kTF32, c.n = 128, c.collector = ".collector::b1::lastuse", c.zero_mask = true;
+    c.zero_mask_desc = uint64_t{4} << 40 | uint64_t{3} << 48;  // the manual's example 1: Non-Zero Mask 0, so no column is zero
+    c.extra_idesc = 2u << 30, c.a_tmem = true;                 // maximum shift 16
+    run_and_check(c, 132);
+  }
+  {
+    MmaCase c;
+    c.ws = true, c.kind = "i8", c.a = &kS8, c.b = &kU8, c.d = "s32", c.n = 256, c.collector = ".collector::b0::fill", c.accumulate = true;
+    run_and_check(c, 133);
+  }
+}
+
+TEST(EmuTcgen05, MmaWeightStationaryErrorsAreReported) {
+  struct Case {
+    MmaCase c;
+    const char* report;
+  };
+  MmaCase ws;
+  ws.ws = true, ws.n = 64;
+  std::vector<Case> cases(5, Case{ws, ""});
+  cases[0].c.n = 32, cases[0].report = "not a shape of tcgen05.mma.ws";
+  cases[1].c.m = 64, cases[1].report = "does not support its tensor memory data path layout (layout E)";
+  cases[2].c.zero_mask = true, cases[2].c.zero_mask_desc = uint64_t{1} << 39, cases[2].report = "Non-Zero Mask (bit 39)";
+  cases[3].c.zero_mask = true, cases[3].c.zero_mask_desc = uint64_t{1} << 37, cases[3].report = "reserved bit (36-38 or 62-63)";
+  cases[4].c.m = 32, cases[4].report = "(layout G)";
+  for (const Case& t : cases) {
+    SCOPED_TRACE(t.report);
+    const MmaRun run = run_mma(t.c, 9);
+    EXPECT_NE(run.error.find(t.report), std::string::npos) << run.error;
+    expect_assembles(run.ptx);
+  }
 }
 
 // Reading D before the mma is known complete: without a tcgen05.commit, or while the mbarrier
@@ -918,8 +1123,21 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.ld.sync.aligned.32x32b.x2.b32 {%v0}, [%t1];\n", "takes 2 registers"},
       {"\ttcgen05.ld.sync.aligned.16x256b.x64.b32 {%v0}, [%t1];\n", "at most 128"},
       {"\ttcgen05.alloc.sync.aligned.shared::cta.b32 [tslot], 32;\n", "needs .cta_group::1 or .cta_group::2"},
-      {"\ttcgen05.mma.ws.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1;\n", "does not support tcgen05.mma.ws"},
-      {"\ttcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "block scaling"},
+      {"\ttcgen05.mma.ws.cta_group::2.kind::f16 [%t0], %rd1, %rd2, %r1, %p1;\n", ".ws is .cta_group::1 only"},
+      {"\ttcgen05.mma.ws.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "has no block scaling"},
+      {"\ttcgen05.mma.ws.cta_group::1.kind::f16.collector::a::fill [%t0], %rd1, %rd2, %r1, %p1;\n", "takes .collector::b0 to ::b3"},
+      {"\ttcgen05.mma.cta_group::1.kind::f16.collector::b0::fill [%t0], %rd1, %rd2, %r1, %p1;\n", ".collector::bN is for tcgen05.mma.ws"},
+      {"\ttcgen05.mma.ws.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1, %rd3, %rd4;\n", "tcgen05.mma.ws with 7 operands"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, [%t1], %r1, %p1;\n", "tcgen05.mma.sp"},
+      {"\ttcgen05.mma.cta_group::1.kind::f16.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "only for .kind::mxf8f6f4"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf4 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "needs .block_scale"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::4X [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "not a scale vector size"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block16 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "not a scale vector size"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "needs a scale vector size"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X.block32 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "one scale vector size"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf6 [%t0], %rd1, %rd2, %r1, %p1;\n", "not a kind of tcgen05.mma"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], %p1;\n", "it takes 7"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, %r2, [%t2], %p1;\n", "scale-A-tmem of tcgen05.mma must be"},
       {"\ttcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [%t0], %rd1;\n", "decompression"},
       {"\ttcgen05.mma.cta_group::1.kind::f8f6f4 [%t0], %rd1, %rd2, %r1, %p1, 3;\n", "scale-input-d is only for"},
       {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, {%r2, %r3}, %p1;\n", "must be 4 registers"},
