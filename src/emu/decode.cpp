@@ -819,7 +819,7 @@ class Decoder {
       for (std::string_view mo : mods)
         if (mo == ".arrive") d.sub = 1;
         else if (mo == ".red") throw unsupported("bar.red");
-        else if (mo == ".warp") d.op = Opc::Nop;  // bar.warp.sync: lanes of a warp run together here
+        else if (mo == ".warp") d.op = Opc::WarpSync;
     }
     if ((d.op == Opc::Setp || d.op == Opc::Selp) && !types.empty()) d.type2 = types.back();
   }

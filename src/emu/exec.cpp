@@ -57,6 +57,7 @@ uint64_t canon(float f) { return std::isnan(f) ? 0x7fffffffu : std::bit_cast<uin
 struct Warp {
   uint32_t index = 0;
   uint32_t live = 0;             // lanes that exist and have not exited
+  uint16_t syncs = 0;            // bar.warp.sync executed (race checking: it orders the lanes' accesses)
   // While every live lane is at the same instruction (the common case) that is upc,
   // and pc[] is not kept up to date; control instructions leave this mode.
   bool uniform = true;
@@ -116,7 +117,8 @@ class Runner {
   // Per byte of shared memory: the last writer and reader (thread, epoch), for race checks.
   struct Shadow {
     struct Access {
-      uint32_t thread = 0;       // cluster_thread(): the CTA rank and the thread's index in it
+      uint16_t thread = 0;            // the CTA rank and the thread's index in it (current_access())
+      uint16_t warp_syncs = 0;        // its warp's bar.warp.sync count then
       uint32_t epoch = 0, cross = 0;  // its CTA's epoch and the cluster's cross epoch then (0: none)
     };
     Access writer, reader;
@@ -185,6 +187,7 @@ class Runner {
       wp.upc = 0;
       wp.waiting = false;
       wp.yield = false;
+      wp.syncs = 0;
       wp.carry = 0;
       wp.cl_arrived = 0;
       wp.cl_waiting = 0;
@@ -493,21 +496,23 @@ class Runner {
   // Per byte: the last writer and reader. Two accesses, one of them a write, race unless a
   // synchronization lies between them: for threads of one CTA, the end of that CTA's epoch (a
   // barrier release, a phase completion of an mbarrier in it or arrived on by it, a
-  // barrier.cluster); for threads of different CTAs of a cluster (distributed shared memory),
+  // barrier.cluster), or for lanes of one warp a bar.warp.sync (__syncwarp); for threads of different CTAs of a cluster (distributed shared memory),
   // the end of the cluster's cross epoch (a barrier.cluster, or an mbarrier phase that threads of
   // another CTA arrived on). Atomics and mbarrier operations do not count.
   bool sync_access_ = false;
   uint32_t cross_epoch_ = 1;
 
-  // A thread of the cluster in the shadow: its CTA rank above its index in the CTA.
-  static constexpr unsigned kThreadBits = 16;
+  // A thread of the cluster in the shadow: its CTA rank (up to 15) above its index in the CTA (up to 1023).
+  static constexpr unsigned kThreadBits = 10;
   Shadow::Access current_access(const Warp& w, int lane) const {
-    return {c_->rank << kThreadBits | (w.index * kLanes + static_cast<uint32_t>(lane)), c_->epoch, cross_epoch_};
+    return {static_cast<uint16_t>(c_->rank << kThreadBits | (w.index * kLanes + static_cast<uint32_t>(lane))), w.syncs, c_->epoch, cross_epoch_};
   }
   // A synchronization lies between access `a` (0 epoch: none yet) and an access of `now`'s thread.
   static bool synced(const Shadow::Access& a, const Shadow::Access& now) {
     if (a.epoch == 0) return true;
-    return a.thread >> kThreadBits == now.thread >> kThreadBits ? a.epoch != now.epoch : a.cross != now.cross;
+    if (a.thread >> kThreadBits != now.thread >> kThreadBits) return a.cross != now.cross;
+    const bool same_warp = (a.thread & ((1u << kThreadBits) - 1)) / kLanes == (now.thread & ((1u << kThreadBits) - 1)) / kLanes;
+    return a.epoch != now.epoch || (same_warp && a.warp_syncs != now.warp_syncs);
   }
 
   std::string thread_name(uint32_t t) const {
@@ -1629,6 +1634,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
     case Opc::Tensormap: return tensormap_op(w, in, exec);
     case Opc::Clc: return cluster_launch_control(w, in, exec);
+    case Opc::WarpSync: ++w.syncs; return;
     case Opc::Video: {
       const VideoInst& v = p_.video[in.table];
       for (uint32_t m = exec; m; m &= m - 1) {

@@ -44,6 +44,7 @@ enum class Opc : uint8_t {
   Tcgen05,  // tcgen05 (tcgen05.cpp): sub is the Tc05Op; tcgen05.wait and tcgen05.fence decode to Nop
   Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
   Clc,        // clusterlaunchcontrol (sub: the ClcOp)
+  WarpSync,   // bar.warp.sync: the warp's lanes run together here; it orders their memory accesses
   Video,      // vadd ... vset4 (video.cpp; DInst::table indexes Program::video)
   Wmma,       // wmma.load/store/mma (wmma.cpp): sub is the WmmaOp and layout bits
   Texture,    // tex, tld4, txq, suld, sust, sured, suq (texture.cpp; DInst::table indexes Program::textures)

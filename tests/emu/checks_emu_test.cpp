@@ -227,6 +227,39 @@ TEST(EmuChecks, InvalidModulesAreRefusedWithTheValidatorsErrors) {
   EXPECT_NE(rep.find("<input>:9:"), std::string::npos) << rep;
 }
 
+// Lanes of one warp: lane 0 writes a word, lane 1 reads it. With bar.warp.sync between (what
+// __syncwarp compiles to) that is ordered; without, it is a race as in any two threads.
+TEST(EmuChecks, WarpSyncOrdersTheLanesOfAWarp) {
+  auto text = [](bool sync) {
+    return std::string(kHeader) + R"(.visible .entry t(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<3>;
+	.shared .align 4 .b32 word;
+	mov.u32 %r1, %tid.x;
+	setp.eq.u32 %p1, %r1, 0;
+	setp.eq.u32 %p2, %r1, 1;
+	@%p1 st.shared.u32 [word], 42;
+)" + (sync ? "\tbar.warp.sync -1;\n" : "") + R"(	@%p2 ld.shared.u32 %r2, [word];
+	ld.param.u64 %rd1, [out];
+	@%p2 st.global.u32 [%rd1], %r2;
+	ret;
+}
+)";
+  };
+  {
+    EmuRun r;
+    const uint64_t out = r.buffer(std::vector<uint32_t>(1), "out");
+    r.launch(text(true), "t", {1, 1, 1}, {64, 1, 1});
+    EXPECT_EQ(r.read<uint32_t>(out, 1)[0], 42u);
+  }
+  EmuRun r;
+  r.buffer(std::vector<uint32_t>(1), "out");
+  const std::string rep = report_of(r, text(false), {1, 1, 1}, {64, 1, 1});
+  EXPECT_NE(rep.find("shared-memory race: a read of shared+0 after a write by thread (0,0,0)"), std::string::npos) << rep;
+}
+
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
   const std::string text = std::string(".version 8.1\n.target sm_90a\n.address_size 64\n\n") + R"(.visible .entry t()
 {
