@@ -733,7 +733,11 @@ class Decoder {
       if (mo == ".uni") return void(d.sub = static_cast<uint8_t>(VoteMode::Uni));
       if (mo == ".ballot") return void(d.sub = static_cast<uint8_t>(VoteMode::Ballot));
     }
-    if (op == "atom" || op == "red") {
+    if (op == "multimem") {  // one device: a multicast group of one (opcode() makes it ld, st or red)
+      if (mo == ".ld_reduce" || mo == ".st" || mo == ".red") return void(multimem_ = mo == ".ld_reduce" ? 1 : mo == ".st" ? 2 : 3);
+      if (mo == ".acc::f32" || mo == ".acc::f16") return;
+    }
+    if (op == "atom" || op == "red" || op == "multimem") {
       static const std::unordered_map<std::string_view, AtomOp> kAtom = {
           {".add", AtomOp::Add}, {".min", AtomOp::Min}, {".max", AtomOp::Max}, {".exch", AtomOp::Exch},
           {".cas", AtomOp::Cas}, {".and", AtomOp::And}, {".or", AtomOp::Or},   {".xor", AtomOp::Xor},
@@ -774,6 +778,16 @@ class Decoder {
         {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma},
         {"tcgen05", Opc::Tcgen05}, {"wmma", Opc::Wmma},
         {"tensormap", Opc::Tensormap}, {"clusterlaunchcontrol", Opc::Clc}};
+    if (op == "multimem") {
+      // The emulator is one device: a multimem address is that device's memory, so ld_reduce
+      // reduces over one copy (a load), st stores it, red reduces into it.
+      const int kind = std::exchange(multimem_, 0);
+      if (kind == 3 && d.vec > 1) throw unsupported("multimem.red with a vector of values");
+      if (kind == 0) throw unsupported("this multimem instruction");
+      d.op = kind == 1 ? Opc::Ld : kind == 2 ? Opc::St : Opc::Red;
+      if (d.space == Space::Generic) d.space = Space::Global;
+      return;
+    }
     auto it = kOps.find(op);
     if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
@@ -1216,6 +1230,7 @@ class Decoder {
   bool cp_nop_ = false;
   int spaces_seen_ = 0;
   bool cluster_barrier_ = false;
+  int multimem_ = 0;  // multimem: 1 .ld_reduce, 2 .st, 3 .red (modifier() to opcode())
   bool tensor_ = false, reduce_ = false, cta_pair_ = false;
   bool seen_mbar_op_ = false;
   std::string where_, loc_;

@@ -261,18 +261,20 @@ TEST(EmuChecks, WarpSyncOrdersTheLanesOfAWarp) {
 }
 
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
-  const std::string text = std::string(".version 8.1\n.target sm_90a\n.address_size 64\n\n") + R"(.visible .entry t()
+  const std::string text = std::string(".version 8.1\n.target sm_90a\n.address_size 64\n\n") + R"(.visible .entry t(.param .u64 s)
 {
-	.reg .b32 %r<3>;
-	.reg .b64 %rd<2>;
-	multimem.red.relaxed.sys.global.add.u32 [%rd1], %r1;
+	.reg .f32 %f<6>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [s];
+	tex.grad.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f4, %f5}], {%f4, %f5}, {%f4, %f5};
 	ret;
 }
 )";
   EmuRun r;
+  r.scalar(uint64_t{0});
   const std::string rep = report_of(r, text, {1, 1, 1}, {1, 1, 1});
-  EXPECT_NE(rep.find("the emulator does not support the modifier .red of multimem"), std::string::npos) << rep;
-  EXPECT_NE(rep.find("multimem.red.relaxed.sys.global.add.u32"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("the emulator does not support tex.grad"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("tex.grad.2d.v4.f32.f32"), std::string::npos) << rep;
 }
 
 
