@@ -658,6 +658,10 @@ class Decoder {
     }
     if (mo.rfind(".L1::", 0) == 0 || mo.rfind(".L2::", 0) == 0 || mo == ".mmio" || mo == ".unified") return;  // cache hints
     if (op == "bar" && mo == ".warp") return;
+    if ((op == "bar" || op == "barrier") && !cluster_barrier_) {  // bar.red's operation: DInst::boolop (1 popc, 2 and, 3 or)
+      if (mo == ".popc" || mo == ".and" || mo == ".or") return void(d.boolop = mo == ".popc" ? 1 : mo == ".and" ? 2 : 3);
+      if (mo == ".red" || mo == ".sync" || mo == ".arrive" || mo == ".cta" || mo == ".aligned") return;
+    }
     if (mo == ".shared::cluster") {
       if (op == "cvta") return void((d.space = Space::Shared, d.flags |= kFromShared));
       return void(d.space = Space::SharedCluster);
@@ -831,8 +835,8 @@ class Decoder {
     }
     if (d.op == Opc::Bar) {
       for (std::string_view mo : mods)
-        if (mo == ".arrive") d.sub = 1;
-        else if (mo == ".red") throw unsupported("bar.red");
+        if (mo == ".arrive") d.sub = kBarArrive;
+        else if (mo == ".red") d.sub = kBarRed;
         else if (mo == ".warp") d.op = Opc::WarpSync;
     }
     if ((d.op == Opc::Setp || d.op == Opc::Selp) && !types.empty()) d.type2 = types.back();

@@ -155,6 +155,13 @@ class Runner {
     TensorMemory tmem;                            // tcgen05 (tcgen05.cpp)
     std::vector<PendingMma> mma_pending;          // mmas writing this CTA's tensor memory, not yet known complete
     bool saw_failed_cancel = false;               // a query_cancel here found a failed try_cancel
+    // The 16 named barriers: a barrier completes when `expected` threads (0: every live warp's 32)
+    // have arrived, counted 32 per warp as on the GPU; bar.red reduces the lanes' predicates.
+    struct NamedBarrier {
+      uint32_t expected = 0, arrived = 0, popc = 0;
+      bool all = true, any = false;
+    };
+    std::array<NamedBarrier, 16> bars{};
   };
   // Shared::cluster addresses: the CTA's own shared offsets, or (rank + 1) << kRankShift | offset
   // for the shared memory of another CTA of the cluster (mapa).
@@ -171,6 +178,7 @@ class Runner {
     c.tmem.reset();
     c.mma_pending.clear();
     c.saw_failed_cancel = false;
+    c.bars = {};
     if (opt_.check_races) c.shadow.assign(c.smem.size(), Shadow{});
     c.epoch = 1;
     c.written.assign(c.smem.size(), 0);
@@ -317,27 +325,36 @@ class Runner {
     return true;
   }
 
-  // Releases the warps of a barrier every live warp of the CTA has reached.
-  bool release_barrier() {
-    bool all = true, any = false;
-    uint32_t id = 0;
-    for (const Warp& w : c_->warps) {
-      if (!w.live) continue;
-      if (!w.waiting || w.barrier == kClusterBarrier) all = false;
-      else id = w.barrier, any = true;
-    }
-    if (!any || !all) return false;
+  // Completes named barrier `id` of this CTA when enough threads have arrived: its waiting
+  // warps move on (bar.red's waiting lanes get the reduction).
+  bool release_barrier(uint32_t id) {
+    Cta::NamedBarrier& b = c_->bars[id];
+    uint32_t needed = b.expected;
+    if (needed == 0)
+      for (const Warp& w : c_->warps) needed += w.live ? kLanes : 0;
+    if (b.arrived == 0 || b.arrived < needed) return false;
     ++c_->epoch;
     for (Warp& w : c_->warps) {
-      if (!w.live || !w.waiting) continue;
-      if (w.barrier != id) throw Error(fmt::format("kernel {}: warps wait at different barriers ({} and {})", p_.name, id, w.barrier));
+      if (!w.live || !w.waiting || w.barrier != id) continue;
+      const DInst& at = p_.code[lane_pc(w, std::countr_zero(w.live))];
+      if (at.op == Opc::Bar && at.sub == kBarRed) {
+        const uint64_t r = at.boolop == 1 ? b.popc : at.boolop == 2 ? b.all : b.any;
+        for (uint32_t m = w.live; m; m &= m - 1) write(w, at.ops[0], std::countr_zero(m), r, at.boolop == 1 ? Ty{'u', 32} : Ty{'p', 1});
+      }
       w.waiting = false;
       if (w.uniform) ++w.upc;
       else
         for (int l = 0; l < kLanes; ++l)
           if (w.live >> l & 1) ++w.pc[l];
     }
+    b = {};
     return true;
+  }
+  // Every named barrier that warps exiting (or arrivals) may have completed.
+  bool release_barrier() {
+    bool any = false;
+    for (uint32_t id = 0; id < 16; ++id) any = (c_->bars[id].arrived && release_barrier(id)) || any;
+    return any;
   }
 
   static uint32_t lane_pc(const Warp& w, int lane) { return w.uniform ? w.upc : w.pc[lane]; }
@@ -1319,14 +1336,41 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       call(w, in, exec, static_cast<uint32_t>(&in - p_.code.data()));
       advance = active & ~exec;
       return;
-    case Opc::Bar:
-      if (in.sub == 1) return;  // bar.arrive: counted by the warps that wait
-      if (exec == 0) return;    // predicated off in every lane here: not executed
+    case Opc::Bar: {  // bar{.cta}.sync / .arrive / .red a{, b}: barrier a, b threads (default: all)
+      if (exec == 0) return;  // predicated off in every lane here: not executed
       if (exec != w.live) fail(w, std::countr_zero(active), "barrier divergence: not every live thread of the warp reaches this barrier together");
-      w.waiting = true;
-      w.barrier = in.sub == 2 ? 16 : in.nops ? static_cast<uint32_t>(value(w, o[0], std::countr_zero(exec))) : 0;
-      advance = 0;  // moves on when released
+      const int first = std::countr_zero(exec);
+      const bool red = in.sub == kBarRed;
+      const unsigned at = red ? 1 : 0;  // bar.red d, a{, b}, c
+      const bool counted = in.nops > at + (red ? 2u : 1u);
+      const uint64_t id = in.nops > at ? value(w, o[at], first) : 0;
+      if (id >= 16) fail(w, first, fmt::format("barrier {}: there are 16 (0 to 15)", id));
+      const uint32_t threads = cfg_.block.x * cfg_.block.y * cfg_.block.z;
+      const uint64_t count = counted ? value(w, o[at + 1], first) : 0;
+      if (counted && (count == 0 || count % kLanes != 0 || count > (threads + kLanes - 1) / kLanes * kLanes))
+        fail(w, first, fmt::format("barrier {} with a thread count of {}: a multiple of 32, at most the CTA's {} threads rounded to warps", id,
+                                   count, threads));
+      if (in.sub == kBarArrive && !counted) fail(w, first, "bar.arrive needs a thread count");
+      Cta::NamedBarrier& b = c_->bars[id];
+      if (b.arrived == 0) b.expected = static_cast<uint32_t>(count);
+      else if (b.expected != count)
+        fail(w, first, fmt::format("barrier {} is in use with {} threads; this warp arrives for {}", id,
+                                   b.expected ? fmt::format("{}", b.expected) : std::string("all the CTA's"),
+                                   count ? fmt::format("{}", count) : std::string("all the CTA's")));
+      b.arrived += kLanes;  // a warp counts as 32 threads, whatever its active lanes
+      if (red)
+        for (uint32_t m = exec; m; m &= m - 1) {
+          const bool v = value(w, o[in.nops - 1], std::countr_zero(m)) & 1;
+          b.popc += v, b.all = b.all && v, b.any = b.any || v;
+        }
+      if (in.sub != kBarArrive) {
+        w.waiting = true;
+        w.barrier = static_cast<uint32_t>(id);
+        advance = 0;  // moves on when released
+      }
+      release_barrier(static_cast<uint32_t>(id));
       return;
+    }
     case Opc::Shfl: {
       uint64_t src[kLanes];
       for (int l = 0; l < kLanes; ++l) src[l] = (w.live >> l & 1) ? value(w, o[1], l) : 0;

@@ -76,6 +76,7 @@ enum Flag : uint32_t {
   kCompleteTx = 1u << 28, kNoinc = 1u << 29, kTrans = 1u << 30, kMulticast = 1u << 31,
 };
 
+constexpr uint8_t kBarArrive = 1, kBarRed = 3;  // DInst::sub of bar/barrier (0: .sync)
 constexpr uint8_t kMul24 = 1;  // DInst::sub of mul/mad: mul24/mad24 (24-bit operands, a 48-bit product)
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
