@@ -700,6 +700,23 @@ class Runner {
   void texture(Warp& w, const DInst& in, uint32_t exec);
   void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
   void cluster_launch_control(Warp& w, const DInst& in, uint32_t exec);
+  // A *.sync warp collective's member mask (synccheck): each lane executing it is in the mask and
+  // every live lane of the mask executes it with them; otherwise the result is undefined (the
+  // GPU may hang), so it is reported.
+  void sync_members(Warp& w, uint32_t exec, uint32_t active, const Opnd& mask_op) {
+    if (!opt_.check_sync || exec == 0) return;
+    const uint32_t mask = static_cast<uint32_t>(value(w, mask_op, std::countr_zero(exec)));
+    for (uint32_t m = exec; m; m &= m - 1)
+      if (static_cast<uint32_t>(value(w, mask_op, std::countr_zero(m))) != mask)
+        fail(w, std::countr_zero(m), fmt::format("the member mask {:#010x} differs from lane {}'s {:#010x}", value(w, mask_op, std::countr_zero(m)),
+                                                 std::countr_zero(exec), mask));
+    if (const uint32_t outside = exec & ~mask)
+      fail(w, std::countr_zero(outside), fmt::format("lane {} executes it but is not in the member mask {:#010x}", std::countr_zero(outside), mask));
+    if (const uint32_t missing = mask & w.live & ~exec)
+      fail(w, std::countr_zero(exec),
+           fmt::format("lane {} is in the member mask {:#010x} but does not execute it with lanes {:#010x} ({})", std::countr_zero(missing),
+                       mask, exec, (active >> std::countr_zero(missing) & 1) ? "its guard predicate is false" : "it is elsewhere in the code"));
+  }
   // .b128 values live in registers declared .b128 (two slots); vectors of them are not in the ISA.
   void b128_operands(Warp& w, uint32_t lanes, std::initializer_list<const Opnd*> ops, const char* what) {
     for (const Opnd* op : ops)
@@ -1372,6 +1389,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     }
     case Opc::Shfl: {
+      if (in.nops >= 5) sync_members(w, exec, active, o[4]);
       uint64_t src[kLanes];
       for (int l = 0; l < kLanes; ++l) src[l] = (w.live >> l & 1) ? value(w, o[1], l) : 0;
       const ShflMode mode = static_cast<ShflMode>(in.sub);
@@ -1395,6 +1413,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     }
     case Opc::Vote: {
+      if (in.nops >= 3) sync_members(w, exec, active, o[2]);
       uint32_t ballot = 0;
       for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
@@ -1464,6 +1483,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
     case Opc::Match:
+      if (in.nops >= 3) sync_members(w, exec, active, o[2]);
       if (in.sub == 1) {  // match.all: the mask if every lane holds the same value, else 0 (and p)
         bool same = true;
         uint64_t first = 0;
@@ -1590,6 +1610,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     case Opc::Activemask: lanes([&](int l) { write(w, o[0], l, active, Ty{'b', 32}); }); return;
     case Opc::Redux: {
+      if (in.nops >= 3) sync_members(w, exec, active, o[2]);
       const AtomOp rop = static_cast<AtomOp>(in.sub);
       uint64_t acc = 0;
       bool first = true;
@@ -1619,6 +1640,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     }
     case Opc::Elect: {
+      sync_members(w, exec, active, o[1]);
       const uint32_t members = exec & static_cast<uint32_t>(value(w, o[1], std::countr_zero(exec ? exec : active)));
       const int leader = members ? std::countr_zero(members) : -1;
       lanes([&](int l) {
@@ -1678,7 +1700,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
     case Opc::Tensormap: return tensormap_op(w, in, exec);
     case Opc::Clc: return cluster_launch_control(w, in, exec);
-    case Opc::WarpSync: ++w.syncs; return;
+    case Opc::WarpSync:
+      if (in.nops >= 1) sync_members(w, exec, active, o[0]);
+      ++w.syncs;
+      return;
     case Opc::Video: {
       const VideoInst& v = p_.video[in.table];
       for (uint32_t m = exec; m; m &= m - 1) {

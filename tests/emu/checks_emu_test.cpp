@@ -260,6 +260,54 @@ TEST(EmuChecks, WarpSyncOrdersTheLanesOfAWarp) {
   EXPECT_NE(rep.find("shared-memory race: a read of shared+0 after a write by thread (0,0,0)"), std::string::npos) << rep;
 }
 
+// *.sync collectives with a member mask (synccheck): lanes 0-15 shuffle with the full mask while
+// 16-31 are elsewhere; a lane outside its own mask; the check switched off runs it.
+TEST(EmuChecks, WarpCollectivesNeedEveryMemberLane) {
+  auto text = [](const std::string& mask, bool diverge) {
+    return std::string(kHeader) + R"(.visible .entry t(.param .u64 out)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<3>;
+	mov.u32 %r1, %tid.x;
+	setp.ge.u32 %p1, %r1, 16;
+)" + (diverge ? "\t@%p1 bra $done;\n" : "") + "\tshfl.sync.bfly.b32 %r2, %r1, 1, 31, " + mask + R"(;
+	ld.param.u64 %rd1, [out];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd1, %rd1, %rd2;
+	st.global.u32 [%rd1], %r2;
+$done:
+	ret;
+}
+)";
+  };
+  {
+    EmuRun r;
+    r.buffer(std::vector<uint32_t>(32), "out");
+    const std::string rep = report_of(r, text("-1", true), {1, 1, 1}, {32, 1, 1});
+    EXPECT_NE(rep.find("lane 16 is in the member mask 0xffffffff but does not execute it with lanes 0x0000ffff (it is elsewhere in the code)"),
+              std::string::npos) << rep;
+  }
+  {
+    EmuRun r;
+    r.buffer(std::vector<uint32_t>(32), "out");
+    const std::string rep = report_of(r, text("0xffff", false), {1, 1, 1}, {32, 1, 1});
+    EXPECT_NE(rep.find("lane 16 executes it but is not in the member mask 0x0000ffff"), std::string::npos) << rep;
+  }
+  {  // with the mask of the lanes that run it, fine
+    EmuRun r;
+    const uint64_t out = r.buffer(std::vector<uint32_t>(32), "out");
+    r.launch(text("0xffff", true), "t", {1, 1, 1}, {32, 1, 1});
+    const auto got = r.read<uint32_t>(out, 16);
+    for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], i ^ 1) << i;
+  }
+  emu::Options off;
+  off.check_sync = false;
+  EmuRun r{emu::Emulator(off), {}};
+  r.buffer(std::vector<uint32_t>(32), "out");
+  EXPECT_NO_THROW(r.launch(text("-1", true), "t", {1, 1, 1}, {32, 1, 1}));  // the diverged shuffle runs unchecked
+}
+
 TEST(EmuChecks, UnsupportedInstructionsAreNamed) {
   const std::string text = std::string(".version 8.1\n.target sm_90a\n.address_size 64\n\n") + R"(.visible .entry t(.param .u64 s)
 {

@@ -117,6 +117,7 @@ struct Options {
   bool check_memory = true;       // out-of-bounds, misaligned, freed accesses
   bool check_shared_init = true;  // reads of shared memory never written in this CTA
   bool check_races = true;        // shared-memory accesses of two threads, one a write, between barriers
+  bool check_sync = true;         // *.sync warp collectives: every live lane of the member mask executes them together
   bool validate = true;           // refuse a module the validator (ptx::spec::check) reports errors in, as ptxas would
   uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
   std::ostream* printf_output = nullptr;  // where device printf writes (nullptr: standard output)
