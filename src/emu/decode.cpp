@@ -772,7 +772,7 @@ class Decoder {
         {"lg2", Opc::Lg2},   {"sin", Opc::Sin},     {"cos", Opc::Cos},     {"tanh", Opc::Tanh},   {"atom", Opc::Atom},
         {"red", Opc::Red},   {"membar", Opc::Nop},  {"fence", Opc::Nop},   {"nanosleep", Opc::Nop},
         {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}, {"addc", Opc::Add},
-        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
+        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"alloca", Opc::Alloca}, {"stacksave", Opc::StackSave}, {"stackrestore", Opc::StackRestore}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
         {"shf", Opc::Shf}, {"activemask", Opc::Activemask}, {"redux", Opc::Redux}, {"trap", Opc::Trap},
         {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
         {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},

@@ -77,12 +77,13 @@ struct Warp {
   // Per-lane thread state for calls: the frame stack (.local and call .param
   // variables), the current frame's base and function, and the return frames.
   struct CallFrame {
-    uint32_t return_pc, caller_sp, caller_fn;
+    uint32_t return_pc, caller_sp, caller_fn, caller_top;
     uint32_t ret_dst;  // the caller's frame offset for the result (kNoSlot: none)
     std::vector<uint64_t> saved;  // the callee's registers, restored on return (recursion)
   };
   std::vector<uint8_t> local[kLanes];
   uint32_t sp[kLanes] = {};
+  uint32_t top[kLanes] = {};  // the end of the current frame and its alloca'd memory (where a call's frame starts)
   uint32_t fn[kLanes] = {};
   std::vector<CallFrame> calls[kLanes];
 };
@@ -204,6 +205,7 @@ class Runner {
       for (int l = 0; l < kLanes; ++l) {
         wp.local[l].assign(p_.funcs[0].frame, 0);
         wp.sp[l] = 0;
+        wp.top[l] = p_.funcs[0].frame;
         wp.fn[l] = 0;
         wp.calls[l].clear();
       }
@@ -700,6 +702,7 @@ class Runner {
   void texture(Warp& w, const DInst& in, uint32_t exec);
   void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
   void cluster_launch_control(Warp& w, const DInst& in, uint32_t exec);
+  static constexpr uint64_t kMaxStack = 1u << 24;  // bytes of .local frames and alloca per thread
   // A *.sync warp collective's member mask (synccheck): each lane executing it is in the mask and
   // every live lane of the mask executes it with them; otherwise the result is undefined (the
   // GPU may hang), so it is reported.
@@ -1700,6 +1703,27 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
     case Opc::Tensormap: return tensormap_op(w, in, exec);
     case Opc::Clc: return cluster_launch_control(w, in, exec);
+    case Opc::Alloca:  // alloca.type ptr, size{, align}: a .local address in the thread's stack
+      lanes([&](int l) {
+        const uint64_t size = value(w, o[1], l), align = in.nops >= 3 ? std::max<uint64_t>(value(w, o[2], l), 8) : 8;
+        const uint64_t at = (uint64_t{w.top[l]} + align - 1) & ~(align - 1);
+        if (at + size > kMaxStack)
+          fail(w, l, fmt::format("alloca of {} bytes: the thread's stack would reach {} bytes (the emulator allows {})", size, at + size, kMaxStack));
+        if (w.local[l].size() < at + size) w.local[l].resize(at + size, 0);
+        w.top[l] = static_cast<uint32_t>(at + size);
+        write(w, o[0], l, at, t);
+      });
+      return;
+    case Opc::StackSave: lanes([&](int l) { write(w, o[0], l, w.top[l], t); }); return;
+    case Opc::StackRestore:
+      lanes([&](int l) {
+        const uint64_t v = value(w, o[0], l);
+        const uint64_t frame_end = w.sp[l] + p_.funcs[w.fn[l]].frame;
+        if (v < frame_end || v > w.top[l])
+          fail(w, l, fmt::format("stackrestore to {:#x}: not a stack pointer of this frame (stacksave gives {:#x} to {:#x} here)", v, frame_end, w.top[l]));
+        w.top[l] = static_cast<uint32_t>(v);
+      });
+      return;
     case Opc::WarpSync:
       if (in.nops >= 1) sync_members(w, exec, active, o[0]);
       ++w.syncs;
@@ -1783,16 +1807,18 @@ void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
     const uint32_t nparams = params.kind == Opnd::Vec ? params.count : 0;
     if (nparams != f.formal_offsets.size())
       fail(w, l, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.formal_offsets.size()));
-    const uint32_t new_sp = w.sp[l] + caller.frame;
+    (void)caller;
+    const uint32_t new_sp = (w.top[l] + 15) & ~15u;  // above the caller's frame and its alloca'd memory
     std::vector<uint8_t>& stack = w.local[l];
     if (stack.size() < new_sp + f.frame) stack.resize(new_sp + f.frame, 0);
     for (uint32_t k = 0; k < nparams; ++k)
       std::memcpy(stack.data() + new_sp + f.formal_offsets[k], stack.data() + w.sp[l] + p_.vec_slots[params.slot + k], f.formal_sizes[k]);
-    Warp::CallFrame frame{pc + 1, w.sp[l], w.fn[l], in.ops[0].kind == Opnd::Vec && in.ops[0].count ? p_.vec_slots[in.ops[0].slot] : kNoSlot, {}};
+    Warp::CallFrame frame{pc + 1, w.sp[l], w.fn[l], w.top[l], in.ops[0].kind == Opnd::Vec && in.ops[0].count ? p_.vec_slots[in.ops[0].slot] : kNoSlot, {}};
     frame.saved.resize(f.slot_count);
     for (uint32_t k = 0; k < f.slot_count; ++k) frame.saved[k] = reg(w, f.slot_first + k, l);
     w.calls[l].push_back(std::move(frame));
     w.sp[l] = new_sp;
+    w.top[l] = new_sp + f.frame;
     w.fn[l] = static_cast<uint32_t>(index);
     w.pc[l] = f.entry;
   }
@@ -1925,6 +1951,7 @@ void Runner::ret(Warp& w, uint32_t exec) {
       std::memcpy(stack.data() + frame.caller_sp + frame.ret_dst, stack.data() + w.sp[l] + f.ret_offset, f.ret_size);
     for (uint32_t k = 0; k < f.slot_count; ++k) reg(w, f.slot_first + k, l) = frame.saved[k];
     w.sp[l] = frame.caller_sp;
+    w.top[l] = frame.caller_top;  // the callee's alloca'd memory goes with its frame
     w.fn[l] = frame.caller_fn;
     w.pc[l] = frame.return_pc;
     w.calls[l].pop_back();

@@ -45,6 +45,7 @@ enum class Opc : uint8_t {
   Tensormap,  // tensormap.replace (sub: the TensormapField) and tensormap.cp_fenceproxy (sub: kTensormapCopy)
   Clc,        // clusterlaunchcontrol (sub: the ClcOp)
   WarpSync,   // bar.warp.sync: the warp's lanes run together here; it orders their memory accesses
+  Alloca, StackSave, StackRestore,  // the thread's stack (.local): alloca above the current frame
   Video,      // vadd ... vset4 (video.cpp; DInst::table indexes Program::video)
   Wmma,       // wmma.load/store/mma (wmma.cpp): sub is the WmmaOp and layout bits
   Texture,    // tex, tld4, txq, suld, sust, sured, suq (texture.cpp; DInst::table indexes Program::textures)
