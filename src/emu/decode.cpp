@@ -164,11 +164,16 @@ class Decoder {
           p_.param_offsets.push_back(p_.param_bytes);
           p_.param_sizes.push_back(bytes);
           p_.param_bytes += bytes;
+        } else if (const uint32_t r = reg_param(d, dc); r != kNoSlot) {
+          info.formal_offsets.push_back(0);
+          info.formal_sizes.push_back(bytes);
+          info.formal_regs.push_back(r);
         } else {
           const uint32_t off = frame_slot(bytes, align);
           local_syms_[std::string(m_.text(dc.name))] = {Space::Local, off};
           info.formal_offsets.push_back(off);
           info.formal_sizes.push_back(bytes);
+          info.formal_regs.push_back(kNoSlot);
         }
       }
     }
@@ -178,6 +183,7 @@ class Decoder {
         const auto [size, align] = param_size(d);
         for (const Declarator& dc : m_.declarators_of(d)) {
           info.ret_size = size * static_cast<uint32_t>(std::max<uint64_t>(element_count(dc), 1));
+          if ((info.ret_reg = reg_param(d, dc)) != kNoSlot) continue;
           info.ret_offset = frame_slot(info.ret_size, align);
           local_syms_[std::string(m_.text(dc.name))] = {Space::Local, info.ret_offset};
         }
@@ -196,6 +202,19 @@ class Decoder {
     info.slot_count = static_cast<uint32_t>(p_.slot_types.size()) - info.slot_first;
     info.frame = (frame_ + 15) / 16 * 16;
     p_.funcs[index] = std::move(info);
+  }
+
+  // A .func parameter declared in .reg space (`.func (.reg .u32 r) f(.reg .u32 a)`): the
+  // callee's register it arrives in; kNoSlot for .param ones.
+  uint32_t reg_param(const Decl& d, const Declarator& dc) {
+    const DeclInfo di = decl_info(m_, d);
+    if (di.space != StateSpace::Reg) return kNoSlot;
+    const auto ty = parse_type(di.type);
+    if (!ty || ty->bits > 64 || di.vector != 1 || dc.range)
+      throw unsupported(fmt::format("the .reg parameter {} of type {}", m_.text(dc.name), di.type));
+    const uint32_t slot = static_cast<uint32_t>(p_.slot_types.size());
+    add_reg(std::string(m_.text(dc.name)), *ty);
+    return slot;
   }
 
   std::pair<uint32_t, uint32_t> param_size(const Decl& d) {
@@ -1102,6 +1121,10 @@ class Decoder {
       o.count = l.b;
       for (uint32_t k = 0; k < l.b; ++k) {
         const ExprId el{m_.items[l.a + k].node};
+        if (auto r = regs_.find(std::string(m_.name_of(el))); r != regs_.end() && m_.expr(el).kind == ExprKind::Name) {
+          p_.vec_slots.push_back(kRegArg | r->second);  // a register argument (or result)
+          continue;
+        }
         const SymbolInfo* s = symbol(std::string(m_.name_of(el)));
         if (!s || s->space != Space::Local) throw unsupported(fmt::format("the call argument '{}'", text::print_expr(m_, el)));
         p_.vec_slots.push_back(static_cast<uint32_t>(s->address));  // the argument's frame offset

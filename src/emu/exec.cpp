@@ -1811,11 +1811,28 @@ void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
     const uint32_t new_sp = (w.top[l] + 15) & ~15u;  // above the caller's frame and its alloca'd memory
     std::vector<uint8_t>& stack = w.local[l];
     if (stack.size() < new_sp + f.frame) stack.resize(new_sp + f.frame, 0);
-    for (uint32_t k = 0; k < nparams; ++k)
-      std::memcpy(stack.data() + new_sp + f.formal_offsets[k], stack.data() + w.sp[l] + p_.vec_slots[params.slot + k], f.formal_sizes[k]);
+    // arguments: registers or the caller's .param variables, into the callee's registers or frame
+    uint64_t reg_args[32];
+    if (nparams > 32) fail(w, l, fmt::format("call to {} with {} arguments (the emulator takes 32)", f.name, nparams));
+    for (uint32_t k = 0; k < nparams; ++k) {
+      const uint32_t a = p_.vec_slots[params.slot + k];
+      const uint32_t bytes = std::min<uint32_t>(f.formal_sizes[k], 8);
+      const bool to_reg = k < f.formal_regs.size() && f.formal_regs[k] != kNoSlot;
+      if (!(a & kRegArg) && !to_reg) {
+        std::memcpy(stack.data() + new_sp + f.formal_offsets[k], stack.data() + w.sp[l] + a, f.formal_sizes[k]);
+        continue;
+      }
+      uint64_t v = 0;
+      if (a & kRegArg) v = reg(w, a & ~kRegArg, l);
+      else std::memcpy(&v, stack.data() + w.sp[l] + a, bytes);
+      if (to_reg) reg_args[k] = v;
+      else std::memcpy(stack.data() + new_sp + f.formal_offsets[k], &v, bytes);
+    }
     Warp::CallFrame frame{pc + 1, w.sp[l], w.fn[l], w.top[l], in.ops[0].kind == Opnd::Vec && in.ops[0].count ? p_.vec_slots[in.ops[0].slot] : kNoSlot, {}};
     frame.saved.resize(f.slot_count);
     for (uint32_t k = 0; k < f.slot_count; ++k) frame.saved[k] = reg(w, f.slot_first + k, l);
+    for (uint32_t k = 0; k < nparams && k < f.formal_regs.size(); ++k)
+      if (f.formal_regs[k] != kNoSlot) reg(w, f.formal_regs[k], l) = reg_args[k];
     w.calls[l].push_back(std::move(frame));
     w.sp[l] = new_sp;
     w.top[l] = new_sp + f.frame;
@@ -1841,8 +1858,10 @@ void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
     fail(w, lane, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.formal_sizes.size()));
   std::vector<uint8_t>& stack = w.local[lane];
   auto arg = [&](uint32_t k) {
+    const uint32_t a = p_.vec_slots[params.slot + k];
+    if (a & kRegArg) return reg(w, a & ~kRegArg, lane);
     uint64_t v = 0;
-    std::memcpy(&v, stack.data() + w.sp[lane] + p_.vec_slots[params.slot + k], std::min<uint32_t>(f.formal_sizes[k], 8));
+    std::memcpy(&v, stack.data() + w.sp[lane] + a, std::min<uint32_t>(f.formal_sizes[k], 8));
     return v;
   };
   uint64_t result = 0;
@@ -1933,8 +1952,11 @@ void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
                                 static_cast<uint32_t>(arg(2)), c_string(w, lane, arg(3))));
     case FuncInfo::Builtin::None: break;
   }
-  if (f.ret_size && in.ops[0].kind == Opnd::Vec && in.ops[0].count)
-    std::memcpy(stack.data() + w.sp[lane] + p_.vec_slots[in.ops[0].slot], &result, std::min<uint32_t>(f.ret_size, 8));
+  if (f.ret_size && in.ops[0].kind == Opnd::Vec && in.ops[0].count) {
+    const uint32_t dst = p_.vec_slots[in.ops[0].slot];
+    if (dst & kRegArg) reg(w, dst & ~kRegArg, lane) = result;
+    else std::memcpy(stack.data() + w.sp[lane] + dst, &result, std::min<uint32_t>(f.ret_size, 8));
+  }
 }
 
 void Runner::ret(Warp& w, uint32_t exec) {
@@ -1947,9 +1969,17 @@ void Runner::ret(Warp& w, uint32_t exec) {
     Warp::CallFrame& frame = w.calls[l].back();
     const FuncInfo& f = p_.funcs[w.fn[l]];
     std::vector<uint8_t>& stack = w.local[l];
-    if (frame.ret_dst != kNoSlot && f.ret_size)
+    const bool result = frame.ret_dst != kNoSlot && f.ret_size;
+    uint64_t v = 0;  // a result through a register (the callee's or the caller's)
+    if (result && (f.ret_reg != kNoSlot || (frame.ret_dst & kRegArg))) {
+      if (f.ret_reg != kNoSlot) v = reg(w, f.ret_reg, l);
+      else std::memcpy(&v, stack.data() + w.sp[l] + f.ret_offset, std::min<uint32_t>(f.ret_size, 8));
+      if (!(frame.ret_dst & kRegArg)) std::memcpy(stack.data() + frame.caller_sp + frame.ret_dst, &v, std::min<uint32_t>(f.ret_size, 8));
+    } else if (result) {
       std::memcpy(stack.data() + frame.caller_sp + frame.ret_dst, stack.data() + w.sp[l] + f.ret_offset, f.ret_size);
+    }
     for (uint32_t k = 0; k < f.slot_count; ++k) reg(w, f.slot_first + k, l) = frame.saved[k];
+    if (result && (frame.ret_dst & kRegArg)) reg(w, frame.ret_dst & ~kRegArg, l) = v;  // after the restore: recursion reuses registers
     w.sp[l] = frame.caller_sp;
     w.top[l] = frame.caller_top;  // the callee's alloca'd memory goes with its frame
     w.fn[l] = frame.caller_fn;

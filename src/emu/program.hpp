@@ -77,6 +77,7 @@ enum Flag : uint32_t {
   kCompleteTx = 1u << 28, kNoinc = 1u << 29, kTrans = 1u << 30, kMulticast = 1u << 31,
 };
 
+constexpr uint32_t kRegArg = 0x80000000u;  // a call's argument or result in Program::vec_slots: a register (the rest: its slot), else a frame offset
 constexpr uint8_t kBarArrive = 1, kBarRed = 3;  // DInst::sub of bar/barrier (0: .sync)
 constexpr uint8_t kMul24 = 1;  // DInst::sub of mul/mad: mul24/mad24 (24-bit operands, a 48-bit product)
 
@@ -137,7 +138,9 @@ struct FuncInfo {
   uint32_t slot_first = 0, slot_count = 0;
   uint32_t frame = 0;                       // frame bytes
   std::vector<uint32_t> formal_offsets, formal_sizes;  // .func parameters, in the frame
+  std::vector<uint32_t> formal_regs;        // .reg parameters: the register (kNoSlot: a .param one, in the frame)
   uint32_t ret_offset = 0, ret_size = 0;    // the return parameter (ret_size 0: none)
+  uint32_t ret_reg = kNoSlot;               // a .reg return parameter's register
   // The device runtime's functions, run by the emulator itself.
   enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail } builtin = Builtin::None;
 };

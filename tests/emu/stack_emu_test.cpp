@@ -42,5 +42,20 @@ TEST(EmuStack, AllocaStacksaveStackrestore) {
   }
 }
 
+// .reg parameters and results (hand-written PTX may pass them so; nvcc uses .param), recursively.
+TEST(EmuStack, RegisterParametersAndRecursion) {
+  const std::string text = emu_kernel("reg_params.ptx");
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(20), "out");
+  r.launch(text, "reg_params", {1, 1, 1}, {20, 1, 1});
+  const auto got = r.read<uint32_t>(out, 20);
+  uint32_t a = 0, b = 1;
+  for (uint32_t t = 0; t < 20; ++t, b = a + b, a = b - a) EXPECT_EQ(got[t], a) << t;
+  if (have_ptxas()) {
+    const auto as = run_ptxas(text, "sm_90");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
