@@ -42,6 +42,8 @@ std::optional<Ty> parse_type(std::string_view m) {
   if (m == ".e5m2") return Ty{'M', 8};
   if (m == ".e5m2x2") return Ty{'M', 16};
   if (m == ".tf32") return Ty{'t', 32};
+  if (m == ".s16x2") return Ty{'S', 32};  // two 16-bit integers (sm_90 add/sub/min/max)
+  if (m == ".u16x2") return Ty{'U', 32};
   const char k = m[1];
   if (k != 'u' && k != 's' && k != 'f' && k != 'b') return std::nullopt;
   unsigned bits = 0;
@@ -629,6 +631,7 @@ class Decoder {
     if (is_video(op)) return;  // video_decode reads them
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
+    if (op == "applypriority" || op == "discard") return;  // L2 hints: no effect here
     if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
         op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
       return;
@@ -791,7 +794,7 @@ class Decoder {
         {"lg2", Opc::Lg2},   {"sin", Opc::Sin},     {"cos", Opc::Cos},     {"tanh", Opc::Tanh},   {"atom", Opc::Atom},
         {"red", Opc::Red},   {"membar", Opc::Nop},  {"fence", Opc::Nop},   {"nanosleep", Opc::Nop},
         {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}, {"addc", Opc::Add},
-        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"alloca", Opc::Alloca}, {"stacksave", Opc::StackSave}, {"stackrestore", Opc::StackRestore}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
+        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"alloca", Opc::Alloca}, {"ldu", Opc::Ld}, {"applypriority", Opc::Nop}, {"discard", Opc::Nop}, {"fns", Opc::Fns}, {"slct", Opc::Slct}, {"stacksave", Opc::StackSave}, {"stackrestore", Opc::StackRestore}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
         {"shf", Opc::Shf}, {"activemask", Opc::Activemask}, {"redux", Opc::Redux}, {"trap", Opc::Trap},
         {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
         {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},
@@ -859,6 +862,18 @@ class Decoder {
         else if (mo == ".warp") d.op = Opc::WarpSync;
     }
     if ((d.op == Opc::Setp || d.op == Opc::Selp) && !types.empty()) d.type2 = types.back();
+  }
+
+  // An immediate where the emulator takes registers (vector elements, call arguments): a register
+  // every warp starts with holding it (Program::constants).
+  uint32_t constant_slot(ExprId id) {
+    uint64_t bits = 0;
+    if (auto v = eval_int(m_, id)) bits = static_cast<uint64_t>(*v);
+    else throw unsupported(fmt::format("the operand '{}'", text::print_expr(m_, id)));
+    const uint32_t slot = static_cast<uint32_t>(p_.slot_types.size());
+    p_.slot_types.push_back(Ty{'b', 64});
+    p_.constants.emplace_back(slot, bits);
+    return slot;
   }
 
   uint32_t reg_slot(ExprId id) {
@@ -946,7 +961,10 @@ class Decoder {
           o.count = e.b;
           for (uint32_t i = 0; i < e.b; ++i) {
             const ExprId el{m_.items[e.a + i].node};
-            p_.vec_slots.push_back(m_.name_of(el) == "_" ? kNoSlot : reg_slot(el));
+            if (m_.name_of(el) == "_") p_.vec_slots.push_back(kNoSlot);
+            else if (const Expr& x = m_.expr(el); x.kind == ExprKind::Int || x.kind == ExprKind::Unary)
+              p_.vec_slots.push_back(constant_slot(el));  // {0, %rs1}: a register that holds the constant
+            else p_.vec_slots.push_back(reg_slot(el));
           }
           return o;
         }
@@ -1123,6 +1141,10 @@ class Decoder {
         const ExprId el{m_.items[l.a + k].node};
         if (auto r = regs_.find(std::string(m_.name_of(el))); r != regs_.end() && m_.expr(el).kind == ExprKind::Name) {
           p_.vec_slots.push_back(kRegArg | r->second);  // a register argument (or result)
+          continue;
+        }
+        if (const Expr& x = m_.expr(el); x.kind == ExprKind::Int || x.kind == ExprKind::Unary) {
+          p_.vec_slots.push_back(kRegArg | constant_slot(el));  // an immediate argument: as a register
           continue;
         }
         const SymbolInfo* s = symbol(std::string(m_.name_of(el)));

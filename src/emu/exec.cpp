@@ -210,6 +210,7 @@ class Runner {
         wp.calls[l].clear();
       }
       wp.regs.assign(static_cast<size_t>(p_.slots) * kLanes, 0);
+      for (const auto& [slot, bits] : p_.constants) std::fill_n(wp.regs.begin() + static_cast<std::ptrdiff_t>(slot) * kLanes, kLanes, bits);
     }
   }
 
@@ -727,6 +728,24 @@ class Runner {
         fail(w, std::countr_zero(lanes), fmt::format("{}.b128 needs a .b128 register for its 128-bit value", what));
   }
   void mov_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes);
+  // .s16x2 / .u16x2 add, sub, min, max: each 16-bit half on its own (wrapping; min/max .relu clamps at 0)
+  template <class Op>
+  void pair16(Warp& w, const DInst& in, uint32_t exec, Op op) {
+    const bool is_signed = in.type.k == 'S';
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      const uint64_t a = value(w, in.ops[1], l), b = value(w, in.ops[2], l);
+      uint64_t r = 0;
+      for (unsigned h = 0; h < 2; ++h) {
+        const int64_t x = is_signed ? sext(a >> (16 * h), 16) : static_cast<int64_t>((a >> (16 * h)) & 0xFFFF);
+        const int64_t y = is_signed ? sext(b >> (16 * h), 16) : static_cast<int64_t>((b >> (16 * h)) & 0xFFFF);
+        int64_t v = op(x, y);
+        if ((in.flags & kRelu) && v < 0) v = 0;
+        r |= (static_cast<uint64_t>(v) & 0xFFFF) << (16 * h);
+      }
+      write(w, in.ops[0], l, r, Ty{'b', 32});
+    }
+  }
   void atom_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes);
   std::atomic<uint64_t>* next_ = nullptr;  // the launch's next cluster to run (run())
   uint64_t total_ = 0;                     // its clusters
@@ -1070,6 +1089,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     case Opc::Add:
     case Opc::Sub:
+      if (t.k == 'S' || t.k == 'U') {
+        if (in.op == Opc::Add) return pair16(w, in, exec, [](int64_t a, int64_t b) { return a + b; });
+        return pair16(w, in, exec, [](int64_t a, int64_t b) { return a - b; });
+      }
       if (in.flags & (kCarryIn | kCarryOut)) {  // carry chains: add.cc, addc, sub.cc, subc
         const bool sub = in.op == Opc::Sub;
         lanes([&](int l) {
@@ -1173,6 +1196,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Min:
     case Opc::Max: {
       const bool mx = in.op == Opc::Max;
+      if (t.k == 'S' || t.k == 'U') return pair16(w, in, exec, [mx](int64_t a, int64_t b) { return mx ? std::max(a, b) : std::min(a, b); });
       if ((t.k == 'f' || narrow(t)) && (in.flags & kNaN))  // .NaN: a NaN input gives the canonical NaN
         return binary([mx](float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : mx ? std::max(a, b) : std::min(a, b); },
                       [mx](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : mx ? std::max(a, b) : std::min(a, b); },
@@ -1214,6 +1238,36 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       lanes([&](int l) {
         const uint64_t v = mask_bits(value(w, o[1], l), t.bits);
         write(w, o[0], l, static_cast<uint64_t>(std::countl_zero(v) - (64 - t.bits)), Ty{'u', 32});
+      });
+      return;
+    case Opc::Fns:  // the position of the offset-th set bit of the mask from base (9.7.1.26), or all ones
+      lanes([&](int l) {
+        const uint32_t mask = static_cast<uint32_t>(value(w, o[1], l)), base = static_cast<uint32_t>(value(w, o[2], l));
+        const int32_t offset = static_cast<int32_t>(value(w, o[3], l));
+        uint32_t d = 0xFFFFFFFFu;
+        if (offset == 0) {
+          if (base < 32 && (mask >> base & 1)) d = base;
+        } else {
+          int64_t count = std::abs(static_cast<int64_t>(offset)) - 1;
+          for (int64_t pos = base; pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1)
+            if (mask >> pos & 1) {
+              if (count == 0) {
+                d = static_cast<uint32_t>(pos);
+                break;
+              }
+              --count;
+            }
+        }
+        write(w, o[0], l, d, Ty{'b', 32});
+      });
+      return;
+    case Opc::Slct:  // slct.dtype.ctype d, a, b, c: a if c >= 0, else b (a NaN c gives b)
+      lanes([&](int l) {
+        const uint64_t c = value(w, o[3], l);
+        float cf = f32(c);
+        if ((in.flags & kFtz) && std::fpclassify(cf) == FP_SUBNORMAL) cf = 0;
+        const bool pick_a = t.k == 'f' ? cf >= 0.0f : static_cast<int32_t>(c) >= 0;
+        write(w, o[0], l, value(w, o[pick_a ? 1 : 2], l), in.type2);
       });
       return;
     case Opc::Bmsk:  // the mask of b bits from bit a (9.7.1.24); .clamp: a or b over 31 as the manual says

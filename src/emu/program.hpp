@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ptxpp/ir/module.hpp"
@@ -36,7 +37,7 @@ enum class Opc : uint8_t {
   Mov, Add, Sub, Mul, Mad, Fma, Div, Rem, Neg, Abs, Min, Max, And, Or, Xor, Not, Cnot, Shl, Shr,
   Popc, Clz, Brev, Setp, Selp, Cvt, Cvta, Ld, St, Bra, Ret, Exit, Bar, Shfl, Vote, Match,
   Rsqrt, Rcp, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Atom, Red, Nop, Copysign, Lop3, Prmt,
-  Bfe, Bfi, Bfind, Shf, Bmsk, Szext, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
+  Bfe, Bfi, Bfind, Shf, Bmsk, Szext, Fns, Slct, Activemask, Redux, Trap, Set, Mbarrier, Elect, Createpolicy, Call,
   Mapa, Isspacep, Testp, Sad, CpAsync, Ldmatrix, Stmatrix, Mma, Dp4a, Dp2a, Getctarank, Brkpt,
   ClusterBar,     // barrier.cluster.arrive (sub 0) / .wait (sub 1)
   CpAsyncTensor,  // cp.async.bulk.tensor loads (sub 0), stores (1), reductions (2; boolop: the AtomOp); vec: the rank
@@ -153,6 +154,7 @@ struct Program {
   std::vector<DInst> code;
   std::vector<uint32_t> vec_slots;   // Vec operands' registers (kNoSlot: the sink `_`)
   std::vector<VideoInst> video;      // the decoded video instructions
+  std::vector<std::pair<uint32_t, uint64_t>> constants;  // registers holding immediates (vector elements, call arguments)
   std::vector<std::shared_ptr<const TextureInst>> textures;  // the decoded texture and surface instructions
   std::vector<Ty> slot_types;
   uint32_t slots = 0;

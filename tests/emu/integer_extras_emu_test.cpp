@@ -4,6 +4,7 @@
 // scripts/emu-vs-gpu runs the same kernel on a GPU.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,76 @@ TEST(EmuIntegerExtras, Mul24PrmtModesBmskSzext) {
     for (int k = 0; k < 16; ++k)
       EXPECT_EQ(got[16 * t + static_cast<uint32_t>(k)], want[static_cast<size_t>(k)])
           << kNames[k] << std::hex << " a=" << in[4 * t] << " b=" << in[4 * t + 1] << " c=" << in[4 * t + 2];
+  }
+  if (have_ptxas()) {
+    const auto as = run_ptxas(text, "sm_90");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+}
+
+// fns: the manual's definition (9.7.1.26), walking the mask bit by bit from base.
+uint32_t fns(uint32_t mask, uint32_t base, int32_t offset) {
+  if (offset == 0) return base < 32 && ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
+  int64_t remaining = offset > 0 ? offset : -static_cast<int64_t>(offset);
+  for (int64_t pos = base; pos >= 0 && pos <= 31; pos += offset > 0 ? 1 : -1)
+    if ((mask >> pos) & 1 && --remaining == 0) return static_cast<uint32_t>(pos);
+  return 0xFFFFFFFFu;
+}
+
+uint32_t halves(uint32_t a, uint32_t b, bool is_signed, bool relu, int64_t (*op)(int64_t, int64_t)) {
+  uint32_t r = 0;
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t x = (a >> (16 * h)) & 0xFFFF, y = (b >> (16 * h)) & 0xFFFF;
+    const int64_t vx = is_signed ? static_cast<int16_t>(x) : static_cast<int64_t>(x), vy = is_signed ? static_cast<int16_t>(y) : static_cast<int64_t>(y);
+    int64_t v = op(vx, vy);
+    if (relu && v < 0) v = 0;
+    r |= (static_cast<uint32_t>(v) & 0xFFFF) << (16 * h);
+  }
+  return r;
+}
+
+TEST(EmuIntegerExtras, FnsSlctPairsLduImmediates) {
+  const std::string text = emu_kernel("int_extras2.ptx");
+  const uint32_t n = 96;
+  std::vector<uint32_t> in(4 * n);
+  uint32_t s = 4242;
+  for (auto& x : in) {
+    s = s * 1664525u + 1013904223u;
+    x = s ^ (s >> 13);
+  }
+  // d as a float: zeros of both signs, a subnormal, a NaN; offsets 0 and small ones
+  const uint32_t ds[] = {0x80000000u, 0, 0x80000001u, 0x7FC00000u, 0xFFC00000u, 3, 0xFFFFFFFDu, 0x00000001u};
+  for (size_t i = 0; i < std::size(ds); ++i) in[4 * i + 3] = ds[i];
+  EmuRun r;
+  r.buffer(in, "in");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(16 * n), "out");
+  r.launch(text, "int_extras2", {1, 1, 1}, {n, 1, 1});
+  const auto got = r.read<uint32_t>(out, 16 * n);
+  auto add = [](int64_t x, int64_t y) { return x + y; };
+  auto mn = [](int64_t x, int64_t y) { return x < y ? x : y; };
+  auto mx = [](int64_t x, int64_t y) { return x > y ? x : y; };
+  for (uint32_t t = 0; t < n; ++t) {
+    const uint32_t a = in[4 * t], b = in[4 * t + 1], c = in[4 * t + 2], d = in[4 * t + 3];
+    float fd;
+    std::memcpy(&fd, &d, 4);
+    const bool sub = (d & 0x7F800000u) == 0 && (d & 0x7FFFFF);
+    const uint32_t want[14] = {fns(a, c & 31, static_cast<int32_t>(d)),
+                               static_cast<int32_t>(c) >= 0 ? a : b,
+                               fd >= 0.0f ? a : b,                       // -0 >= 0; a NaN is not
+                               (sub ? 0.0f : fd) >= 0.0f ? a : b,         // .ftz: a subnormal c is 0
+                               halves(a, b, true, false, add),
+                               halves(a, b, false, false, add),
+                               halves(a, b, true, false, mn),
+                               halves(a, b, false, false, mx),
+                               halves(a, b, true, true, mn),
+                               halves(a, b, true, true, mx),
+                               (c & 0xFFFF) << 16,                        // {0, h}: the first element is the low half
+                               0xFFFE0000u | (c & 0xFFFF),                // {h, -2}
+                               a * 7 + 3,                                 // mix(a, 7) through .reg parameters
+                               fns(b, c & 31, static_cast<int32_t>(d & 7) - 4)};
+    for (int k = 0; k < 14; ++k)
+      EXPECT_EQ(got[16 * t + static_cast<uint32_t>(k)], want[k]) << "result " << k << std::hex << " a=" << a << " b=" << b << " c=" << c
+                                                                  << " d=" << d;
   }
   if (have_ptxas()) {
     const auto as = run_ptxas(text, "sm_90");
