@@ -639,6 +639,11 @@ class Decoder {
     if (op == "tensormap") return tensormap_modifier(d, mo);
     if (op == "clusterlaunchcontrol") return clc_modifier(d, mo);
     if (op == "cp") return cp_modifier(d, mo);
+    if (op == "movmatrix") {  // movmatrix.sync.aligned.m8n8.trans.b16: the one form
+      if (mo == ".sync" || mo == ".aligned" || mo == ".m8n8" || mo == ".trans") return;
+      throw unsupported(fmt::format("the modifier {} of movmatrix", mo));
+    }
+    if (op == "st" && mo == ".bulk") return void(st_bulk_ = true);
     if (op == "ldmatrix" || op == "stmatrix") {
       if (mo == ".sync" || mo == ".aligned") return;
       if (mo == ".trans") return void(d.flags |= kTrans);
@@ -794,7 +799,7 @@ class Decoder {
         {"lg2", Opc::Lg2},   {"sin", Opc::Sin},     {"cos", Opc::Cos},     {"tanh", Opc::Tanh},   {"atom", Opc::Atom},
         {"red", Opc::Red},   {"membar", Opc::Nop},  {"fence", Opc::Nop},   {"nanosleep", Opc::Nop},
         {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}, {"addc", Opc::Add},
-        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"alloca", Opc::Alloca}, {"ldu", Opc::Ld}, {"applypriority", Opc::Nop}, {"discard", Opc::Nop}, {"fns", Opc::Fns}, {"slct", Opc::Slct}, {"stacksave", Opc::StackSave}, {"stackrestore", Opc::StackRestore}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
+        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"alloca", Opc::Alloca}, {"ldu", Opc::Ld}, {"applypriority", Opc::Nop}, {"discard", Opc::Nop}, {"fns", Opc::Fns}, {"slct", Opc::Slct}, {"movmatrix", Opc::Movmatrix}, {"stacksave", Opc::StackSave}, {"stackrestore", Opc::StackRestore}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
         {"shf", Opc::Shf}, {"activemask", Opc::Activemask}, {"redux", Opc::Redux}, {"trap", Opc::Trap},
         {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
         {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},
@@ -804,11 +809,14 @@ class Decoder {
         {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma},
         {"tcgen05", Opc::Tcgen05}, {"wmma", Opc::Wmma},
         {"tensormap", Opc::Tensormap}, {"clusterlaunchcontrol", Opc::Clc}};
+    if (op == "st" && std::exchange(st_bulk_, false)) {  // st.bulk [a], size, 0: zeros
+      d.op = Opc::StBulk;
+      return;
+    }
     if (op == "multimem") {
       // The emulator is one device: a multimem address is that device's memory, so ld_reduce
       // reduces over one copy (a load), st stores it, red reduces into it.
       const int kind = std::exchange(multimem_, 0);
-      if (kind == 3 && d.vec > 1) throw unsupported("multimem.red with a vector of values");
       if (kind == 0) throw unsupported("this multimem instruction");
       d.op = kind == 1 ? Opc::Ld : kind == 2 ? Opc::St : Opc::Red;
       if (d.space == Space::Generic) d.space = Space::Global;
@@ -1279,6 +1287,7 @@ class Decoder {
   bool cp_nop_ = false;
   int spaces_seen_ = 0;
   bool cluster_barrier_ = false;
+  bool st_bulk_ = false;
   int multimem_ = 0;  // multimem: 1 .ld_reduce, 2 .st, 3 .red (modifier() to opcode())
   bool tensor_ = false, reduce_ = false, cta_pair_ = false;
   bool seen_mbar_op_ = false;

@@ -747,6 +747,7 @@ class Runner {
     }
   }
   void atom_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes);
+  void red_vector(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes);
   std::atomic<uint64_t>* next_ = nullptr;  // the launch's next cluster to run (run())
   uint64_t total_ = 0;                     // its clusters
   void bulk_reduce(Warp& w, int lane, const DInst& in);
@@ -871,6 +872,7 @@ __extension__ typedef __int128 i128;
 
 template <class F32, class F64, class I>
 uint64_t arith(Ty t, uint32_t flags, uint64_t a, uint64_t b, F32 ff, F64 fd, I fi) {
+  if (narrow(t)) return narrow_op(t, flags, a, b, 0, [&](double x, double y, double) { return fd(x, y); });  // f16/bf16 (x2): per element
   if (t.k == 'f') {
     if (t.bits == 32) {
       float x = f32(a), y = f32(b);
@@ -1584,6 +1586,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       const unsigned es = t.bits / 8;
       const AtomOp aop = static_cast<AtomOp>(in.sub);
       if (es == 16) return atom_b128(w, in, exec, exec ? exec : active);
+      if (in.vec > 1) return red_vector(w, in, exec, exec ? exec : active);
       lanes([&](int l) {  // lanes one after another; CTAs on other host threads take the address's lock
         sync_access_ = true;  // atomics do not race
         uint8_t* p = access(w, l, in, a, es, true);
@@ -1776,6 +1779,28 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         if (v < frame_end || v > w.top[l])
           fail(w, l, fmt::format("stackrestore to {:#x}: not a stack pointer of this frame (stacksave gives {:#x} to {:#x} here)", v, frame_end, w.top[l]));
         w.top[l] = static_cast<uint32_t>(v);
+      });
+      return;
+    case Opc::Movmatrix: {  // the 8x8 .b16 matrix of the mma layout (lane 4r + c/2 holds row r, columns c), transposed
+      if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec ? exec : active), "movmatrix needs all 32 lanes of the warp");
+      uint16_t m[8][8];
+      for (int l = 0; l < kLanes; ++l) {
+        const uint64_t v = value(w, o[1], l);
+        m[l / 4][2 * (l % 4)] = static_cast<uint16_t>(v), m[l / 4][2 * (l % 4) + 1] = static_cast<uint16_t>(v >> 16);
+      }
+      for (int l = 0; l < kLanes; ++l) write(w, o[0], l, uint64_t{m[2 * (l % 4)][l / 4]} | uint64_t{m[2 * (l % 4) + 1][l / 4]} << 16, Ty{'b', 32});
+      return;
+    }
+    case Opc::StBulk:  // st.bulk{.weak}{.shared::cta} [a], size, 0
+      lanes([&](int l) {
+        const uint64_t size = value(w, o[1], l);
+        if (size % 8 != 0 || size > (1u << 24)) fail(w, l, fmt::format("st.bulk of {} bytes: a multiple of 8, at most 16777216", size));
+        if (value(w, o[2], l) != 0) fail(w, l, "st.bulk's initval must be 0");
+        for (uint64_t done = 0; done < size; done += 8) {
+          Opnd at = o[0];
+          at.imm += done;
+          std::memset(access(w, l, in, at, 8, true), 0, 8);
+        }
       });
       return;
     case Opc::WarpSync:
@@ -2720,6 +2745,45 @@ void Runner::mov_b128(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes) {
         if (i % per_half == 0) half = 0;
         half |= mask_bits(slot == kNoSlot ? 0 : reg(w, slot, l), eb) << shift;
       }
+    }
+  }
+}
+
+// red.vN (sm_90: .v2/.v4 .f32, .f16x2, .bf16x2 ...; and multimem.red's vectors): each element as
+// its own reduction, under one lock.
+void Runner::red_vector(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes) {
+  const Opnd* o = in.ops;
+  const AtomOp aop = static_cast<AtomOp>(in.sub);
+  if (in.op != Opc::Red) fail(w, std::countr_zero(lanes), fmt::format("atom.v{} (vector atomics) is not supported by the emulator yet", in.vec));
+  if (o[1].kind != Opnd::Vec || o[1].count != in.vec)
+    fail(w, std::countr_zero(lanes), fmt::format("red.v{} needs a vector of {} values", in.vec, in.vec));
+  if (aop != AtomOp::Add && aop != AtomOp::Min && aop != AtomOp::Max)
+    fail(w, std::countr_zero(lanes), "vector reductions are .add, .min and .max");
+  const Ty t = in.type;
+  const unsigned es = t.bits / 8;
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    sync_access_ = true;
+    uint8_t* p = access(w, l, in, o[0], es * in.vec, true);
+    sync_access_ = false;
+    std::lock_guard lock(atomic_lock(p));
+    for (unsigned i = 0; i < in.vec; ++i) {
+      uint64_t old = 0;
+      std::memcpy(&old, p + i * es, es);
+      const uint32_t slot = p_.vec_slots[o[1].slot + i];
+      const uint64_t b = slot == kNoSlot ? 0 : reg(w, slot, l);
+      uint64_t r;
+      if (aop == AtomOp::Add)
+        r = arith(t, 0, old, b, [](float x, float y) { return x + y; }, [](double x, double y) { return x + y; },
+                  [](uint64_t x, uint64_t y) { return x + y; });
+      else
+        r = arith(t, 0, old, b, [aop](float x, float y) { return aop == AtomOp::Max ? std::fmax(x, y) : std::fmin(x, y); },
+                  [aop](double x, double y) { return aop == AtomOp::Max ? std::fmax(x, y) : std::fmin(x, y); },
+                  [aop, t](uint64_t x, uint64_t y) {
+                    const bool less = t.k == 's' ? sext(x, t.bits) < sext(y, t.bits) : mask_bits(x, t.bits) < mask_bits(y, t.bits);
+                    return (less == (aop == AtomOp::Max)) ? y : x;
+                  });
+      std::memcpy(p + i * es, &r, es);
     }
   }
 }

@@ -47,6 +47,8 @@ enum class Opc : uint8_t {
   Clc,        // clusterlaunchcontrol (sub: the ClcOp)
   WarpSync,   // bar.warp.sync: the warp's lanes run together here; it orders their memory accesses
   Alloca, StackSave, StackRestore,  // the thread's stack (.local): alloca above the current frame
+  Movmatrix,  // movmatrix.sync.aligned.m8n8.trans.b16: transpose within the warp's fragment
+  StBulk,     // st.bulk [a], size, 0: size bytes of shared memory set to zero
   Video,      // vadd ... vset4 (video.cpp; DInst::table indexes Program::video)
   Wmma,       // wmma.load/store/mma (wmma.cpp): sub is the WmmaOp and layout bits
   Texture,    // tex, tld4, txq, suld, sust, sured, suq (texture.cpp; DInst::table indexes Program::textures)
