@@ -42,6 +42,12 @@ std::optional<Ty> parse_type(std::string_view m) {
   if (m == ".e5m2") return Ty{'M', 8};
   if (m == ".e5m2x2") return Ty{'M', 16};
   if (m == ".tf32") return Ty{'t', 32};
+  // the 4- and 6-bit formats and ue8m0, in cvt's packed pairs: e2m1x2 two nibbles of a byte,
+  // e2m3x2/e3m2x2 two bytes (each value in bits 0-5), ue8m0x2 two bytes
+  if (m == ".e2m1x2") return Ty{'4', 8};
+  if (m == ".e2m3x2") return Ty{'6', 16};
+  if (m == ".e3m2x2") return Ty{'7', 16};
+  if (m == ".ue8m0x2") return Ty{'8', 16};
   if (m == ".s16x2") return Ty{'S', 32};  // two 16-bit integers (sm_90 add/sub/min/max)
   if (m == ".u16x2") return Ty{'U', 32};
   const char k = m[1];

@@ -824,17 +824,26 @@ class Runner {
 
 // ---- narrow floating-point formats (f16, bf16, e4m3, e5m2, tf32), packed in pairs ------
 
-bool narrow(Ty t) { return t.k == 'h' || t.k == 'B' || t.k == 'E' || t.k == 'M' || t.k == 't'; }
+bool narrow(Ty t) {
+  return t.k == 'h' || t.k == 'B' || t.k == 'E' || t.k == 'M' || t.k == 't' || t.k == '4' || t.k == '6' || t.k == '7' || t.k == '8';
+}
 Format format_of(Ty t) {
   switch (t.k) {
     case 'h': return Format::F16;
     case 'B': return Format::BF16;
     case 'E': return Format::E4M3;
     case 'M': return Format::E5M2;
+    case '4': return Format::E2M1;
+    case '6': return Format::E2M3;
+    case '7': return Format::E3M2;
+    case '8': return Format::UE8M0;
     default: return Format::TF32;
   }
 }
-unsigned element_bits(Ty t) { return t.k == 'E' || t.k == 'M' ? 8 : t.k == 't' ? 32 : 16; }
+unsigned element_bits(Ty t) {
+  if (t.k == '4') return 4;
+  return t.k == 'E' || t.k == 'M' || t.k == '6' || t.k == '7' || t.k == '8' ? 8 : t.k == 't' ? 32 : 16;
+}
 Rounding rounding_of(uint32_t flags) {
   if (flags & kRna) return Rounding::NearestAway;
   if (flags & kRz) return Rounding::Zero;

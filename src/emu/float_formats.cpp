@@ -1,5 +1,6 @@
 #include "float_formats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -26,6 +27,7 @@ Layout layout(Format f) {
     case Format::E2M3: return {3, 2, false, 0x1F, 6, true};
     case Format::E3M2: return {2, 3, false, 0x1F, 6, true};
     case Format::E2M1: return {1, 2, false, 0x7, 4, true};
+    case Format::UE8M0: break;  // encode() and decode() handle it
   }
   return {10, 5, true, 0x7FFF, 16};
 }
@@ -46,6 +48,20 @@ double round_int(double q, Rounding r, bool negative) {
 uint32_t encode_layout(const Layout& L, double x, Rounding r, bool satfinite);
 
 uint32_t encode(Format f, double x, Rounding r, bool satfinite) {
+  if (f == Format::UE8M0) {  // a power of two: the exponent rounded as asked, within 2^-127 .. 2^127
+    if (std::isnan(x)) return 0xFF;
+    if (!(x > 0)) return 0;  // unsigned: zero and negatives give the smallest code
+    if (std::isinf(x)) return satfinite ? 0xFE : 0xFF;
+    int e;
+    const double m = std::frexp(x, &e);  // x = m 2^e, m in [0.5, 1)
+    double q = e - 1;                     // floor(log2 x)
+    if (m != 0.5) {                       // not a power of two: between 2^q and 2^(q+1)
+      const bool up = r == Rounding::Up || ((r == Rounding::Nearest || r == Rounding::NearestAway) && m >= 0.75);
+      if (up) q += 1;
+    }
+    const double code = std::clamp(q + 127, 0.0, 254.0);
+    return (!satfinite && q + 127 > 254) ? 0xFF : static_cast<uint32_t>(code);
+  }
   if (f == Format::TF32) {  // f32's layout with the low 13 mantissa bits zero
     const uint32_t b = encode_layout({10, 8, true, 0x3FFFF, 19}, x, r, satfinite);
     return ((b >> 18) << 31) | ((b >> 10 & 0xFF) << 23) | ((b & 0x3FF) << 13);
@@ -90,6 +106,7 @@ uint32_t encode_layout(const Layout& L, double x, Rounding r, bool satfinite) {
 }
 
 double decode(Format f, uint32_t bits) {
+  if (f == Format::UE8M0) return decode_ue8m0(static_cast<uint8_t>(bits));
   if (f == Format::TF32) {
     float v;
     const uint32_t b = bits & 0xFFFFE000u;

@@ -6,8 +6,9 @@
 
 namespace ptx::emu {
 
-// E2M3, E3M2, E2M1 have neither infinities nor NaN: every code is a finite number.
-enum class Format : uint8_t { F16, BF16, E4M3, E5M2, TF32, E2M3, E3M2, E2M1 };
+// E2M3, E3M2, E2M1 have neither infinities nor NaN: every code is a finite number. UE8M0 (the
+// block scale factors) is 2^(code - 127), unsigned, 0xFF NaN.
+enum class Format : uint8_t { F16, BF16, E4M3, E5M2, TF32, E2M3, E3M2, E2M1, UE8M0 };
 enum class Rounding : uint8_t { Nearest, Zero, Down, Up, NearestAway };
 
 // The bits of the value nearest to x in the format (per the rounding mode). NaN is
