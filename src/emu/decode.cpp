@@ -153,6 +153,7 @@ class Decoder {
   void decode_function(const Function& f, uint32_t index) {
     regs_.clear();
     labels_.clear();
+    branch_tables_.clear();
     local_syms_.clear();
     frame_ = 0;
     FuncInfo info;
@@ -355,7 +356,13 @@ class Decoder {
   }
 
   void collect(const Block& b) {
+    std::string label;  // the label just before this statement (a .branchtargets table's name)
     for (const Stmt& s : b.stmts) {
+      if (s.kind == StmtKind::Directive && m_.text(m_.directives[s.index].name) == ".branchtargets" && !label.empty()) {
+        std::vector<std::string>& targets = branch_tables_[label];
+        for (const ListItem& it : m_.slice(m_.directives[s.index].items)) targets.emplace_back(m_.name_of(ExprId{it.node}));
+      }
+      label = s.kind == StmtKind::Label ? std::string(m_.text(m_.labels[s.index].name)) : std::string();
       switch (s.kind) {
         case StmtKind::Decl: local_decl(m_.decls[s.index]); break;
         case StmtKind::Label: labels_[std::string(m_.text(m_.labels[s.index].name))] = count_; break;
@@ -458,6 +465,7 @@ class Decoder {
     if (types.size() >= 2) d.type2 = types[types.size() - 2];
     if (op == "cvt" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // cvt.dst.src
     if (is_video(op)) return video(d, in, op, mods);
+    if (op == "brx") return brx(d, in);
     opcode(d, op, mods, types);
     if (in.guard) {
       const Expr& g = m_.expr(in.guard);
@@ -536,6 +544,32 @@ class Decoder {
     if (mo == ".multicast::cluster::all") return void(d.flags |= kMulticast);
     if (mo == ".async" || mo == ".mbarrier::complete_tx::bytes" || mo == ".query_cancel" || mo == ".v4") return;
     throw unsupported(fmt::format("the modifier {} of clusterlaunchcontrol", mo));
+  }
+
+  // brx.idx{.uni} index, table: a jump to the index-th label of a .branchtargets table.
+  DInst brx(DInst d, const Instruction& in) {
+    const auto operands = m_.operands_of(in);
+    if (operands.size() != 2) throw Error(fmt::format("kernel {}: brx.idx takes an index and a .branchtargets table (at {})", entry_, where_));
+    const std::string table(m_.name_of(ExprId{operands[1].node}));
+    auto t = branch_tables_.find(table);
+    if (t == branch_tables_.end()) throw Error(fmt::format("kernel {}: '{}' is not a .branchtargets table of this function (at {})", entry_, table, where_));
+    d.op = Opc::Brx;
+    d.nops = 1;
+    d.ops[0] = operand(ExprId{operands[0].node}, d, 0);
+    d.table = static_cast<uint32_t>(p_.branch_tables.size());
+    std::vector<uint32_t> targets;
+    for (const std::string& name : t->second) {
+      auto l = labels_.find(name);
+      if (l == labels_.end()) throw Error(fmt::format("kernel {}: the branch target {} of {} is not a label (at {})", entry_, name, table, where_));
+      targets.push_back(l->second);
+    }
+    p_.branch_tables.push_back(std::move(targets));
+    if (in.guard) {
+      const Expr& g = m_.expr(in.guard);
+      d.guard_neg = g.kind == ExprKind::Unary;
+      d.guard = reg_slot(d.guard_neg ? ExprId{g.a} : in.guard);
+    }
+    return d;
   }
 
   static bool is_video(std::string_view op) {
@@ -635,6 +669,7 @@ class Decoder {
   void modifier(DInst& d, std::string_view op, std::string_view mo) {
     if (op == "wgmma" || op == "tcgen05" || op == "wmma" || op == "mma") return;  // wgmma_decode, tcgen05_decode, wmma_decode and mma_decode read all of them
     if (is_video(op)) return;  // video_decode reads them
+    if (op == "brx") return;        // brx.idx{.uni}: only the one form
     if (op == "pmevent") return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
     if (op == "applypriority" || op == "discard") return;  // L2 hints: no effect here
@@ -1281,6 +1316,7 @@ class Decoder {
   Memory& mem_;
   Program p_;
   std::unordered_map<std::string, uint32_t> regs_, labels_;
+  std::unordered_map<std::string, std::vector<std::string>> branch_tables_;  // .branchtargets by their label
   std::unordered_map<std::string, SymbolInfo> symbols_;     // module scope
   std::unordered_map<std::string, SymbolInfo> local_syms_;  // the function being decoded
   std::unordered_map<std::string, const Function*> functions_, declared_;

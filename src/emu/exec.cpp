@@ -577,7 +577,7 @@ class Runner {
 
   // ---- one instruction for the lanes at the lowest pc ------------------------------------------
   static bool is_control(Opc op) {
-    return op == Opc::Bra || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar || op == Opc::Call || op == Opc::ClusterBar;
+    return op == Opc::Bra || op == Opc::Brx || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar || op == Opc::Call || op == Opc::ClusterBar;
   }
   void call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc);
   void ret(Warp& w, uint32_t exec);
@@ -1406,6 +1406,17 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       const uint32_t target = static_cast<uint32_t>(o[0].imm);
       if (o[0].kind != Opnd::Label) fail(w, std::countr_zero(active), "indirect branches are not supported yet");
       for (uint32_t m = exec; m; m &= m - 1) w.pc[std::countr_zero(m)] = target;
+      advance = active & ~exec;
+      return;
+    }
+    case Opc::Brx: {  // brx.idx: each lane to the label its index names
+      const std::vector<uint32_t>& targets = p_.branch_tables[in.table];
+      for (uint32_t m = exec; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        const uint64_t i = value(w, o[0], l) & 0xFFFFFFFFu;
+        if (i >= targets.size()) fail(w, l, fmt::format("brx.idx with index {}: the table has {} targets (undefined)", i, targets.size()));
+        w.pc[l] = targets[i];
+      }
       advance = active & ~exec;
       return;
     }

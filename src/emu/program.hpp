@@ -48,6 +48,7 @@ enum class Opc : uint8_t {
   WarpSync,   // bar.warp.sync: the warp's lanes run together here; it orders their memory accesses
   Alloca, StackSave, StackRestore,  // the thread's stack (.local): alloca above the current frame
   Movmatrix,  // movmatrix.sync.aligned.m8n8.trans.b16: transpose within the warp's fragment
+  Brx,        // brx.idx: DInst::table indexes Program::branch_tables
   StBulk,     // st.bulk [a], size, 0: size bytes of shared memory set to zero
   Video,      // vadd ... vset4 (video.cpp; DInst::table indexes Program::video)
   Wmma,       // wmma.load/store/mma (wmma.cpp): sub is the WmmaOp and layout bits
@@ -130,7 +131,7 @@ struct DInst {
                                 // executed); 3 .tile::gather4 / .tile::scatter4 (coordinates: column, four rows)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
-  uint32_t table = 0;           // video and texture instructions: the index in Program::video / Program::textures
+  uint32_t table = 0;           // video, texture and brx instructions: the index in Program::video / textures / branch_tables
 };
 
 // A function of the program; [0] is the kernel. Registers of each function are a
@@ -156,6 +157,7 @@ struct Program {
   std::vector<DInst> code;
   std::vector<uint32_t> vec_slots;   // Vec operands' registers (kNoSlot: the sink `_`)
   std::vector<VideoInst> video;      // the decoded video instructions
+  std::vector<std::vector<uint32_t>> branch_tables;  // brx.idx's .branchtargets, as instruction indices
   std::vector<std::pair<uint32_t, uint64_t>> constants;  // registers holding immediates (vector elements, call arguments)
   std::vector<std::shared_ptr<const TextureInst>> textures;  // the decoded texture and surface instructions
   std::vector<Ty> slot_types;

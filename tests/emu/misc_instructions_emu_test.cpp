@@ -42,5 +42,62 @@ TEST(EmuMiscInstructions, MovmatrixVectorReductionsStBulk) {
   }
 }
 
+// brx.idx through a .branchtargets table: each lane of a warp to the case its index names (the
+// lanes diverge and meet again); an index past the table is reported.
+const std::string kSwitch = R"(.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry lanes_switch(.param .u64 out, .param .u32 shift)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<3>;
+	mov.u32 %r1, %tid.x;
+	ld.param.u32 %r5, [shift];
+	add.u32 %r2, %r1, %r5;
+	rem.u32 %r2, %r2, 3;
+	add.u32 %r2, %r2, %r5;
+	$cases: .branchtargets $c0, $c1, $c2;
+	brx.idx %r2, $cases;
+$c0:
+	mov.u32 %r3, 100;
+	bra.uni $join;
+$c1:
+	mov.u32 %r3, 200;
+	bra.uni $join;
+$c2:
+	mov.u32 %r3, 300;
+$join:
+	add.u32 %r3, %r3, %r1;
+	ld.param.u64 %rd1, [out];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd1, %rd1, %rd2;
+	st.global.u32 [%rd1], %r3;
+	ret;
+}
+)";
+
+TEST(EmuMiscInstructions, BrxIdxJumpsEachLaneThroughTheTable) {
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(64), "out");
+  r.scalar(uint32_t{0});
+  r.launch(kSwitch, "lanes_switch", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(out, 64);
+  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(got[t], 100 * (t % 3 + 1) + t) << t;
+  if (have_ptxas()) {
+    const auto as = run_ptxas(kSwitch, "sm_90");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+  EmuRun bad;
+  bad.buffer(std::vector<uint32_t>(64), "out");
+  bad.scalar(uint32_t{2});  // indices 2, 3, 4: past the table's 3
+  try {
+    bad.launch(kSwitch, "lanes_switch", {1, 1, 1}, {64, 1, 1});
+    FAIL() << "no report";
+  } catch (const emu::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("thread (0,0,0): 'brx.idx \t%r2, $cases;', <input>:15: brx.idx with index 4: the table has 3 targets (undefined)"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
