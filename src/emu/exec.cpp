@@ -996,10 +996,12 @@ uint64_t convert_wide(Ty dst, Ty src, uint32_t flags, uint64_t v) {
     std::fesetround(flags & (kRn | kRz | kRm | kRp) ? mode : FE_TOWARDZERO);
     x = std::nearbyint(x);
     std::fesetround(saved);
+    // saturate against the range's bounds as doubles (2^63 - 1 is not one: the first value out
+    // of range is), returning the extreme integers' bits
     const double lo = dst.k == 's' ? -std::ldexp(1.0, dst.bits - 1) : 0.0;
-    const double hi = dst.k == 's' ? std::ldexp(1.0, dst.bits - 1) - 1 : std::ldexp(1.0, dst.bits) - 1;
-    if (x <= lo) return mask_bits(dst.k == 's' ? static_cast<uint64_t>(static_cast<int64_t>(lo)) : 0, dst.bits);
-    if (x >= hi) return mask_bits(dst.k == 's' ? static_cast<uint64_t>(static_cast<int64_t>(hi)) : static_cast<uint64_t>(hi), dst.bits);
+    const double past = dst.k == 's' ? std::ldexp(1.0, dst.bits - 1) : std::ldexp(1.0, dst.bits);
+    if (x <= lo) return dst.k == 's' ? uint64_t{1} << (dst.bits - 1) : 0;
+    if (x >= past) return dst.k == 's' ? (uint64_t{1} << (dst.bits - 1)) - 1 : mask_bits(~uint64_t{0}, dst.bits);
     return mask_bits(dst.k == 's' ? static_cast<uint64_t>(static_cast<int64_t>(x)) : static_cast<uint64_t>(x), dst.bits);
   }
   // integer -> float
