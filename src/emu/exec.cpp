@@ -825,7 +825,10 @@ class Runner {
 // ---- narrow floating-point formats (f16, bf16, e4m3, e5m2, tf32), packed in pairs ------
 
 bool narrow(Ty t) {
-  return t.k == 'h' || t.k == 'B' || t.k == 'E' || t.k == 'M' || t.k == 't' || t.k == '4' || t.k == '6' || t.k == '7' || t.k == '8';
+  switch (t.k) {
+    case 'h': case 'B': case 'E': case 'M': case 't': case '4': case '6': case '7': case '8': return true;
+    default: return false;
+  }
 }
 Format format_of(Ty t) {
   switch (t.k) {
@@ -881,7 +884,6 @@ __extension__ typedef __int128 i128;
 
 template <class F32, class F64, class I>
 uint64_t arith(Ty t, uint32_t flags, uint64_t a, uint64_t b, F32 ff, F64 fd, I fi) {
-  if (narrow(t)) return narrow_op(t, flags, a, b, 0, [&](double x, double y, double) { return fd(x, y); });  // f16/bf16 (x2): per element
   if (t.k == 'f') {
     if (t.bits == 32) {
       float x = f32(a), y = f32(b);
@@ -896,6 +898,14 @@ uint64_t arith(Ty t, uint32_t flags, uint64_t a, uint64_t b, F32 ff, F64 fd, I f
     return bits_of(r);
   }
   return mask_bits(fi(a, b), t.bits);
+}
+
+// arith for atomics and reductions, whose f16/bf16(x2) values add per element in their format
+// (arithmetic instructions reach narrow_op before arith).
+template <class F32, class F64, class I>
+uint64_t reduce_arith(Ty t, uint64_t a, uint64_t b, F32 ff, F64 fd, I fi) {
+  if (narrow(t)) return narrow_op(t, 0, a, b, 0, [&](double x, double y, double) { return fd(x, y); });
+  return arith(t, 0, a, b, ff, fd, fi);
 }
 
 bool compare(Cmp c, Ty t, uint64_t a, uint64_t b) {
@@ -1620,7 +1630,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         uint64_t r = old;
         switch (aop) {
           case AtomOp::Add:
-            r = arith(t, 0, old, b, [](float x, float y) { return x + y; }, [](double x, double y) { return x + y; },
+            r = reduce_arith(t, old, b, [](float x, float y) { return x + y; }, [](double x, double y) { return x + y; },
                       [](uint64_t x, uint64_t y) { return x + y; });
             break;
           case AtomOp::Min:
@@ -2796,10 +2806,10 @@ void Runner::red_vector(Warp& w, const DInst& in, uint32_t exec, uint32_t lanes)
       const uint64_t b = slot == kNoSlot ? 0 : reg(w, slot, l);
       uint64_t r;
       if (aop == AtomOp::Add)
-        r = arith(t, 0, old, b, [](float x, float y) { return x + y; }, [](double x, double y) { return x + y; },
+        r = reduce_arith(t, old, b, [](float x, float y) { return x + y; }, [](double x, double y) { return x + y; },
                   [](uint64_t x, uint64_t y) { return x + y; });
       else
-        r = arith(t, 0, old, b, [aop](float x, float y) { return aop == AtomOp::Max ? std::fmax(x, y) : std::fmin(x, y); },
+        r = reduce_arith(t, old, b, [aop](float x, float y) { return aop == AtomOp::Max ? std::fmax(x, y) : std::fmin(x, y); },
                   [aop](double x, double y) { return aop == AtomOp::Max ? std::fmax(x, y) : std::fmin(x, y); },
                   [aop, t](uint64_t x, uint64_t y) {
                     const bool less = t.k == 's' ? sext(x, t.bits) < sext(y, t.bits) : mask_bits(x, t.bits) < mask_bits(y, t.bits);
