@@ -484,10 +484,10 @@ class Decoder {
       if (d.op == Opc::Nop || d.im2col == 2 || (d.im2col == 1 && d.sub != 0)) return d;  // prefetch.tensor; other im2col modes: reported when executed
       return tensor(d, operands);
     }
-    if (d.op == Opc::Wgmma) return wgmma(d, mods, operands);
-    if (d.op == Opc::Mma) return mma(d, mods, operands);
-    if (d.op == Opc::Tcgen05) return tcgen05(d, mods, operands);
-    if (d.op == Opc::Wmma) return wmma(d, mods, operands);
+    if (d.op == Opc::Wgmma) return matrix(d, mods, operands, wgmma_decode);
+    if (d.op == Opc::Mma) return matrix(d, mods, operands, mma_decode, true);
+    if (d.op == Opc::Tcgen05) return matrix(d, mods, operands, tcgen05_decode);
+    if (d.op == Opc::Wmma) return matrix(d, mods, operands, wmma_decode);
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
@@ -1081,42 +1081,20 @@ class Decoder {
     return o;
   }
 
-  // wgmma (wgmma.cpp): any number of operands (d alone is a vector of up to 128 registers).
-  DInst wgmma(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
+  // The matrix families decode in their own files (wgmma.cpp, mma_sync.cpp, wmma.cpp, tcgen05.cpp)
+  // from the modifiers and the operands; an error there is reported here with the location.
+  // mma.sync keeps its operands as written (4, or 6 for mma.sp); the others place them.
+  template <class Decode>
+  DInst matrix(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands, Decode decode,
+               bool keep_operands = false) {
     std::vector<Opnd> ops;
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
-    if (auto e = wgmma_decode(d, mods, ops, p_))
+    if (auto e = decode(d, mods, ops, p_))
       throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
-    return d;
-  }
-
-  // wmma (wmma.cpp): fragments are vectors of up to 8 registers; at most 4 operands.
-  DInst wmma(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
-    std::vector<Opnd> ops;
-    for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
-    if (auto e = wmma_decode(d, mods, ops, p_))
-      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
-    return d;
-  }
-
-  // mma.sync (mma_sync.cpp): 4 operands, 6 for mma.sp (the block-scaled forms, with 8 or 10, are reported
-  // as unsupported there).
-  DInst mma(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
-    std::vector<Opnd> ops;
-    for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
-    if (auto e = mma_decode(d, mods, ops, p_))
-      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
-    d.nops = static_cast<uint8_t>(ops.size());
-    std::copy(ops.begin(), ops.end(), d.ops);
-    return d;
-  }
-
-  // tcgen05 (tcgen05.cpp): up to 7 operands (mma's disable-output-lane and scale-input-d).
-  DInst tcgen05(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands) {
-    std::vector<Opnd> ops;
-    for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
-    if (auto e = tcgen05_decode(d, mods, ops, p_))
-      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+    if (keep_operands) {
+      d.nops = static_cast<uint8_t>(ops.size());
+      std::copy(ops.begin(), ops.end(), d.ops);
+    }
     return d;
   }
 

@@ -36,6 +36,7 @@
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
+#include "matrix_modifiers.hpp"
 
 namespace ptx::emu {
 
@@ -44,55 +45,6 @@ namespace {
 // DInst::sub of an mma.sync: the layouts of m8n8k4 .f16 and the .b1 operation.
 // kSparse: mma.sp (kOrdered: .sp::ordered_metadata).
 enum MmaBits : uint8_t { kAColMajor = 1, kBRowMajor = 2, kBitXor = 4, kBitAnd = 8, kSparse = 16, kOrdered = 32 };
-
-// The element types of mma; kinds as elsewhere in the emulator (h f16, B bf16, t tf32,
-// E e4m3, M e5m2), plus 4-bit integers (bits 4) and .b1 (bits 1).
-std::optional<Ty> element_type(std::string_view m) {
-  if (m == ".f16") return Ty{'h', 16};
-  if (m == ".bf16") return Ty{'B', 16};
-  if (m == ".tf32") return Ty{'t', 32};
-  if (m == ".e4m3") return Ty{'E', 8};
-  if (m == ".e5m2") return Ty{'M', 8};
-  if (m == ".e3m2" || m == ".e2m3" || m == ".e2m1") return Ty{'x', 8};  // fp6/fp4 of .kind::f8f6f4 (not run)
-  if (m == ".f32") return Ty{'f', 32};
-  if (m == ".f64") return Ty{'f', 64};
-  if (m == ".s32") return Ty{'s', 32};
-  if (m == ".s8") return Ty{'s', 8};
-  if (m == ".u8") return Ty{'u', 8};
-  if (m == ".s4") return Ty{'s', 4};
-  if (m == ".u4") return Ty{'u', 4};
-  if (m == ".b1") return Ty{'b', 1};
-  return std::nullopt;
-}
-
-std::string type_name(Ty t) {
-  switch (t.k) {
-    case 'h': return "f16";
-    case 'B': return "bf16";
-    case 't': return "tf32";
-    case 'E': return "e4m3";
-    case 'M': return "e5m2";
-    case 'x': return "f6/f4";
-    default: return fmt::format("{}{}", t.k, static_cast<unsigned>(t.bits));
-  }
-}
-
-// .mMnNkK, with numbers that fit.
-bool parse_shape(std::string_view mo, unsigned& m, unsigned& n, unsigned& k) {
-  if (mo.size() < 2 || mo.substr(0, 2) != ".m") return false;
-  const char* p = mo.data() + 2;
-  const char* end = mo.data() + mo.size();
-  for (auto [letter, out] : {std::pair{'\0', &m}, std::pair{'n', &n}, std::pair{'k', &k}}) {
-    if (letter) {
-      if (p == end || *p != letter) return false;
-      ++p;
-    }
-    auto [q, ec] = std::from_chars(p, end, *out);
-    if (ec != std::errc{}) return false;
-    p = q;
-  }
-  return p == end;
-}
 
 bool is_fp8(Ty t) { return t.k == 'E' || t.k == 'M'; }
 bool is_int(Ty t, unsigned bits) { return (t.k == 's' || t.k == 'u') && t.bits == bits; }
@@ -243,8 +195,8 @@ std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_v
     else if (mo == ".kind::f8f6f4") f8f6f4 = true;
     else if (mo.substr(0, 7) == ".kind::" || mo == ".block_scale")
       return unsupported("the block-scaled mma forms (.kind::mxf4, .kind::mxf4nvf4, .kind::mxf8f6f4 with .block_scale)");
-    else if (auto t = element_type(mo)) types.push_back(*t);
-    else if (parse_shape(mo, m, n, k)) shape = true;
+    else if (auto t = matrix_element_type(mo)) types.push_back(*t);
+    else if (parse_matrix_shape(mo, m, n, k)) shape = true;
     else if (mo == ".ue8m0" || mo == ".ue4m3" || mo.substr(0, 12) == ".scale_vec::")
       return unsupported("the block-scaled mma forms (.kind::mxf4, .kind::mxf4nvf4, .kind::mxf8f6f4 with .block_scale)");
     else return unsupported(fmt::format("the modifier {} of mma", mo));
@@ -252,8 +204,8 @@ std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_v
   if (!shape || types.size() != 4 || layouts != 2)
     return bad("mma needs .sync.aligned, a shape .mMnNkK, the layouts .row/.col of A and B, and the types .dtype.atype.btype.ctype");
   const Ty td = types[0], ta = types[1], tb = types[2], tc = types[3];
-  const std::string names = fmt::format("{}.m{}n{}k{}.{}.{}.{}.{}", sparse ? ".sp" : "", m, n, k, type_name(td), type_name(ta),
-                                        type_name(tb), type_name(tc));
+  const std::string names = fmt::format("{}.m{}n{}k{}.{}.{}.{}.{}", sparse ? ".sp" : "", m, n, k, matrix_type_name(td), matrix_type_name(ta),
+                                        matrix_type_name(tb), matrix_type_name(tc));
   const Ty f16{'h', 16}, f32{'f', 32}, f64{'f', 64}, s32{'s', 32};
   using Shapes = std::initializer_list<std::pair<unsigned, unsigned>>;
   // the dense shapes, and those of mma.sp (K twice the dense one's)

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
+#include "matrix_modifiers.hpp"
 #include "smem_matrix.hpp"
 
 namespace ptx::emu {
@@ -28,48 +29,6 @@ namespace {
 
 // DInst::sub of a wgmma.mma_async: its immediate operands and A's source.
 enum WgmmaBits : uint8_t { kTransA = 1, kTransB = 2, kNegA = 4, kNegB = 8, kARegs = 16 };
-
-std::optional<Ty> element_type(std::string_view m) {
-  if (m == ".f16") return Ty{'h', 16};
-  if (m == ".bf16") return Ty{'B', 16};
-  if (m == ".tf32") return Ty{'t', 32};
-  if (m == ".e4m3") return Ty{'E', 8};
-  if (m == ".e5m2") return Ty{'M', 8};
-  if (m == ".s8") return Ty{'s', 8};
-  if (m == ".u8") return Ty{'u', 8};
-  if (m == ".b1") return Ty{'b', 1};
-  if (m == ".f32") return Ty{'f', 32};
-  if (m == ".s32") return Ty{'s', 32};
-  return std::nullopt;
-}
-
-std::string type_name(Ty t) {
-  switch (t.k) {
-    case 'h': return "f16";
-    case 'B': return "bf16";
-    case 't': return "tf32";
-    case 'E': return "e4m3";
-    case 'M': return "e5m2";
-    default: return fmt::format("{}{}", t.k, static_cast<unsigned>(t.bits));
-  }
-}
-
-// .m64nNkK, with numbers that fit (from_chars reports overflow instead of wrapping).
-bool parse_shape(std::string_view mo, unsigned& m, unsigned& n, unsigned& k) {
-  if (mo.size() < 2 || mo.substr(0, 2) != ".m") return false;
-  const char* p = mo.data() + 2;
-  const char* end = mo.data() + mo.size();
-  for (auto [letter, out] : {std::pair{'\0', &m}, std::pair{'n', &n}, std::pair{'k', &k}}) {
-    if (letter) {
-      if (p == end || *p != letter) return false;
-      ++p;
-    }
-    auto [q, ec] = std::from_chars(p, end, *out);
-    if (ec != std::errc{}) return false;
-    p = q;
-  }
-  return p == end;
-}
 
 // K of one wgmma is 32 bytes of A's row for every type: 16 (f16, bf16), 8 (tf32), 32 (8-bit), 256 (b1).
 unsigned k_for(Ty a) { return 256u / a.bits; }
@@ -102,8 +61,8 @@ std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const std::stri
     else if (mo == ".satfinite") satfinite = true;
     else if (mo == ".and") and_op = true;
     else if (mo == ".popc") popc = true;
-    else if (auto t = element_type(mo)) types.push_back(*t);
-    else if (parse_shape(mo, m, n, k)) shape = true;
+    else if (auto t = matrix_element_type(mo)) types.push_back(*t);
+    else if (parse_matrix_shape(mo, m, n, k)) shape = true;
     else return unsupported(fmt::format("the modifier {} of wgmma", mo));
   }
   if (kind == Kind::Sync) {  // every wgmma.mma_async completed at issue: nothing to fence or wait for
@@ -113,7 +72,7 @@ std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const std::stri
   if (kind == Kind::None) return unsupported("this wgmma instruction");
   if (!shape || types.size() != 3) return bad("wgmma.mma_async needs a shape .m64nNkK and the types .dtype.atype.btype");
   const Ty td = types[0], ta = types[1], tb = types[2];
-  const std::string names = fmt::format(".{}.{}.{}", type_name(td), type_name(ta), type_name(tb));
+  const std::string names = fmt::format(".{}.{}.{}", matrix_type_name(td), matrix_type_name(ta), matrix_type_name(tb));
   const bool f16 = ta.k == 'h' && tb.k == 'h' && (td == Ty{'h', 16} || td == Ty{'f', 32});
   const bool bf16 = ta.k == 'B' && tb.k == 'B' && td == Ty{'f', 32};
   const bool tf32 = ta.k == 't' && tb.k == 't' && td == Ty{'f', 32};

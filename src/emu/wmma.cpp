@@ -39,6 +39,7 @@
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
+#include "matrix_modifiers.hpp"
 
 namespace ptx::emu {
 
@@ -47,47 +48,6 @@ namespace {
 constexpr int kLanes = 32;
 
 WmmaOp op_of(const DInst& in) { return static_cast<WmmaOp>(in.sub & kWmmaOpMask); }
-
-std::optional<Ty> element_type(std::string_view m) {
-  if (m == ".f16") return Ty{'h', 16};
-  if (m == ".bf16") return Ty{'B', 16};
-  if (m == ".tf32") return Ty{'t', 32};
-  if (m == ".f32") return Ty{'f', 32};
-  if (m == ".f64") return Ty{'f', 64};
-  if (m == ".s8") return Ty{'s', 8};
-  if (m == ".u8") return Ty{'u', 8};
-  if (m == ".s32") return Ty{'s', 32};
-  if (m == ".s4") return Ty{'s', 4};
-  if (m == ".u4") return Ty{'u', 4};
-  if (m == ".b1") return Ty{'b', 1};
-  return std::nullopt;
-}
-
-std::string type_name(Ty t) {
-  switch (t.k) {
-    case 'h': return "f16";
-    case 'B': return "bf16";
-    case 't': return "tf32";
-    default: return fmt::format("{}{}", t.k, static_cast<unsigned>(t.bits));
-  }
-}
-
-// .mMnNkK, with numbers that fit (from_chars reports overflow instead of wrapping).
-bool parse_shape(std::string_view mo, unsigned& m, unsigned& n, unsigned& k) {
-  if (mo.size() < 2 || mo.substr(0, 2) != ".m") return false;
-  const char* p = mo.data() + 2;
-  const char* end = mo.data() + mo.size();
-  for (auto [letter, out] : {std::pair{'\0', &m}, std::pair{'n', &n}, std::pair{'k', &k}}) {
-    if (letter) {
-      if (p == end || *p != letter) return false;
-      ++p;
-    }
-    auto [q, ec] = std::from_chars(p, end, *out);
-    if (ec != std::errc{}) return false;
-    p = q;
-  }
-  return p == end;
-}
 
 struct Shape {
   unsigned m, n, k;
@@ -208,8 +168,8 @@ std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const std::string
     else if (mo == ".rz") rnd = kRz;
     else if (mo == ".rm") rnd = kRm;
     else if (mo == ".rp") rnd = kRp;
-    else if (auto t = element_type(mo)) types.push_back(*t);
-    else if (parse_shape(mo, s.m, s.n, s.k)) shape = true;
+    else if (auto t = matrix_element_type(mo)) types.push_back(*t);
+    else if (parse_matrix_shape(mo, s.m, s.n, s.k)) shape = true;
     else return bad(fmt::format("the modifier {} of wmma is not one of the ISA's", mo));
   }
   if (kind == Kind::None) return bad("wmma needs .load, .store or .mma");
@@ -244,9 +204,9 @@ std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const std::string
     const Ty t = types[0];
     const bool multiplicand = matrix == 'a' || matrix == 'b';
     if (multiplicand ? !multiplicand_ok(s, t) : !accumulator_ok(s, t))
-      return bad(fmt::format("{}.{}{}.{} is not a form of the ISA", name, matrix, shape_name, type_name(t)));
+      return bad(fmt::format("{}.{}{}.{} is not a form of the ISA", name, matrix, shape_name, matrix_type_name(t)));
     if (sub_byte(t) && (matrix == 'a' ? col[0] : !col[0]))
-      return bad(fmt::format("{}.{}.{}: the sub-byte types take A row-major and B column-major only", name, matrix, type_name(t)));
+      return bad(fmt::format("{}.{}.{}: the sub-byte types take A row-major and B column-major only", name, matrix, matrix_type_name(t)));
     const unsigned want = matrix == 'a' ? multiplicand_regs(s.m, s.k, t) : matrix == 'b' ? multiplicand_regs(s.n, s.k, t) : accumulator_regs(s, t);
     const size_t addr_at = load ? 1 : 0, regs_at = load ? 0 : 1;
     if (ops.size() != 2 && ops.size() != 3) return bad(fmt::format("{} takes 2 or 3 operands", name));
@@ -272,8 +232,8 @@ std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const std::string
     } else {
       return bad("wmma.mma needs the types .dtype.ctype (f16 multiplicands) or .dtype.atype.btype.ctype");
     }
-    const std::string names = types.size() == 2 ? fmt::format(".{}.{}", type_name(td), type_name(tc))
-                                                : fmt::format(".{}.{}.{}.{}", type_name(td), type_name(ta), type_name(tb), type_name(tc));
+    const std::string names = types.size() == 2 ? fmt::format(".{}.{}", matrix_type_name(td), matrix_type_name(tc))
+                                                : fmt::format(".{}.{}.{}.{}", matrix_type_name(td), matrix_type_name(ta), matrix_type_name(tb), matrix_type_name(tc));
     const bool f16 = types.size() == 2 && (td == Ty{'h', 16} || td == Ty{'f', 32}) && (tc == Ty{'h', 16} || tc == Ty{'f', 32}) && k16_shape(s);
     const bool f32_acc = td == Ty{'f', 32} && tc == Ty{'f', 32};
     const bool s32_acc = td == Ty{'s', 32} && tc == Ty{'s', 32};
@@ -343,7 +303,7 @@ void load_store(const Program& p, const DInst& in, WmmaWarp& w) {
   if (stride_bits % 8 != 0 || (stride_bits / 8) % row_align != 0)
     w.fail(0, fmt::format("{}: a stride of {} .{} elements ({} bytes) is not a multiple of {} bytes, so the {}s are misaligned "
                           "(PTX ISA 9.7.14.4.2)",
-                          wmma_name(in), stride, type_name(t), static_cast<double>(stride_bits) / 8, row_align, colmajor ? "column" : "row"));
+                          wmma_name(in), stride, matrix_type_name(t), static_cast<double>(stride_bits) / 8, row_align, colmajor ? "column" : "row"));
   auto offset_bits = [&](unsigned row, unsigned col) { return (colmajor ? uint64_t{col} * stride + row : uint64_t{row} * stride + col) * t.bits; };
 
   if (op == WmmaOp::LoadA || op == WmmaOp::LoadB) {

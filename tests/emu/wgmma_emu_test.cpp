@@ -744,6 +744,8 @@ TEST(EmuWgmma, MalformedFormsAreReported) {
       {"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %r1, 1, 1, 0, 0;", "scale-d of wgmma.mma_async must be a predicate"},
       {"wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1 {%r0, %r1, %r2, %r3}, %rd1, %rd2, 1;", "needs .and.popc"},
       {"wgmma.mma_async.sync.aligned.m64n99999999999k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, 1, 1, 1, 0, 0;", "modifier .m64n99999999999k16"},
+      // a type of the other matrix instructions (the type table is shared): not a wgmma combination
+      {"wgmma.mma_async.sync.aligned.m64n8k16.f64.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, 1, 1, 1, 0, 0;", "wgmma.mma_async.f64.f16.f16 is not a type combination"},
   };
   for (const Bad& b : cases) {
     const std::string e = decode_error(std::string("\t") + b.text);

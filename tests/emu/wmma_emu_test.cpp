@@ -581,6 +581,9 @@ TEST(WmmaEmu, ReportsMalformedFormsUnvalidated) {
   EXPECT_NE(e.find("must be 32-bit registers"), std::string::npos) << e;
   e = error("wmma.load.a.sync.aligned.row.m16n16k16.global.f16.f32 {%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%pa];");
   EXPECT_NE(e.find("needs one element type"), std::string::npos) << e;
+  // a type of the other matrix instructions (the type table is shared): not a wmma form
+  e = error("wmma.load.a.sync.aligned.row.m16n16k16.global.e4m3 {%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%pa];");
+  EXPECT_NE(e.find("wmma.load.a.m16n16k16.e4m3 is not a form of the ISA"), std::string::npos) << e;
 }
 
 // ---- CUDA C++ (nvcuda::wmma) compiled by nvcc: tests/corpus/src/wmma_gemm.cu ------------------

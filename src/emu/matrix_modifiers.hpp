@@ -1,0 +1,22 @@
+// The type and shape modifiers shared by the warp and warpgroup matrix instructions (mma.sync,
+// wmma, wgmma): each decoder reads them with these, then checks the combination against its own
+// forms of the ISA.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "program.hpp"
+
+namespace ptx::emu {
+
+// .f16 .bf16 .tf32 .e4m3 .e5m2 .f32 .f64 .s32 .s8 .u8 .s4 .u4 .b1, and the fp6/fp4 types of
+// .kind::f8f6f4 (kind 'x', which no decoder runs yet).
+std::optional<Ty> matrix_element_type(std::string_view modifier);
+// The type's PTX name without the dot ("bf16", "s4"), for reports.
+std::string matrix_type_name(Ty t);
+// .mMnNkK, with numbers that fit (from_chars reports overflow instead of wrapping).
+bool parse_matrix_shape(std::string_view modifier, unsigned& m, unsigned& n, unsigned& k);
+
+}  // namespace ptx::emu
