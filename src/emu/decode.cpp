@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
@@ -299,26 +300,78 @@ class Decoder {
         if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
         continue;
       }
-      const uint64_t addr = mem_.alloc(std::max<uint64_t>(bytes, 1), name);
+      std::vector<uint64_t> dims = initializer_dims(dc, info.vector);
+      uint64_t count = 1;
+      for (uint64_t n : dims) count = checked_bytes(count, n, dc);  // the product, refused past the emulator's limit
+      const uint64_t total = dc.init ? checked_bytes(ty ? ty->bits / 8 : 1, count, dc) : bytes;  // `[]` sized by its initializer
+      const uint64_t addr = mem_.alloc(std::max<uint64_t>(total, 1), name);
       symbols_[name] = {info.space == StateSpace::Const ? Space::Const : Space::Global, addr};
-      if (dc.init && ty) initialize(addr, *ty, dc.init, bytes);
+      if (dc.init && ty) initialize(addr, *ty, dc.init, dims, total, name);
     }
   }
 
-  void initialize(uint64_t addr, Ty ty, ExprId init, uint64_t bytes) {
-    std::vector<ExprId> vals;
-    const Expr& e = m_.expr(init);
-    if (e.kind == ExprKind::List)
-      for (uint32_t i = 0; i < e.b; ++i) vals.push_back(ExprId{m_.items[e.a + i].node});
-    else
-      vals.push_back(init);
+  // The shape an initializer fills: the declared dimensions, a leading `[]` taken from the
+  // initializer's outermost list, and a vector type's lanes as the innermost dimension.
+  std::vector<uint64_t> initializer_dims(const Declarator& dc, uint64_t vector) {
+    std::vector<uint64_t> dims;
+    for (const ListItem& dim : m_.slice(dc.dims)) {
+      const Expr& l = m_.expr(ExprId{dim.node});
+      dims.push_back(l.b == 0 ? 0 : static_cast<uint64_t>(std::max<int64_t>(eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0), 0)));
+    }
+    if (vector > 1) dims.push_back(vector);
+    if (!dims.empty() && dims[0] == 0 && dc.init && m_.expr(dc.init).kind == ExprKind::List) {
+      dims[0] = m_.expr(dc.init).b;  // one element (or row) per item
+    }
+    return dims;
+  }
+
+  // An initializer's element: a literal, or an address expression: sym, sym + 8, generic(sym)
+  // (the emulator's global and constant addresses are generic ones) and the byte masks
+  // 0xFF00(generic(sym)) (the masked bits of the address, shifted down).
+  uint64_t initializer_value(ExprId id, Ty ty) {
+    const Expr& e = m_.expr(id);
+    if (e.kind == ExprKind::Apply) {
+      const Expr& callee = m_.expr(ExprId{e.a});
+      const Expr& args = m_.expr(ExprId{e.b});
+      if (args.kind == ExprKind::List && args.b == 1) {
+        const uint64_t inner = initializer_value(ExprId{m_.items[args.a].node}, Ty{'u', 64});
+        if (callee.kind == ExprKind::Name && m_.text(Symbol{callee.a}) == "generic") return inner;
+        if (callee.kind == ExprKind::Int && callee.value) return (inner & callee.value) >> std::countr_zero(callee.value);
+      }
+    }
+    if (e.kind == ExprKind::Binary && (e.sub == static_cast<uint8_t>(Op::Add) || e.sub == static_cast<uint8_t>(Op::Sub)) &&
+        !eval_int(m_, id)) {
+      const uint64_t a = initializer_value(ExprId{e.a}, Ty{'u', 64}), b = initializer_value(ExprId{e.b}, Ty{'u', 64});
+      return e.sub == static_cast<uint8_t>(Op::Add) ? a + b : a - b;
+    }
+    return literal_bits(id, ty);
+  }
+
+  // Writes a (nested) initializer: a braced list per dimension ({{1, 2, 3}, {4, 5, 6}}); elements
+  // not given are zero. As ptxas, a flat list does not fill a multi-dimensional array row after row.
+  void initialize(uint64_t addr, Ty ty, ExprId init, const std::vector<uint64_t>& dims, uint64_t bytes, const std::string& name) {
     const size_t es = ty.bits / 8;
     if (es == 0 || bytes == 0) return;  // a .pred variable or an empty array: nothing to write
     std::vector<uint8_t> data(bytes, 0);
-    for (size_t i = 0; i < vals.size() && (i + 1) * es <= bytes; ++i) {
-      const uint64_t bits = literal_bits(vals[i], ty);
-      std::memcpy(data.data() + i * es, &bits, es);
-    }
+    const uint64_t count = bytes / es;
+    auto put = [&](ExprId v, uint64_t index) {
+      if (index >= count) throw Error(fmt::format("kernel {}: the initializer of {} has more elements than the variable", entry_, name));
+      const uint64_t bits = initializer_value(v, ty);
+      std::memcpy(data.data() + index * es, &bits, es);
+    };
+    std::function<void(ExprId, size_t, uint64_t, uint64_t)> fill = [&](ExprId e, size_t level, uint64_t first, uint64_t span) {
+      const Expr& x = m_.expr(e);
+      if (x.kind != ExprKind::List) {
+        if (level < dims.size() && dims.size() > 1)  // as ptxas: {21, 22} for a [2][2] array is an error
+          throw Error(fmt::format("kernel {}: the initializer of {} has a value where a braced list is expected", entry_, name));
+        return put(e, first);
+      }
+      if (level >= dims.size() || x.b > dims[level])
+        throw Error(fmt::format("kernel {}: the initializer of {} has more elements or levels of braces than the variable", entry_, name));
+      const uint64_t stride = span / std::max<uint64_t>(dims[level], 1);
+      for (uint32_t i = 0; i < x.b; ++i) fill(ExprId{m_.items[x.a + i].node}, level + 1, first + i * stride, stride);
+    };
+    fill(init, 0, 0, count);
     mem_.write(addr, data.data(), data.size());
   }
 
@@ -739,6 +792,9 @@ class Decoder {
           {".finite", 0}, {".infinite", 1}, {".number", 2}, {".notanumber", 3}, {".normal", 4}, {".subnormal", 5}};
       if (auto it = kTests.find(mo); it != kTests.end()) return void(d.sub = it->second);
     }
+    if (op == "fma" && mo == ".oob") return void(d.sub = kFmaOob);
+    if (op == "lop3" && (mo == ".and" || mo == ".or"))  // lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q
+      return void(d.boolop = static_cast<uint8_t>(mo == ".and" ? BoolOp::And : BoolOp::Or));
     if (op == "match" && mo == ".all") return void(d.sub = 1);
     if (op == "dp2a" && (mo == ".lo" || mo == ".hi")) return void(d.sub = mo == ".hi");
     if (op == "getctarank" && mo == ".shared::cluster") return;
@@ -915,9 +971,12 @@ class Decoder {
 
   // An immediate where the emulator takes registers (vector elements, call arguments): a register
   // every warp starts with holding it (Program::constants).
-  uint32_t constant_slot(ExprId id) {
+  // `ty` is the element's type where the instruction gives one (a float literal becomes its bits
+  // in that type: {0f3F800000, 1.5} of st.v2.f32); without one the literal must be an integer.
+  uint32_t constant_slot(ExprId id, std::optional<Ty> ty = std::nullopt) {
     uint64_t bits = 0;
-    if (auto v = eval_int(m_, id)) bits = static_cast<uint64_t>(*v);
+    if (ty) bits = literal_bits(id, *ty);
+    else if (auto v = eval_int(m_, id)) bits = static_cast<uint64_t>(*v);
     else throw unsupported(fmt::format("the operand '{}'", text::print_expr(m_, id)));
     const uint32_t slot = static_cast<uint32_t>(p_.slot_types.size());
     p_.slot_types.push_back(Ty{'b', 64});
@@ -1011,8 +1070,8 @@ class Decoder {
           for (uint32_t i = 0; i < e.b; ++i) {
             const ExprId el{m_.items[e.a + i].node};
             if (m_.name_of(el) == "_") p_.vec_slots.push_back(kNoSlot);
-            else if (const Expr& x = m_.expr(el); x.kind == ExprKind::Int || x.kind == ExprKind::Unary)
-              p_.vec_slots.push_back(constant_slot(el));  // {0, %rs1}: a register that holds the constant
+            else if (const Expr& x = m_.expr(el); x.kind == ExprKind::Int || x.kind == ExprKind::Float || x.kind == ExprKind::Unary)
+              p_.vec_slots.push_back(constant_slot(el, imm_type(d, index)));  // {0, %rs1}: a register that holds the constant
             else p_.vec_slots.push_back(reg_slot(el));
           }
           return o;

@@ -1063,8 +1063,13 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
   auto fma = [&] {
     if (narrow(t)) {
       lanes([&](int l) {
-        write(w, o[0], l, narrow_op(t, in.flags, value(w, o[1], l), value(w, o[2], l), value(w, o[3], l),
-                                    [](double x, double y, double z) { return std::fma(x, y, z); }), t);
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
+        uint64_t r = narrow_op(t, in.flags, a, b, c, [](double x, double y, double z) { return std::fma(x, y, z); });
+        if (in.sub == kFmaOob)
+          for (unsigned i = 0; i < t.bits / 16; ++i)
+            if (element(a, i, 16) == kOobNaN16 || element(b, i, 16) == kOobNaN16 || element(c, i, 16) == kOobNaN16)
+              r &= ~(uint64_t{0xFFFF} << (16 * i));
+        write(w, o[0], l, r, t);
       });
       return;
     }
@@ -1867,6 +1872,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           r |= ((lut >> idx) & 1) << i;
         }
         write(w, o[0], l, r, t);
+        if (in.boolop != 0 && o[0].kind == Opnd::Pair && o[0].slot2 != kNoSlot) {
+          const bool q = value(w, o[5], l) != 0;
+          reg(w, o[0].slot2, l) = static_cast<BoolOp>(in.boolop) == BoolOp::And ? (r != 0 && q) : (r != 0 || q);
+        }
       });
       return;
     case Opc::Prmt:
@@ -2688,7 +2697,7 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     if (in.sub == 0) {  // load
       uint64_t fill = 0;
       const bool is_float = d.dtype >= 6 && d.dtype != 0;
-      if (d.oob_nan && is_float) fill = es == 2 ? 0x7FFF : es == 4 ? 0x7FFFFFFF : 0x7FFFFFFFFFFFFFFFull;
+      if (d.oob_nan && is_float) fill = es == 2 ? kOobNaN16 : es == 4 ? 0x7FFFFFFF : 0x7FFFFFFFFFFFFFFFull;
       for (uint64_t k = 0; k < count; ++k) {
         uint64_t addr;
         if (element(k, addr)) std::memcpy(box.data() + k * es, global(addr), es);

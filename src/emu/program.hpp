@@ -84,6 +84,8 @@ enum Flag : uint32_t {
 constexpr uint32_t kRegArg = 0x80000000u;  // a call's argument or result in Program::vec_slots: a register (the rest: its slot), else a frame offset
 constexpr uint8_t kBarArrive = 1, kBarRed = 3;  // DInst::sub of bar/barrier (0: .sync)
 constexpr uint8_t kMul24 = 1;  // DInst::sub of mul/mad: mul24/mad24 (24-bit operands, a 48-bit product)
+constexpr uint8_t kFmaOob = 1;  // DInst::sub of fma: .oob (an element whose operand is the OOB NaN is 0)
+constexpr uint16_t kOobNaN16 = 0x7FFF;  // what TMA fills out-of-bound f16/bf16 elements with under nan_request_zero_fma
 
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class BoolOp : uint8_t { None, And, Or, Xor };

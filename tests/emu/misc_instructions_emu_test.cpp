@@ -1,9 +1,11 @@
-// movmatrix, vector reductions (red.v4.f32, red.v2.f16x2, multimem.red.v2.f32), f16x2 atomics and
-// st.bulk on the emulator. Expected values are computed here; the kernel is assembled by ptxas.
+// Module data and initializers, lop3 with a predicate result, fma.oob, movmatrix, vector
+// reductions (red.v4.f32, red.v2.f16x2, multimem.red.v2.f32), f16x2 atomics and st.bulk on the
+// emulator. Expected values are computed here; the kernel is assembled by ptxas.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../unit/ptxas_util.hpp"
@@ -96,6 +98,64 @@ TEST(EmuMiscInstructions, BrxIdxJumpsEachLaneThroughTheTable) {
     FAIL() << "no report";
   } catch (const emu::Error& e) {
     EXPECT_NE(std::string(e.what()).find("thread (0,0,0): 'brx.idx \t%r2, $cases;', <input>:15: brx.idx with index 4: the table has 3 targets (undefined)"), std::string::npos) << e.what();
+  }
+}
+
+// tests/emu/kernels/module_data.ptx: nested, partial and inferred-size initializers, address
+// initializers, float immediates as vector elements, lop3 with a predicate result and fma.oob.
+TEST(EmuMiscInstructions, ModuleDataLop3PredicateFmaOob) {
+  const std::string text = emu_kernel("module_data.ptx");
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(32), "out");
+  r.launch(text, "module_data", {1, 1, 1}, {1, 1, 1});
+  const auto w = r.read<uint32_t>(out, 32);
+  const std::vector<uint32_t> arrays = {6, 2, 1, 0, 2, 3, 105, 12};  // grid2[1][2], grid2[0][1], part row 0, row 1, str[1], rows[2][1]
+  for (size_t i = 0; i < arrays.size(); ++i) EXPECT_EQ(w[i], arrays[i]) << i;
+  const auto f = r.read<float>(out + 32, 2);
+  EXPECT_EQ(f[0], 3.0f);
+  EXPECT_EQ(f[1], -4.0f);
+  EXPECT_EQ(r.read<double>(out + 48, 1)[0], 1.25);  // .const f64 {0d3FF8..., -0.25}
+  EXPECT_EQ(w[16], 0u);  // grid2 - &grid2
+  EXPECT_EQ(w[17], 8u);  // generic(grid2) + 8
+  EXPECT_EQ(w[18], 2u);  // str + 2
+  EXPECT_EQ(w[19], 0u);  // {0xFF(generic(grid2)), 0xFF00(generic(grid2))}: the address's two low bytes
+  const auto imm = r.read<float>(out + 80, 4);
+  EXPECT_EQ(imm, (std::vector<float>{1.0f, 1.5f, 5.0f, -2.0f}));
+  EXPECT_EQ(w[24], 2u);  // lop3 0x80: a & b & c
+  EXPECT_EQ(w[25], 1u);  // .or: d != 0 || false
+  EXPECT_EQ(w[26], 0u);  // .and: d == 0
+  EXPECT_EQ(w[27], 1u);  // .and with !q
+  EXPECT_EQ(w[28], 0x00004200u);  // fma.oob.f16x2: {2 x 1 + 1, OOB -> 0}
+  EXPECT_EQ(w[29], 0x40800000u);  // fma.oob.relu.bf16x2: {OOB -> 0, 1 x 2 + 2}
+  for (int half = 0; half < 2; ++half) {  // plain fma: a NaN
+    const uint32_t h = w[30] >> (16 * half) & 0xFFFF;
+    EXPECT_TRUE((h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0) << std::hex << h;
+  }
+  if (have_ptxas()) {
+    const auto as = run_ptxas(text, "sm_90");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+}
+
+// Initializers ptxas refuses are reported, not half-written.
+TEST(EmuMiscInstructions, BadInitializersAreReported) {
+  const std::string head = ".version 8.3\n.target sm_90\n.address_size 64\n";
+  const std::string body = "\n.visible .entry k(.param .u64 out)\n{\n\tret;\n}\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {".global .u32 a[2][2] = {21, 22};", "the initializer of a has a value where a braced list is expected"},
+      {".global .u32 a[2] = {1, 2, 3};", "the initializer of a has more elements or levels of braces than the variable"},
+      {".global .u32 a[2][2] = {{1, 2}, {3, 4}, {5, 6}};", "the initializer of a has more elements or levels of braces"},
+      {".global .u32 a[2] = {{1}, {2}};", "the initializer of a has more elements or levels of braces"},
+  };
+  for (const auto& [decl, want] : cases) {
+    EmuRun r;
+    r.buffer(std::vector<uint32_t>(1), "out");
+    try {
+      r.launch(head + decl + body, "k", {1, 1, 1}, {1, 1, 1});
+      ADD_FAILURE() << "no report for " << decl;
+    } catch (const emu::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << decl << ": " << e.what();
+    }
   }
 }
 
