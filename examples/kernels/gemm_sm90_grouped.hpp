@@ -4,8 +4,9 @@
 // One persistent launch (grid = min(SMS, ...) CTAs, as gemm_sm90_persistent) walks every
 // 128 x 256 tile of every group: tiles are numbered group after group (group g has
 // ceil(M_g / 128) * N / 256 of them, M-fastest inside the group so that CTAs running at the
-// same time share B_g's N tile), and CTA c takes tiles c, c + nctaid, ... The mainloop,
-// ring and epilogue are gemm_sm90_persistent's (examples/kernels/gemm_sm90_persistent.hpp).
+// same time share B_g's N tile), and CTA c takes tiles c, c + nctaid, ... (sm90::GroupWalk,
+// gemm_sm90_group_walk.hpp). The mainloop, ring and epilogue are gemm_sm90_persistent's
+// (examples/kernels/gemm_sm90_persistent.hpp).
 //
 // Kernel parameters (device arrays the host prepares, gemm_sm90_grouped_args):
 //   problems: G x 4 u64 per group {A_g, B_g, D_g, M_g}: the kernel reads D_g and M_g (A_g and
@@ -21,8 +22,8 @@
 // group changes and no wait for the loads of the previous group before reusing a map
 // slot. The price is 256 bytes per group and M_g known on the host at launch; when the
 // token counts are produced on the device (a router kernel) and must not be copied back,
-// the in-kernel `tensormap.replace` + `fence.proxy.tensormap::generic` path is the one to
-// take (the emulator runs it, see docs/emulator.md). Maps written before the launch are
+// gemm_sm90_grouped_contiguous.hpp takes the tokens of all groups in one buffer and reads
+// the group offsets in the kernel (one map for A, one 3-D map for B). Maps written before the launch are
 // visible to the tensormap proxy of the kernel (the launch orders them); the producer
 // issues prefetch.tensormap on each tile's two maps.
 //

@@ -212,7 +212,8 @@ void check_contiguous(const std::vector<uint32_t>& offsets, const std::vector<st
   std::vector<int64_t> group_of(static_cast<size_t>(M), -1);
   for (int64_t g = 0; g < G; ++g)
     for (int64_t r = rows[static_cast<size_t>(g)].first; r < rows[static_cast<size_t>(g)].second; ++r) group_of[static_cast<size_t>(r)] = g;
-  const std::vector<uint16_t> none;
+  std::vector<std::vector<uint16_t>> bs;  // B_g, N x K
+  for (int64_t g = 0; g < G; ++g) bs.emplace_back(b.begin() + g * N * K, b.begin() + (g + 1) * N * K);
   for (int64_t i = 0; i < M; ++i) {
     const int64_t g = group_of[static_cast<size_t>(i)];
     if (g < 0) {
@@ -220,9 +221,8 @@ void check_contiguous(const std::vector<uint32_t>& offsets, const std::vector<st
         ASSERT_EQ(got[x], 0xff) << "row " << i << " belongs to no group but was written";
       continue;
     }
-    const std::vector<uint16_t> bg(b.begin() + g * N * K, b.begin() + (g + 1) * N * K);
     for (int64_t j = 0; j < N; ++j)
-      expect_element(out, got, static_cast<size_t>(i * N + j), dot_ref(a, bg, i, j, K), label("group ", g) + label(": row ", i) + label(",", j));
+      expect_element(out, got, static_cast<size_t>(i * N + j), dot_ref(a, bs[static_cast<size_t>(g)], i, j, K), label("group ", g) + label(": row ", i) + label(",", j));
   }
   for (size_t x = dbytes; x < got.size(); ++x) ASSERT_EQ(got[x], 0xff) << "byte " << x - dbytes << " past D was written";
   for (DevicePtr p : {da, db, doff, dd}) cpu.free(p);
