@@ -3,6 +3,7 @@
 // bandwidth measured in the same run. Prints a table and writes it to --out FILE.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "../examples/kernels/gemm_sm100.hpp"
 #include "../examples/kernels/gemm_sm90.hpp"
 #include "../examples/kernels/gemm_sm90_grouped.hpp"
+#include "../examples/kernels/gemm_sm90_grouped_contiguous.hpp"
 #include "../examples/kernels/gemm_sm90_persistent.hpp"
 #include "../examples/kernels/rows.hpp"
 #include "runtime/driver.hpp"
@@ -351,12 +353,50 @@ int main(int argc, char** argv) {
       });
       cublas_tflops = cok ? flops / cs / 1e12 : 0;
     }
-    char line[256];
-    std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14.1f %9.0f%%   %s   (cuBLAS: one call per expert, f32 D)\n", "gemm_grouped",
-                  "8x(M_g)x4096x7168", s * 1e6, flops / s / 1e12, cublas_tflops, cublas_tflops > 0 ? 100.0 * flops / s / 1e12 / cublas_tflops : 0.0,
-                  ok ? "ok" : "WRONG");
-    table << line;
-    std::fputs(line, stdout);
+    auto grouped_row = [&](const char* name, double secs, bool good) {
+      char line[256];
+      std::snprintf(line, sizeof line, "%-13s %-16s %9.1f %7.1f %14.1f %9.0f%%   %s   (cuBLAS: one call per expert, f32 D)\n", name,
+                    "8x(M_g)x4096x7168", secs * 1e6, flops / secs / 1e12, cublas_tflops,
+                    cublas_tflops > 0 ? 100.0 * flops / secs / 1e12 / cublas_tflops : 0.0, good ? "ok" : "WRONG");
+      table << line;
+      std::fputs(line, stdout);
+    };
+    grouped_row("gemm_grouped", s, ok);
+    {  // the same experts and tokens in the contiguous layout (gemm_sm90_grouped_contiguous.hpp): A one
+       // [M, K] buffer sorted by expert, B one [G, N, K] tensor, the offsets in device memory (a router
+       // kernel's output; copied from the host here), bf16 D [M, N]
+      const auto G = static_cast<int64_t>(ms.size());
+      std::vector<uint32_t> offsets{0};
+      std::vector<uint16_t> ca, cb;
+      for (size_t g = 0; g < ms.size(); ++g) {
+        offsets.push_back(offsets.back() + static_cast<uint32_t>(ms[g]));
+        ca.insert(ca.end(), ha[g].begin(), ha[g].begin() + ms[g] * K);
+        cb.insert(cb.end(), hb[g].begin(), hb[g].end());
+      }
+      const int64_t M = offsets.back();
+      ptx::DevicePtr ga = dev.alloc(ca.size() * 2, "A"), gb = dev.alloc(cb.size() * 2, "B"), goff = dev.alloc(offsets.size() * 4, "offsets"),
+                     gd = dev.alloc(static_cast<size_t>(M * N) * 2, "D");
+      dev.copy_to_device(ga, ca.data(), ca.size() * 2);
+      dev.copy_to_device(gb, cb.data(), cb.size() * 2);
+      dev.copy_to_device(goff, offsets.data(), offsets.size() * 4);
+      const auto cmaps = examples::gemm_sm90_grouped_contiguous_tensor_maps(dev, ga, gb, M, G, N, K);
+      auto kc = ptx::bind(dev, examples::gemm_sm90_grouped_contiguous(arch, G, N, K), {{"M", M}, {"SMS", sm_count}});
+      const double cs = seconds_per_run(dev, [&] { kc(cmaps.first, cmaps.second, goff, gd); });
+      std::vector<uint16_t> got(static_cast<size_t>(M * N));
+      dev.copy_to_host(got.data(), gd, got.size() * 2);
+      bool cok = true;
+      for (int64_t r = 0; r < M && cok; r += 97) {
+        const size_t g = static_cast<size_t>(std::upper_bound(offsets.begin(), offsets.end(), static_cast<uint32_t>(r)) - offsets.begin()) - 1;
+        for (int64_t c = 0; c < N && cok; c += 127) {
+          double ref = 0;
+          for (int64_t kk = 0; kk < K; ++kk)
+            ref += static_cast<double>(from_bf16(ca[static_cast<size_t>(r * K + kk)])) * from_bf16(hb[g][static_cast<size_t>(c * K + kk)]);
+          cok = std::fabs(from_bf16(got[static_cast<size_t>(r * N + c)]) - ref) <= 1e-2 * (1 + std::fabs(ref));
+        }
+      }
+      grouped_row("gemm_grouped_c", cs, cok);
+      for (ptx::DevicePtr p : {ga, gb, goff, gd}) dev.free(p);
+    }
     for (const auto& p : probs) {
       dev.free(p.a);
       dev.free(p.b);

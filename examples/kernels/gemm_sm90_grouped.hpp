@@ -4,8 +4,9 @@
 // One persistent launch (grid = min(SMS, ...) CTAs, as gemm_sm90_persistent) walks every
 // 128 x 256 tile of every group: tiles are numbered group after group (group g has
 // ceil(M_g / 128) * N / 256 of them, M-fastest inside the group so that CTAs running at the
-// same time share B_g's N tile), and CTA c takes tiles c, c + nctaid, ... The mainloop,
-// ring and epilogue are gemm_sm90_persistent's (examples/kernels/gemm_sm90_persistent.hpp).
+// same time share B_g's N tile), and CTA c takes tiles c, c + nctaid, ... (sm90::GroupWalk,
+// gemm_sm90_group_walk.hpp). The mainloop, ring and epilogue are gemm_sm90_persistent's
+// (examples/kernels/gemm_sm90_persistent.hpp).
 //
 // Kernel parameters (device arrays the host prepares, gemm_sm90_grouped_args):
 //   problems: G x 4 u64 per group {A_g, B_g, D_g, M_g}: the kernel reads D_g and M_g (A_g and
@@ -21,8 +22,8 @@
 // group changes and no wait for the loads of the previous group before reusing a map
 // slot. The price is 256 bytes per group and M_g known on the host at launch; when the
 // token counts are produced on the device (a router kernel) and must not be copied back,
-// the in-kernel `tensormap.replace` + `fence.proxy.tensormap::generic` path is the one to
-// take (the emulator runs it, see docs/emulator.md). Maps written before the launch are
+// gemm_sm90_grouped_contiguous.hpp takes the tokens of all groups in one buffer and reads
+// the group offsets in the kernel (one map for A, one 3-D map for B). Maps written before the launch are
 // visible to the tensormap proxy of the kernel (the launch orders them); the producer
 // issues prefetch.tensormap on each tile's two maps.
 //
@@ -35,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm_sm90_group_walk.hpp"
 #include "gemm_sm90_persistent.hpp"
 
 namespace examples {
@@ -102,73 +104,28 @@ inline ptx::Kernel gemm_sm90_grouped(const std::string& arch, int64_t N, int64_t
       .grid(gemm_sm90_grouped_grid)
       .arch(arch)
       .body([out, N, K](ptx::Tensor problems, ptx::Tensor maps) {
-        namespace hop = ptx::hopper;
         const int64_t G = problems.dim(0);
         if (G <= 0) throw ptx::Error("gemm_sm90_grouped: G must be at least 1", ptx::SourceLocation::current());
         constexpr int S = kGemm90Stages;
         const int64_t kt_total = K / kGemm90TileK, tn = N / kGemm90TileN;
         const int64_t esize = out == f32 ? 4 : 2;
 
-        const sm90::Ring ring = sm90::Ring::alloc();
-        hop::Pipeline pipe(ring.bars, S);
-        ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
-        ptx::Reg is0 = tid == 0u;
-        pipe.init(1, 8, &is0);
-        inst::bar.sync(0);
-        ptx::Reg sa = ring.a.base();
-        ptx::Reg sb = sa + static_cast<uint32_t>(ring.b.offset() - ring.a.offset());
-        ptx::Reg bars = sa + static_cast<uint32_t>(ring.bars.offset() - ring.a.offset());
-        ptx::Reg nct = ptx::read(ptx::special::nctaid.x(), u32);
+        const sm90::Cta cta = sm90::Cta::setup();
+        const ptx::Reg &tid = cta.tid, &sa = cta.sa, &sb = cta.sb, &bars = cta.bars, &nct = cta.nct;
         ptx::Reg pp = problems.global_ptr();
 
-        // The walk over groups, the same in both roles: for tile t, g is the group holding it
-        // ([start, end) its tiles), m its M_g, mt its M tiles; g = G once t is past the last.
-        struct Walk {
-          ptx::Reg t, g, start, end, m, mt, desc;
-        };
-        auto walk_begin = [&] {
-          Walk w{ptx::read(ptx::special::ctaid.x(), u32), ptx::Reg(u32), ptx::Reg(u32), ptx::Reg(u32), ptx::Reg(u32), ptx::Reg(u32),
-                 ptx::Reg(u64)};
-          inst::mov.u32(w.g, 0xffffffffu);  // the group before the first
-          inst::mov.u32(w.start, 0u);
-          inst::mov.u32(w.end, 0u);
-          inst::mov.u32(w.m, 0u);
-          inst::mov.u32(w.mt, 0u);
-          inst::mov.u64(w.desc, pp);
+        // The walk over the groups (gemm_sm90_group_walk.hpp), the same in both roles; `desc`
+        // points at the problem of the walk's group, whose M_g it reads on entering it.
+        auto walk = [&](ptx::Reg& desc) {
+          sm90::GroupWalk w(G, tn, [&](const ptx::Reg& g, ptx::Reg& rows) {
+            ptx::Reg o = g << 5;  // 32 bytes per problem
+            ptx::Reg o64(u64);
+            inst::cvt.u64.u32(o64, o);
+            desc = pp + o64;
+            inst::ld.global.u32(rows, ptx::addr(desc, 24));
+          });
+          inst::mov.u64(desc, pp);
           return w;
-        };
-        // Moves to the group of w.t (past groups without tiles); returns g < G.
-        auto walk_to_tile = [&](Walk& w) {
-          ptx::while_([&] { return w.t >= w.end; },
-                      [&] {
-                        w.g += 1u;
-                        ptx::Reg more = w.g < static_cast<uint32_t>(G);
-                        ptx::if_(
-                            more,
-                            [&] {
-                              ptx::Reg o = w.g << 5;  // 32 bytes per problem
-                              ptx::Reg o64(u64);
-                              inst::cvt.u64.u32(o64, o);
-                              w.desc = pp + o64;
-                              inst::ld.global.u32(w.m, ptx::addr(w.desc, 24));
-                              ptx::Reg m127 = w.m + 127u;
-                              w.mt = m127 >> 7;
-                              w.start = w.end;
-                              ptx::Reg n = w.mt * static_cast<uint32_t>(tn);
-                              w.end += n;
-                            },
-                            [&] { inst::mov.u32(w.end, 0xffffffffu); });  // past the last group: stop
-                      });
-          return w.g < static_cast<uint32_t>(G);
-        };
-        // (m_tile, n_tile) of w.t inside its group, M fastest.
-        auto tile_in_group = [&](const Walk& w) {
-          ptx::Reg lt = w.t - w.start;
-          ptx::Reg mtile = lt % w.mt;
-          ptx::Reg ntile = lt / w.mt;
-          ptx::Reg m0 = mtile << 7;
-          ptx::Reg n0 = ntile << 8;
-          return std::pair<ptx::Reg, ptx::Reg>(std::move(m0), std::move(n0));
         };
 
         // ---- producer ----
@@ -181,68 +138,51 @@ inline ptx::Kernel gemm_sm90_grouped(const std::string& arch, int64_t N, int64_t
           ptx::Reg elected(pred);
           inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
           sm90::RingState st(bars, S, 1);
-          Walk w = walk_begin();
-          ptx::while_([&] { return walk_to_tile(w); },
+          ptx::Reg desc(u64);
+          sm90::GroupWalk w = walk(desc);
+          ptx::while_([&] { return w.to_tile(); },
                       [&] {
-                        ptx::Reg o = w.g << 8;
+                        ptx::Reg o = w.group() << 8;
                         ptx::Reg o64(u64);
                         inst::cvt.u64.u32(o64, o);
                         ptx::Reg map_a = pmaps + o64;
                         ptx::Reg map_b = map_a + int64_t{128};
                         inst::prefetch.tensormap(ptx::addr(map_a));
                         inst::prefetch.tensormap(ptx::addr(map_b));
-                        auto [m0, n0] = tile_in_group(w);
+                        auto [m0, n0] = w.tile_origin();
                         sm90::produce_tile(st, sa, sb, map_a, map_b, m0, n0, elected, kt_total);
-                        w.t += nct;
+                        w.advance(nct);
                       });
         });
 
         // ---- consumers ----
         ptx::Reg is_consumer = tid >= 128u;
         ptx::if_(is_consumer, [&] {
-          inst::setmaxnreg.inc.sync.aligned.u32(232);
-          ptx::Reg ct = tid - 128u;
-          ptx::Reg wg = ct >> 7;
-          ptx::Reg tw = ct & 127u;
-          ptx::Reg lane0 = ct & 31u;
-          ptx::Reg leader = lane0 == 0u;
-          ptx::Reg a_rows = wg << 13;
-          ptx::Reg sa_wg = sa + a_rows;
-          const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
-          ptx::Reg da = hop::make_descriptor(sa_wg, layout);
-          ptx::Reg db = hop::make_descriptor(sb, layout);
-          ptx::Reg accumulate = tw == tw;
-          ptx::Reg overwrite = tw != tw;
-          ptx::RegArray acc(f32, kGemm90TileN / 2, "acc");
-          // (named members, not structured bindings: Clang 14 cannot capture those in a lambda)
-          auto origin = sm90::fragment_origin(tw);
-          ptx::Reg& frow = origin.first;
-          const ptx::Reg& fcol = origin.second;
-          ptx::Reg wg64 = wg << 6;
-          frow += wg64;
+          const sm90::Consumer cs = sm90::Consumer::setup(tid, sa, sb);
           sm90::RingState st(bars, S, 0);
-          Walk w = walk_begin();
-          ptx::while_([&] { return walk_to_tile(w); },
+          ptx::Reg desc(u64);
+          sm90::GroupWalk w = walk(desc);
+          ptx::while_([&] { return w.to_tile(); },
                       [&] {
-                        sm90::consume_tile(st, da, db, acc, overwrite, accumulate, leader, kt_total);
-                        auto [m0, n0] = tile_in_group(w);
-                        ptx::Reg row = m0 + frow;
-                        ptx::Reg lo_ok = row < w.m;
+                        sm90::consume_tile(st, cs.da, cs.db, cs.acc, cs.overwrite, cs.accumulate, cs.leader, kt_total);
+                        auto [m0, n0] = w.tile_origin();
+                        ptx::Reg row = m0 + cs.frow;
+                        ptx::Reg lo_ok = row < w.rows();
                         ptx::Reg row8 = row + 8u;
-                        ptx::Reg hi_ok = row8 < w.m;
-                        ptx::Reg col = n0 + fcol;
+                        ptx::Reg hi_ok = row8 < w.rows();
+                        ptx::Reg col = n0 + cs.fcol;
                         ptx::Reg off = row * static_cast<uint32_t>(N);
                         off += col;
                         off = off * static_cast<uint32_t>(esize);
                         ptx::Reg off64(u64);
                         inst::cvt.u64.u32(off64, off);
                         ptx::Reg d(u64);
-                        inst::ld.global.u64(d, ptx::addr(w.desc, 16));
+                        inst::ld.global.u64(d, ptx::addr(desc, 16));
                         ptx::Reg dg(u64);
                         inst::cvta.to.global.u64(dg, d);
                         ptx::Reg cptr = dg + off64;
-                        sm90::store_accumulators(acc, out, cptr, N, &lo_ok, &hi_ok);
-                        w.t += nct;
+                        sm90::store_accumulators(cs.acc, out, cptr, N, &lo_ok, &hi_ok);
+                        w.advance(nct);
                       });
         });
         ptx::ret();

@@ -93,11 +93,49 @@ struct Ring {
 
 inline constexpr uint32_t kABytes = 128 * 64 * 2, kBBytes = 256 * 64 * 2;  // one stage of A, of B
 
+// What every persistent sm90 GEMM CTA does first: the ring in shared memory, its mbarriers
+// initialised by thread 0 (full: 1 arrival, empty: 8, one per consumer warp), bar.sync, the
+// shared addresses of the A stages, B stages and barriers (one base register and two adds)
+// and %nctaid.x.
+struct Cta {
+  ptx::Reg tid, sa, sb, bars, nct;
+
+  static Cta setup() {
+    using namespace ptx::types;
+    const Ring ring = Ring::alloc();
+    ptx::hopper::Pipeline pipe(ring.bars, kGemm90Stages);
+    ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
+    ptx::Reg is0 = tid == 0u;
+    pipe.init(1, 8, &is0);
+    ptx::inst::bar.sync(0);
+    ptx::Reg sa = ring.a.base();
+    ptx::Reg sb = sa + static_cast<uint32_t>(ring.b.offset() - ring.a.offset());
+    ptx::Reg bars = sa + static_cast<uint32_t>(ring.bars.offset() - ring.a.offset());
+    ptx::Reg nct = ptx::read(ptx::special::nctaid.x(), u32);
+    return Cta{std::move(tid), std::move(sa), std::move(sb), std::move(bars), std::move(nct)};
+  }
+};
+
+// The registers of a consumer thread (warpgroups 1 and 2), set up after its
+// setmaxnreg.inc 232: the wgmma descriptors of its warpgroup's 64 rows of A and of B (stage
+// 0), the scale-d predicates (accumulate: true, overwrite: false), the 128 f32 accumulators,
+// `leader` (lane 0 of each warp releases the stages) and the thread's first accumulator row
+// in the 128-row tile and column in the 256-column tile.
+struct Consumer {
+  ptx::Reg leader, da, db, accumulate, overwrite;
+  ptx::RegArray acc;
+  ptx::Reg frow, fcol;
+
+  static Consumer setup(const ptx::Reg& tid, const ptx::Reg& sa, const ptx::Reg& sb);
+};
+
 // Producer: the K tiles of one output tile (m0, n0 in elements): per K tile, wait for the
 // stage to be empty, arm its full barrier with the stage's bytes and issue the two TMA loads
-// (the elected lane). A run-time loop of kt_total iterations.
+// (the elected lane). A run-time loop of kt_total iterations. With b_group, B's map is 3-D
+// ({K, N, groups}) and the tile is in its slice *b_group (gemm_sm90_grouped_contiguous).
 inline void produce_tile(RingState& st, const ptx::Reg& sa, const ptx::Reg& sb, const ptx::Reg& map_a, const ptx::Reg& map_b,
-                         const ptx::Reg& m0, const ptx::Reg& n0, const ptx::Reg& elected, int64_t kt_total) {
+                         const ptx::Reg& m0, const ptx::Reg& n0, const ptx::Reg& elected, int64_t kt_total,
+                         const ptx::Reg* b_group = nullptr) {
   namespace hop = ptx::hopper;
   using namespace ptx::types;
   const int S = st.stages();
@@ -112,7 +150,8 @@ inline void produce_tile(RingState& st, const ptx::Reg& sa, const ptx::Reg& sb, 
     ptx::Reg ob = st.stage() << 15;  // kBBytes
     ptx::Reg db = sb + ob;
     hop::tma_load(ptx::addr(da), map_a, {kc, m0}, full, {.guard = &elected});
-    hop::tma_load(ptx::addr(db), map_b, {kc, n0}, full, {.guard = &elected});
+    if (b_group) hop::tma_load(ptx::addr(db), map_b, {kc, n0, *b_group}, full, {.guard = &elected});
+    else hop::tma_load(ptx::addr(db), map_b, {kc, n0}, full, {.guard = &elected});
     st.advance();
   });
 }
@@ -205,6 +244,30 @@ inline std::pair<ptx::Reg, ptx::Reg> fragment_origin(const ptx::Reg& t) {
   return {std::move(row), std::move(col)};
 }
 
+inline Consumer Consumer::setup(const ptx::Reg& tid, const ptx::Reg& sa, const ptx::Reg& sb) {
+  using namespace ptx::types;
+  namespace hop = ptx::hopper;
+  ptx::inst::setmaxnreg.inc.sync.aligned.u32(232);
+  ptx::Reg ct = tid - 128u;
+  ptx::Reg wg = ct >> 7;
+  ptx::Reg tw = ct & 127u;
+  ptx::Reg lane0 = ct & 31u;
+  ptx::Reg leader = lane0 == 0u;
+  ptx::Reg a_rows = wg << 13;  // 64 rows x 128 bytes
+  ptx::Reg sa_wg = sa + a_rows;
+  const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
+  ptx::Reg da = hop::make_descriptor(sa_wg, layout);
+  ptx::Reg db = hop::make_descriptor(sb, layout);
+  ptx::Reg accumulate = tw == tw;
+  ptx::Reg overwrite = tw != tw;
+  ptx::RegArray acc(f32, kGemm90TileN / 2, "acc");
+  auto [frow, fcol] = fragment_origin(tw);
+  ptx::Reg wg64 = wg << 6;
+  frow += wg64;
+  return Consumer{std::move(leader), std::move(da), std::move(db), std::move(accumulate), std::move(overwrite),
+                  std::move(acc), std::move(frow), std::move(fcol)};
+}
+
 }  // namespace sm90
 
 inline int64_t gemm_sm90_tiles(int64_t M, int64_t N) { return (M / kGemm90TileM) * (N / kGemm90TileN); }
@@ -234,7 +297,6 @@ inline ptx::Kernel gemm_sm90_persistent(const std::string& arch, ptx::DType out 
       .grid(gemm_sm90_persistent_grid)
       .arch(arch)
       .body([out, group_m](ptx::TensorMapParam a, ptx::TensorMapParam b, ptx::Tensor c) {
-        namespace hop = ptx::hopper;
         const int64_t M = c.dim(0), N = c.dim(1), K = a.bound("K");
         if (M % kGemm90TileM != 0 || N % kGemm90TileN != 0 || K % kGemm90TileK != 0 || K <= 0 || M <= 0 || N <= 0)
           throw ptx::Error("gemm_sm90_persistent: M must be a multiple of 128, N of 256 and K a positive multiple of 64 (the CTA tile); got M=" +
@@ -248,18 +310,8 @@ inline ptx::Kernel gemm_sm90_persistent(const std::string& arch, ptx::DType out 
         const int64_t tm = M / kGemm90TileM, tn = N / kGemm90TileN, tiles = tm * tn;
         const int64_t band = static_cast<int64_t>(group_m) * tn;
 
-        const sm90::Ring ring = sm90::Ring::alloc();
-        hop::Pipeline pipe(ring.bars, S);
-        ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
-        ptx::Reg is0 = tid == 0u;
-        pipe.init(1, 8, &is0);
-        inst::bar.sync(0);
-
-        ptx::Reg sa = ring.a.base();
-        // B and the barriers from A's address (one base register for the three)
-        ptx::Reg sb = sa + static_cast<uint32_t>(ring.b.offset() - ring.a.offset());
-        ptx::Reg bars = sa + static_cast<uint32_t>(ring.bars.offset() - ring.a.offset());
-        ptx::Reg nct = ptx::read(ptx::special::nctaid.x(), u32);
+        const sm90::Cta cta = sm90::Cta::setup();
+        const ptx::Reg &tid = cta.tid, &sa = cta.sa, &sb = cta.sb, &bars = cta.bars, &nct = cta.nct;
 
         // Tile t -> (m0, n0) in elements: the grouped rasterization above.
         auto tile_origin = [&](const ptx::Reg& t) {
@@ -300,40 +352,21 @@ inline ptx::Kernel gemm_sm90_persistent(const std::string& arch, ptx::DType out 
         // ---- consumers: warpgroups 1 and 2 ----
         ptx::Reg is_consumer = tid >= 128u;
         ptx::if_(is_consumer, [&] {
-          inst::setmaxnreg.inc.sync.aligned.u32(232);
-          ptx::Reg ct = tid - 128u;
-          ptx::Reg wg = ct >> 7;
-          ptx::Reg tw = ct & 127u;
-          ptx::Reg lane0 = ct & 31u;
-          ptx::Reg leader = lane0 == 0u;
-          ptx::Reg a_rows = wg << 13;  // 64 rows x 128 bytes
-          ptx::Reg sa_wg = sa + a_rows;
-          const hop::MatrixDescriptor layout = hop::k_major(0, hop::DescSwizzle::B128, 1024);
-          ptx::Reg da = hop::make_descriptor(sa_wg, layout);
-          ptx::Reg db = hop::make_descriptor(sb, layout);
-          ptx::Reg accumulate = tw == tw;
-          ptx::Reg overwrite = tw != tw;
-          ptx::RegArray acc(f32, kGemm90TileN / 2, "acc");
-          // (named members, not structured bindings: Clang 14 cannot capture those in a lambda)
-          auto origin = sm90::fragment_origin(tw);
-          ptx::Reg& frow = origin.first;
-          const ptx::Reg& fcol = origin.second;
-          ptx::Reg wg64 = wg << 6;
-          frow += wg64;
+          const sm90::Consumer cs = sm90::Consumer::setup(tid, sa, sb);
           ptx::Reg pc = c.global_ptr();
           sm90::RingState st(bars, S, 0);
           ptx::Reg t = ptx::read(ptx::special::ctaid.x(), u32);
           ptx::while_([&] { return t < static_cast<uint32_t>(tiles); },
                       [&] {
-                        sm90::consume_tile(st, da, db, acc, overwrite, accumulate, leader, kt_total);
+                        sm90::consume_tile(st, cs.da, cs.db, cs.acc, cs.overwrite, cs.accumulate, cs.leader, kt_total);
                         auto [m0, n0] = tile_origin(t);
-                        ptx::Reg row = m0 + frow;
-                        ptx::Reg col = n0 + fcol;
+                        ptx::Reg row = m0 + cs.frow;
+                        ptx::Reg col = n0 + cs.fcol;
                         ptx::Reg off = row * static_cast<uint32_t>(N);
                         off += col;
                         off = off * static_cast<uint32_t>(esize);
                         ptx::Reg cptr = pc + off;
-                        sm90::store_accumulators(acc, out, cptr, N);
+                        sm90::store_accumulators(cs.acc, out, cptr, N);
                         t += nct;
                       });
         });

@@ -12,6 +12,7 @@
 
 #include "../../examples/kernels/gemm_sm90.hpp"
 #include "../../examples/kernels/gemm_sm90_grouped.hpp"
+#include "../../examples/kernels/gemm_sm90_grouped_contiguous.hpp"
 #include "../../examples/kernels/gemm_sm90_persistent.hpp"
 #include "dsl_test_util.hpp"
 
@@ -652,6 +653,74 @@ TEST(Hopper, GemmGroupedStructureAndResourcesUnderPtxas) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("M_g must not be negative"), std::string::npos) << e.what();
   }
+  cpu.free(p);
+}
+
+// The contiguous grouped GEMM (group sizes read on the device; 8 experts, N = 4096,
+// K = 7168, M = 8192 routed tokens): each role reads offsets[0] once and offsets[g + 1] on
+// entering group g, clamping the group's rows to [previous end, M]; A is one 2-D TMA load
+// at the group's first row plus the tile's, B one 3-D load whose third coordinate is the
+// walk's group; D rows offset in 64 bits; guarded stores; ptxas -v: 168 registers, no spills.
+TEST(Hopper, GemmGroupedContiguousStructureAndResourcesUnderPtxas) {
+  const Bindings big = {{"M", 8192}, {"SMS", 132}};
+  const auto t = examples::gemm_sm90_grouped_contiguous("sm_90a", 8, 4096, 7168).trace(big);
+  EXPECT_EQ(t->name, "gemm_sm90_grouped_contiguous_bf16");
+  EXPECT_EQ(t->grid.x, 132u);
+  Bindings other = big;
+  other["SMS"] = 114;
+  EXPECT_EQ(examples::gemm_sm90_grouped_contiguous("sm_90a", 8, 4096, 7168).trace(other)->ptx, t->ptx);
+  // grid = min(SMS, most tiles): M = 100 rows in at most 3 groups of one N tile: 3 tiles
+  EXPECT_EQ(examples::gemm_sm90_grouped_contiguous("sm_90a", 3, 256, 64).trace({{"M", 100}})->grid.x, 3u);
+  const std::string l = listing_of(t->ptx);
+  const std::regex before_walk("ld\\.global\\.u32 \t(%r\\d+), \\[%rd\\d+\\];\nmin\\.u32 \t\\1, \\1, 8192;\n");
+  EXPECT_EQ(std::distance(std::sregex_iterator(l.begin(), l.end(), before_walk), std::sregex_iterator()), 2) << l;
+  const std::regex enter_group(
+      "ld\\.global\\.u32 \t(%r\\d+), \\[%rd\\d+\\+4\\];\n"
+      "mov\\.u32 \t(%r\\d+), (%r\\d+);\n"
+      "max\\.u32 \t\\1, \\1, \\2;\n"
+      "min\\.u32 \t\\3, \\1, 8192;\n"
+      "sub\\.u32 \t%r\\d+, \\3, \\2;\n");
+  EXPECT_EQ(std::distance(std::sregex_iterator(l.begin(), l.end(), enter_group), std::sregex_iterator()), 2) << l;
+  std::smatch g;
+  ASSERT_TRUE(std::regex_search(l, g, std::regex("add\\.u32 \t(%r\\d+), \\1, 1;\nsetp\\.lt\\.u32 \t%p\\d+, \\1, 8;\n"))) << l;
+  EXPECT_TRUE(std::regex_search(
+      l, std::regex("cp\\.async\\.bulk\\.tensor\\.3d\\.shared::cluster\\.global\\.tile\\.mbarrier::complete_tx::bytes \t\\[%r\\d+\\], "
+                    "\\[%rd\\d+, \\{%r\\d+, %r\\d+, " + g[1].str() + "\\}\\]")))
+      << l;
+  EXPECT_EQ(count_of(t->ptx, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"), 1u);
+  EXPECT_EQ(count_of(t->ptx, "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"), 1u);
+  EXPECT_EQ(count_of(t->ptx, "prefetch.tensormap"), 0u);
+  EXPECT_EQ(count_of(t->ptx, "mul.wide.u32"), 1u);
+  EXPECT_EQ(count_of(t->ptx, "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"), 8u);
+  EXPECT_EQ(count_of(t->ptx, "cvt.rn.bf16x2.f32"), 64u);
+  EXPECT_EQ(count_of(t->ptx, "st.global.b32"), 64u);
+  expect_no_spills(t->ptx, "gemm_sm90_grouped_contiguous_bf16", 168);
+  const auto tf = examples::gemm_sm90_grouped_contiguous("sm_90a", 8, 4096, 7168, f32).trace(big);
+  EXPECT_EQ(count_of(tf->ptx, "st.global.v2.f32"), 64u);
+  expect_no_spills(tf->ptx, "gemm_sm90_grouped_contiguous", 168);
+}
+
+TEST(Hopper, GemmGroupedContiguousMisuseIsReported) {
+  auto expect_error = [](const std::function<void()>& f, const std::string& what) {
+    try {
+      f();
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  expect_error([] { (void)examples::gemm_sm90_grouped_contiguous("sm_90a", 8, 4000, 7168); },
+               "gemm_sm90_grouped_contiguous: N must be a positive multiple of 256 (below 2^28) and K of 64; got N=4000, K=7168");
+  expect_error([] { (void)examples::gemm_sm90_grouped_contiguous("sm_90a", 8, 4096, 100); }, "got N=4096, K=100");
+  expect_error([] { (void)examples::gemm_sm90_grouped_contiguous("sm_90a", 0, 4096, 7168); },
+               "gemm_sm90_grouped_contiguous: G must be 1 to 2^31 - 1; got 0");
+  expect_error([] { (void)examples::gemm_sm90_grouped_contiguous("sm_90a", 8, 4096, 7168, f16); }, "D is f32 or bf16");
+  expect_error([] { (void)examples::gemm_sm90_grouped_contiguous("sm_90a", 8, 4096, 7168).trace({{"M", (int64_t{1} << 30) + 1}}); },
+               "M must be 1 to 2^30 with under 2^31 tiles; got M=1073741825");
+  Device cpu = device::cpu();
+  const DevicePtr p = cpu.alloc(256 * 64 * 2, "AB");
+  expect_error([&] { (void)examples::gemm_sm90_grouped_contiguous_tensor_maps(cpu, p, p, 0, 1, 256, 64); },
+               "gemm_sm90_grouped_contiguous_tensor_maps: M, G, N and K must be positive; got M=0, G=1, N=256, K=64");
   cpu.free(p);
 }
 

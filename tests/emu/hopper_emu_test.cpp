@@ -12,6 +12,7 @@
 
 #include "../../examples/kernels/gemm_sm90.hpp"
 #include "../../examples/kernels/gemm_sm90_grouped.hpp"
+#include "../../examples/kernels/gemm_sm90_grouped_contiguous.hpp"
 #include "../../examples/kernels/gemm_sm90_persistent.hpp"
 #include "../../examples/kernels/bf16_host.hpp"
 
@@ -182,6 +183,80 @@ TEST(HopperOnEmulator, GemmSm90GroupedMoeShapes) { check_grouped({0, 37, 128, 20
 
 // f32 D, three groups with the empty one last and a 1-row group; 2 CTAs.
 TEST(HopperOnEmulator, GemmSm90GroupedF32) { check_grouped({130, 1, 0}, 256, 320, 2, ptx::types::f32); }
+
+// The contiguous grouped GEMM: A [M, K] and D [M, N] of all routed tokens, B [G, N, K], the
+// device array `offsets` (G + 1 u32). `rows[g]`: the rows [lo, hi) group g is expected to
+// own; every other row of D and a guard past D must stay untouched (NaN bytes).
+void check_contiguous(const std::vector<uint32_t>& offsets, const std::vector<std::pair<int64_t, int64_t>>& rows, int64_t M,
+                      int64_t N, int64_t K, int64_t sms, ptx::DType out) {
+  const int64_t G = static_cast<int64_t>(offsets.size()) - 1;
+  const size_t esize = out == ptx::types::f32 ? 4 : 2;
+  const size_t dbytes = static_cast<size_t>(M * N) * esize, guard_bytes = static_cast<size_t>(N) * esize * 8;
+  const auto a = random_bf16(static_cast<size_t>(M * K), 70), b = random_bf16(static_cast<size_t>(G * N * K), 71);
+  Device cpu = device::cpu();
+  DevicePtr da = cpu.alloc(a.size() * 2, "A"), db = cpu.alloc(b.size() * 2, "B"), doff = cpu.alloc(offsets.size() * 4, "offsets"),
+            dd = cpu.alloc(dbytes + guard_bytes, "D");
+  cpu.copy_to_device(da, a.data(), a.size() * 2);
+  cpu.copy_to_device(db, b.data(), b.size() * 2);
+  cpu.copy_to_device(doff, offsets.data(), offsets.size() * 4);
+  cpu.fill(dd, 0xff, dbytes + guard_bytes);
+  const auto maps = examples::gemm_sm90_grouped_contiguous_tensor_maps(cpu, da, db, M, G, N, K);
+  auto k = bind(cpu, examples::gemm_sm90_grouped_contiguous("sm_90a", G, N, K, out), {{"M", M}, {"SMS", sms}});
+  const auto start = std::chrono::steady_clock::now();
+  k(maps.first, maps.second, doff, dd);
+  cpu.synchronize();
+  std::cout << "[ gemm_sm90_grouped_contiguous G=" << G << " M=" << M << " ] emulator: "
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+  std::vector<uint8_t> got(dbytes + guard_bytes);
+  cpu.copy_to_host(got.data(), dd, got.size());
+  std::vector<int64_t> group_of(static_cast<size_t>(M), -1);
+  for (int64_t g = 0; g < G; ++g)
+    for (int64_t r = rows[static_cast<size_t>(g)].first; r < rows[static_cast<size_t>(g)].second; ++r) group_of[static_cast<size_t>(r)] = g;
+  std::vector<std::vector<uint16_t>> bs;  // B_g, N x K
+  for (int64_t g = 0; g < G; ++g) bs.emplace_back(b.begin() + g * N * K, b.begin() + (g + 1) * N * K);
+  for (int64_t i = 0; i < M; ++i) {
+    const int64_t g = group_of[static_cast<size_t>(i)];
+    if (g < 0) {
+      for (size_t x = static_cast<size_t>(i * N) * esize; x < static_cast<size_t>((i + 1) * N) * esize; ++x)
+        ASSERT_EQ(got[x], 0xff) << "row " << i << " belongs to no group but was written";
+      continue;
+    }
+    for (int64_t j = 0; j < N; ++j)
+      expect_element(out, got, static_cast<size_t>(i * N + j), dot_ref(a, bs[static_cast<size_t>(g)], i, j, K), label("group ", g) + label(": row ", i) + label(",", j));
+  }
+  for (size_t x = dbytes; x < got.size(); ++x) ASSERT_EQ(got[x], 0xff) << "byte " << x - dbytes << " past D was written";
+  for (DevicePtr p : {da, db, doff, dd}) cpu.free(p);
+}
+
+// Well-formed offsets: group g owns [offsets[g], offsets[g + 1]).
+std::vector<std::pair<int64_t, int64_t>> spans(const std::vector<uint32_t>& offsets) {
+  std::vector<std::pair<int64_t, int64_t>> r;
+  for (size_t g = 0; g + 1 < offsets.size(); ++g) r.emplace_back(offsets[g], offsets[g + 1]);
+  return r;
+}
+
+// M_g = 0, 37, 128, 135 (tiles 0, 1, 1, 2): groups starting inside a tile, a partial last tile
+// whose A rows run into the next group and past M (TMA zero fill); 4 tiles on 3 CTAs; bf16 D.
+TEST(HopperOnEmulator, GemmSm90GroupedContiguousMoeShapes) {
+  const std::vector<uint32_t> off = {0, 0, 37, 165, 300};
+  check_contiguous(off, spans(off), 300, 256, 128, 3, ptx::types::bf16);
+}
+
+// f32 D, two N tiles; offsets[0] = 5 and offsets[G] = 131 < M = 200: rows 0-4 and 131-199
+// belong to no group and stay untouched; a 1-row group and an empty last one; 2 CTAs.
+TEST(HopperOnEmulator, GemmSm90GroupedContiguousF32RowsOutsideTheGroups) {
+  const std::vector<uint32_t> off = {5, 130, 131, 131};
+  check_contiguous(off, spans(off), 200, 512, 64, 2, ptx::types::f32);
+}
+
+// Bad device data, M = 200: the decreasing pair 100 -> 60 is an empty group, group 2 starts
+// where group 0 ended (rows 60-99 are not taken twice) and stops at M (offsets[3] = 0xffffffff),
+// the decrease after it is empty again: group 0 owns [0, 100), group 2 [100, 200); nothing is
+// written past D.
+TEST(HopperOnEmulator, GemmSm90GroupedContiguousBadOffsetsStayInsideD) {
+  check_contiguous({0, 100, 60, 0xffffffffu, 7}, {{0, 100}, {100, 100}, {100, 200}, {200, 200}}, 200, 256, 128, 2,
+                   ptx::types::bf16);
+}
 
 }  // namespace
 }  // namespace ptx::test
