@@ -140,9 +140,7 @@ inline ptx::Kernel gemm_sm100(const std::string& arch, int cta_group = 1, ptx::D
         // ---- producer: warp 4 ----
         ptx::Reg is_producer = warp == 4u;
         ptx::if_(is_producer, [&] {
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           ptx::if_(elected, [&] {
             ptx::Reg map_a = a.generic_address();
             ptx::Reg map_b = b.generic_address();
@@ -191,9 +189,7 @@ inline ptx::Kernel gemm_sm100(const std::string& arch, int cta_group = 1, ptx::D
           is_mma = is_mma & leader;
         }
         ptx::if_(is_mma, [&] {
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           ptx::if_(elected, [&] {
             // B's address from A's (the emulator does not read `mov.u32 r, dyn_smem+OFF`)
             ptx::Reg sb = sa + static_cast<uint32_t>(smB.offset() - smA.offset());

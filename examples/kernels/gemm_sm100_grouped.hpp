@@ -144,9 +144,7 @@ inline ptx::Kernel gemm_sm100_grouped(const std::string& arch) {
         // ---- producer: warp 4 (the group's tensor maps, from global memory) ----
         ptx::Reg is_producer = warp == 4u;
         ptx::if_(is_producer, [&] {
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           ptx::if_(elected, [&] {
             ptx::Reg mp = maps.ptr();  // generic: TMA takes the descriptor's generic address
             ptx::Reg moff = sel << 8;
@@ -171,9 +169,7 @@ inline ptx::Kernel gemm_sm100_grouped(const std::string& arch) {
         // ---- MMA issuer: warp 5 ----
         ptx::Reg is_mma = warp == 5u;
         ptx::if_(is_mma, [&] {
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           ptx::if_(elected, [&] {
             ptx::Reg sb = sa + static_cast<uint32_t>(smB.offset() - smA.offset());
             const bw::SmemDescriptor layout = bw::k_major(0, bw::SmemSwizzle::B128, 1024);

@@ -115,16 +115,11 @@ inline ptx::Kernel gemm_sm90(const std::string& arch, int cluster_m = 1) {
         if (cluster_m > 1) hop::cluster_sync();
         else inst::bar.sync(0);
 
-        // ---- producer: warpgroup 0, its warp 0 ----
-        ptx::Reg is_producer_wg = tid < 128u;
-        ptx::if_(is_producer_wg, [&] { inst::setmaxnreg.dec.sync.aligned.u32(40); });
-        ptx::Reg is_producer = tid < 32u;
-        ptx::if_(is_producer, [&] {
+        // ---- producer: warpgroup 0, its warp 0 (hop::warp_specialize) ----
+        auto producer = [&] {
           ptx::Reg map_a = a.generic_address();
           ptx::Reg map_b = b.generic_address();
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           ptx::Reg m0 = by << 7;
           ptx::Reg n0 = bx << 8;
           // with a cluster: this CTA's part of B (rows n0 + rank * 256 / cluster_m), at that offset in the stage
@@ -163,13 +158,10 @@ inline ptx::Kernel gemm_sm90(const std::string& arch, int cluster_m = 1) {
               for (int u = 0; u < S; ++u) produce();
             });
           for (int64_t kt = rounds * S; kt < kt_total; ++kt) produce();
-        });
+        };
 
         // ---- consumers: warpgroups 1 and 2 ----
-        ptx::Reg is_consumer = tid >= 128u;
-        ptx::if_(is_consumer, [&] {
-          inst::setmaxnreg.inc.sync.aligned.u32(232);
-          ptx::Reg ct = tid - 128u;          // 0..255
+        auto consumers = [&](const ptx::Reg& ct) {  // ct = tid - 128: 0..255
           ptx::Reg wg = ct >> 7;             // 0, 1: rows 64 * wg of the tile
           ptx::Reg t = ct & 127u;            // the thread in its warpgroup
           ptx::Reg lane0 = ct & 31u;
@@ -253,7 +245,8 @@ inline ptx::Kernel gemm_sm90(const std::string& arch, int cluster_m = 1) {
             const int64_t o = ((8 * ((i / 2) % 2)) * N + 8 * (i / 4)) * 4;
             inst::st.global.v2.f32(ptx::addr(cptr, o), ptx::vec(acc[static_cast<size_t>(i)], acc[static_cast<size_t>(i + 1)]));
           }
-        });
+        };
+        hop::warp_specialize(tid, {}, producer, consumers);
         if (cluster_m > 1) hop::cluster_sync();  // no CTA leaves while the other may still arrive on its mbarriers
         ptx::ret();
       });

@@ -128,15 +128,10 @@ inline ptx::Kernel gemm_sm90_grouped(const std::string& arch, int64_t N, int64_t
           return w;
         };
 
-        // ---- producer ----
-        ptx::Reg is_producer_wg = tid < 128u;
-        ptx::if_(is_producer_wg, [&] { inst::setmaxnreg.dec.sync.aligned.u32(40); });
-        ptx::Reg is_producer = tid < 32u;
-        ptx::if_(is_producer, [&] {
+        // ---- producer: warpgroup 0, its warp 0 (ptx::hopper::warp_specialize) ----
+        auto producer = [&] {
           ptx::Reg pmaps = maps.ptr();  // generic addresses of the maps
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           sm90::RingState st(bars, S, 1);
           ptx::Reg desc(u64);
           sm90::GroupWalk w = walk(desc);
@@ -153,12 +148,11 @@ inline ptx::Kernel gemm_sm90_grouped(const std::string& arch, int64_t N, int64_t
                         sm90::produce_tile(st, sa, sb, map_a, map_b, m0, n0, elected, kt_total);
                         w.advance(nct);
                       });
-        });
+        };
 
         // ---- consumers ----
-        ptx::Reg is_consumer = tid >= 128u;
-        ptx::if_(is_consumer, [&] {
-          const sm90::Consumer cs = sm90::Consumer::setup(tid, sa, sb);
+        auto consumers = [&](const ptx::Reg& ct) {
+          const sm90::Consumer cs = sm90::Consumer::setup(ct, sa, sb);
           sm90::RingState st(bars, S, 0);
           ptx::Reg desc(u64);
           sm90::GroupWalk w = walk(desc);
@@ -184,7 +178,8 @@ inline ptx::Kernel gemm_sm90_grouped(const std::string& arch, int64_t N, int64_t
                         sm90::store_accumulators(cs.acc, out, cptr, N, &lo_ok, &hi_ok);
                         w.advance(nct);
                       });
-        });
+        };
+        ptx::hopper::warp_specialize(tid, {}, producer, consumers);
         ptx::ret();
       });
 }

@@ -131,16 +131,11 @@ inline ptx::Kernel gemm_sm90_grouped_contiguous(const std::string& arch, int64_t
           });
         };
 
-        // ---- producer: warpgroup 0, its warp 0 ----
-        ptx::Reg is_producer_wg = tid < 128u;
-        ptx::if_(is_producer_wg, [&] { inst::setmaxnreg.dec.sync.aligned.u32(40); });
-        ptx::Reg is_producer = tid < 32u;
-        ptx::if_(is_producer, [&] {
+        // ---- producer: warpgroup 0, its warp 0 (ptx::hopper::warp_specialize) ----
+        auto producer = [&] {
           ptx::Reg map_a = a.generic_address();
           ptx::Reg map_b = b.generic_address();
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           sm90::RingState st(bars, S, 1);
           ptx::Reg lo(u32), hi(u32);
           sm90::GroupWalk w = walk(lo, hi);
@@ -151,12 +146,11 @@ inline ptx::Kernel gemm_sm90_grouped_contiguous(const std::string& arch, int64_t
                         sm90::produce_tile(st, sa, sb, map_a, map_b, row, n0, elected, kt_total, &w.group());
                         w.advance(nct);
                       });
-        });
+        };
 
         // ---- consumers: warpgroups 1 and 2 ----
-        ptx::Reg is_consumer = tid >= 128u;
-        ptx::if_(is_consumer, [&] {
-          const sm90::Consumer cs = sm90::Consumer::setup(tid, sa, sb);
+        auto consumers = [&](const ptx::Reg& ct) {
+          const sm90::Consumer cs = sm90::Consumer::setup(ct, sa, sb);
           ptx::Reg pd = d.global_ptr();
           sm90::RingState st(bars, S, 0);
           ptx::Reg lo(u32), hi(u32);
@@ -181,7 +175,8 @@ inline ptx::Kernel gemm_sm90_grouped_contiguous(const std::string& arch, int64_t
                         sm90::store_accumulators(cs.acc, out, cptr, N, &lo_ok, &hi_ok);
                         w.advance(nct);
                       });
-        });
+        };
+        ptx::hopper::warp_specialize(tid, {}, producer, consumers);
         ptx::ret();
       });
 }

@@ -116,8 +116,8 @@ struct Cta {
   }
 };
 
-// The registers of a consumer thread (warpgroups 1 and 2), set up after its
-// setmaxnreg.inc 232: the wgmma descriptors of its warpgroup's 64 rows of A and of B (stage
+// The registers of a consumer thread (warpgroups 1 and 2; ct = tid - 128, from
+// hop::warp_specialize after its setmaxnreg.inc 232): the wgmma descriptors of its warpgroup's 64 rows of A and of B (stage
 // 0), the scale-d predicates (accumulate: true, overwrite: false), the 128 f32 accumulators,
 // `leader` (lane 0 of each warp releases the stages) and the thread's first accumulator row
 // in the 128-row tile and column in the 256-column tile.
@@ -126,7 +126,7 @@ struct Consumer {
   ptx::RegArray acc;
   ptx::Reg frow, fcol;
 
-  static Consumer setup(const ptx::Reg& tid, const ptx::Reg& sa, const ptx::Reg& sb);
+  static Consumer setup(const ptx::Reg& ct, const ptx::Reg& sa, const ptx::Reg& sb);
 };
 
 // Producer: the K tiles of one output tile (m0, n0 in elements): per K tile, wait for the
@@ -244,11 +244,9 @@ inline std::pair<ptx::Reg, ptx::Reg> fragment_origin(const ptx::Reg& t) {
   return {std::move(row), std::move(col)};
 }
 
-inline Consumer Consumer::setup(const ptx::Reg& tid, const ptx::Reg& sa, const ptx::Reg& sb) {
+inline Consumer Consumer::setup(const ptx::Reg& ct, const ptx::Reg& sa, const ptx::Reg& sb) {
   using namespace ptx::types;
   namespace hop = ptx::hopper;
-  ptx::inst::setmaxnreg.inc.sync.aligned.u32(232);
-  ptx::Reg ct = tid - 128u;
   ptx::Reg wg = ct >> 7;
   ptx::Reg tw = ct & 127u;
   ptx::Reg lane0 = ct & 31u;
@@ -329,16 +327,11 @@ inline ptx::Kernel gemm_sm90_persistent(const std::string& arch, ptx::DType out 
           return std::pair<ptx::Reg, ptx::Reg>(std::move(m0), std::move(n0));
         };
 
-        // ---- producer: warpgroup 0, its warp 0 ----
-        ptx::Reg is_producer_wg = tid < 128u;
-        ptx::if_(is_producer_wg, [&] { inst::setmaxnreg.dec.sync.aligned.u32(40); });
-        ptx::Reg is_producer = tid < 32u;
-        ptx::if_(is_producer, [&] {
+        // ---- producer: warpgroup 0, its warp 0 (ptx::hopper::warp_specialize) ----
+        auto producer = [&] {
           ptx::Reg map_a = a.generic_address();
           ptx::Reg map_b = b.generic_address();
-          ptx::Reg elected_r(b32);
-          ptx::Reg elected(pred);
-          inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+          ptx::Reg elected = ptx::warp::elect_one();
           sm90::RingState st(bars, S, 1);
           ptx::Reg t = ptx::read(ptx::special::ctaid.x(), u32);
           ptx::while_([&] { return t < static_cast<uint32_t>(tiles); },
@@ -347,12 +340,11 @@ inline ptx::Kernel gemm_sm90_persistent(const std::string& arch, ptx::DType out 
                         sm90::produce_tile(st, sa, sb, map_a, map_b, m0, n0, elected, kt_total);
                         t += nct;
                       });
-        });
+        };
 
         // ---- consumers: warpgroups 1 and 2 ----
-        ptx::Reg is_consumer = tid >= 128u;
-        ptx::if_(is_consumer, [&] {
-          const sm90::Consumer cs = sm90::Consumer::setup(tid, sa, sb);
+        auto consumers = [&](const ptx::Reg& ct) {
+          const sm90::Consumer cs = sm90::Consumer::setup(ct, sa, sb);
           ptx::Reg pc = c.global_ptr();
           sm90::RingState st(bars, S, 0);
           ptx::Reg t = ptx::read(ptx::special::ctaid.x(), u32);
@@ -369,7 +361,8 @@ inline ptx::Kernel gemm_sm90_persistent(const std::string& arch, ptx::DType out 
                         sm90::store_accumulators(cs.acc, out, cptr, N);
                         t += nct;
                       });
-        });
+        };
+        ptx::hopper::warp_specialize(tid, {}, producer, consumers);
         ptx::ret();
       });
 }

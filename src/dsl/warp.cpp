@@ -75,6 +75,14 @@ Reg ballot(const Reg& p, ptx::SourceLocation where) { return vote("vote.sync.bal
 Reg all(const Reg& p, ptx::SourceLocation where) { return vote("vote.sync.all.pred", DType::pred, p, where); }
 Reg any(const Reg& p, ptx::SourceLocation where) { return vote("vote.sync.any.pred", DType::pred, p, where); }
 
+Reg elect_one(ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  Reg lane = t.new_reg(DType::b32, {}, where);
+  Reg elected = t.new_reg(DType::pred, {}, where);
+  emit(t, "elect.sync", {pair(lane, elected), imm(DType::b32, kFull)}, where);
+  return elected;
+}
+
 Reg match_any(const Reg& v, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   t.check_reg(v, where);

@@ -243,6 +243,17 @@ TEST(Dsl, WarpHelpersEmitTheirDocumentedSequences) {
   expect_clean(t->ptx, "sm_90a");
 }
 
+TEST(Dsl, ElectOneIsSm90) {
+  auto t = trace_body([] { (void)warp::elect_one(); });
+  EXPECT_EQ(instructions_of(t->ptx), std::vector<std::string>{"elect.sync \t%r1|%p1, 0xffffffff;"});
+  try {
+    (void)trace_body([] { (void)warp::elect_one(); }, "sm_80");
+    ADD_FAILURE() << "elect.sync accepted for sm_80";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sm_90"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Dsl, SwizzleIsThreeInstructions) {
   auto t = trace_body([] {
     Reg off = read(special::tid.x(), u32);

@@ -30,6 +30,79 @@ using namespace ptx::hopper;
 // The instructions of a traced module, joined with newlines.
 std::string listing_of(const std::string& ptx) { return join(instructions_of(ptx)); }
 
+TEST(Hopper, WarpSpecializeEmitsTheRolesAndSetmaxnreg) {
+  auto t = trace_body([] {
+    ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
+    warp_specialize(
+        tid, {.producer_regs = 24, .consumer_regs = 240},
+        [] {
+          ptx::Reg elected = ptx::warp::elect_one();
+          ptx::Reg one(u32);
+          inst::mov.u32(one, 1u);
+          (void)elected;
+        },
+        [](const ptx::Reg& ct) {
+          ptx::Reg next = ct + 1u;
+          (void)next;
+        });
+  });
+  EXPECT_EQ(listing_of(t->ptx),
+            "mov.u32 \t%r1, %tid.x;\n"
+            "setp.lt.u32 \t%p1, %r1, 128;\n"
+            "@!%p1 bra \t$L__endif;\n"
+            "setmaxnreg.dec.sync.aligned.u32 \t24;\n"
+            "setp.lt.u32 \t%p2, %r1, 32;\n"
+            "@!%p2 bra \t$L__endif_2;\n"
+            "elect.sync \t%r2|%p3, 0xffffffff;\n"
+            "mov.u32 \t%r3, 1;\n"
+            "setp.ge.u32 \t%p4, %r1, 128;\n"
+            "@!%p4 bra \t$L__endif_3;\n"
+            "setmaxnreg.inc.sync.aligned.u32 \t240;\n"
+            "sub.u32 \t%r4, %r1, 128;\n"
+            "add.u32 \t%r5, %r4, 1;\n")
+      << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(Hopper, WarpSpecializeMisuseIsReported) {
+  const std::pair<WarpRoles, std::string> cases[] = {
+      {{.producer_regs = 20, .consumer_regs = 232}, "setmaxnreg takes 24 to 256 registers, a multiple of 8; got 20"},
+      {{.producer_regs = 40, .consumer_regs = 260}, "got 260"},
+      {{.producer_regs = 44, .consumer_regs = 232}, "got 44"},
+      {{.producer_regs = 240, .consumer_regs = 232}, "the producer keeps fewer registers than the consumers get (240 > 232)"},
+  };
+  for (const auto& [roles, want] : cases) {
+    try {
+      (void)trace_body([&] {
+        ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
+        warp_specialize(tid, roles, [] {}, [](const ptx::Reg&) {});
+      });
+      ADD_FAILURE() << "no error for " << want;
+    } catch (const ptx::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
+  try {
+    (void)trace_body([] {
+      ptx::Reg tid(u64);
+      inst::mov.u64(tid, 0);
+      warp_specialize(tid, {}, [] {}, [](const ptx::Reg&) {});
+    });
+    ADD_FAILURE() << "no error for a 64-bit tid";
+  } catch (const ptx::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("tid is a 32-bit register (%tid.x), not .u64"), std::string::npos) << e.what();
+  }
+  try {  // setmaxnreg is sm_90a: a plain sm_90 target refuses it
+    (void)trace_body([] {
+      ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
+      warp_specialize(tid, {}, [] {}, [](const ptx::Reg&) {});
+    }, "sm_90");
+    ADD_FAILURE() << "no error for sm_90";
+  } catch (const ptx::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("setmaxnreg"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Hopper, MbarrierEmitsExactlyItsInstructions) {
   auto t = trace_body([] {
     auto bars = ptx::smem::alloc(b64, {1}, 8);

@@ -25,5 +25,8 @@ Reg all(const Reg& p, ptx::SourceLocation where = ptx::SourceLocation::current()
 Reg any(const Reg& p, ptx::SourceLocation where = ptx::SourceLocation::current());
 // match.any.sync.b32 / .b64 d, v, 0xffffffff: the lanes holding the same value
 Reg match_any(const Reg& v, ptx::SourceLocation where = ptx::SourceLocation::current());
+// elect.sync %r|%p, 0xffffffff: %p is true in one lane of the warp (sm_90+); returns %p, the guard
+// of the instructions that one lane issues (TMA copies, mbarrier arrivals with a count).
+Reg elect_one(ptx::SourceLocation where = ptx::SourceLocation::current());
 
 }  // namespace ptx::warp
