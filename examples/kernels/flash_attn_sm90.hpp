@@ -576,6 +576,7 @@ inline ptx::Kernel flash_attn_sm90(const std::string& arch, int head_dim, const 
   });
 }
 
+// The same without ping-pong, the variant named by its flags.
 inline ptx::Kernel flash_attn_sm90(const std::string& arch, int head_dim, bool causal, bool with_lse = false) {
   return flash_attn_sm90(arch, head_dim, FlashAttnSm90Options{.causal = causal, .with_lse = with_lse});
 }
