@@ -48,8 +48,8 @@ void expect_pingpong_turns(const std::string& ptx, size_t steps, size_t last_ste
   ASSERT_TRUE(std::regex_search(ptx, m, std::regex(R"(add\.[us]32 \t)" + mine + R"(, (%r\d+), )" + first + ";")))
       << mine << " is not wg + " << first;
   const std::string wg = m[1];
-  ASSERT_TRUE(std::regex_search(ptx, m, std::regex(R"(sub\.u32 \t(%r\d+), )" + std::to_string(examples::kFlashPingpongBarrier + 1) + ", " + wg + ";")))
-      << "no " << examples::kFlashPingpongBarrier + 1 << " - " << wg;
+  const std::string two = std::to_string(examples::kFlashPingpongBarrier + 1);
+  ASSERT_TRUE(std::regex_search(ptx, m, std::regex(R"(sub\.u32 \t(%r\d+), )" + two + ", " + wg + ";"))) << "no " << two << " - " << wg;
   const std::string theirs = m[1];
   EXPECT_EQ(count(ptx, "\tbar.arrive \t" + theirs + ", " + threads + ";"), steps - last_steps);
   EXPECT_EQ(matches(ptx, R"(@%p\d+ bar\.arrive \t)" + theirs + ", " + threads + ";"), last_steps);
