@@ -407,7 +407,11 @@ int main(int argc, char** argv) {
   }
   if (arch == "sm_90a") {  // flash attention forward (examples/kernels/flash_attn_sm90.hpp)
     // bench/torch_gpu_check.py reads these rows and runs torch's SDPA on the same shapes.
-    const char* head = "kernel           shape                mask      time_us  TFLOPS   check\n";
+    // Two rows a shape and mask: flash_attn_sm90 (each consumer warpgroup overlaps its own
+    // softmax with its P V) and flash_attn_sm90_pp (ping-pong on top: the two warpgroups take
+    // turns at the tensor cores), with its speed relative to the first; ping-pong is off by
+    // default until these rows say otherwise.
+    const char* head = "kernel             shape                mask      time_us  TFLOPS   check\n";
     table << head;
     std::fputs(head, stdout);
     struct Shape {
@@ -432,29 +436,35 @@ int main(int argc, char** argv) {
       const auto mv = examples::flash_attn_sm90_tensor_map(dev, gv, sh.b, sh.h, S, sh.d);
       const float scale = 1.0f / std::sqrt(static_cast<float>(sh.d));
       for (const bool causal : {false, true}) {
-        auto k = ptx::bind(dev, examples::flash_attn_sm90(arch, static_cast<int>(sh.d), causal),
-                           {{"B", sh.b}, {"H", sh.h}, {"S", S}, {"D", sh.d}});
-        dev.fill(go, 0xff, ne * 2);
-        const double s = seconds_per_run(dev, [&] { k(mq, mk, mv, go, scale); });
-        std::vector<uint16_t> got(ne);
-        dev.copy_to_host(got.data(), go, ne * 2);
-        bool ok = true;
-        std::vector<float> ref(static_cast<size_t>(sh.d));
-        for (int64_t bh = 0; bh < sh.b * sh.h && ok; bh += sh.b * sh.h / 3)
-          for (int64_t i = 0; i < S && ok; i += 1361) {
-            examples::attention_row_reference(hq, hk, hv, S, sh.d, bh, i, scale, causal, ref.data(), nullptr);
-            for (int64_t c = 0; c < sh.d && ok; ++c)
-              ok = std::fabs(from_bf16(got[static_cast<size_t>((bh * S + i) * sh.d + c)]) - ref[static_cast<size_t>(c)]) <= 1e-2;
-          }
-        // 4 B H S^2 D flops (two GEMMs), half of it causal
-        const double flops = 4.0 * static_cast<double>(sh.b * sh.h * sh.d) * S * S * (causal ? 0.5 : 1.0);
-        char line[256];
-        const std::string fshape = "B" + std::to_string(sh.b) + "-H" + std::to_string(sh.h) + "-S" + std::to_string(S) + "-D" +
-                                   std::to_string(sh.d);
-        std::snprintf(line, sizeof line, "%-16s %-20s %-8s %9.1f %7.1f   %s\n", "flash_attn_sm90", fshape.c_str(),
-                      causal ? "causal" : "full", s * 1e6, flops / s / 1e12, ok ? "ok" : "WRONG");
-        table << line;
-        std::fputs(line, stdout);
+        double base_s = 0;
+        for (const bool pingpong : {false, true}) {
+          auto k = ptx::bind(dev, examples::flash_attn_sm90(arch, static_cast<int>(sh.d), {.causal = causal, .pingpong = pingpong}),
+                             {{"B", sh.b}, {"H", sh.h}, {"S", S}, {"D", sh.d}});
+          dev.fill(go, 0xff, ne * 2);
+          const double s = seconds_per_run(dev, [&] { k(mq, mk, mv, go, scale); });
+          std::vector<uint16_t> got(ne);
+          dev.copy_to_host(got.data(), go, ne * 2);
+          bool ok = true;
+          std::vector<float> ref(static_cast<size_t>(sh.d));
+          for (int64_t bh = 0; bh < sh.b * sh.h && ok; bh += sh.b * sh.h / 3)
+            for (int64_t i = 0; i < S && ok; i += 1361) {
+              examples::attention_row_reference(hq, hk, hv, S, sh.d, bh, i, scale, causal, ref.data(), nullptr);
+              for (int64_t c = 0; c < sh.d && ok; ++c)
+                ok = std::fabs(from_bf16(got[static_cast<size_t>((bh * S + i) * sh.d + c)]) - ref[static_cast<size_t>(c)]) <= 1e-2;
+            }
+          // 4 B H S^2 D flops (two GEMMs), half of it causal
+          const double flops = 4.0 * static_cast<double>(sh.b * sh.h * sh.d) * S * S * (causal ? 0.5 : 1.0);
+          char line[256];
+          const std::string fshape = "B" + std::to_string(sh.b) + "-H" + std::to_string(sh.h) + "-S" + std::to_string(S) + "-D" +
+                                     std::to_string(sh.d);
+          char vs[64] = "";
+          if (pingpong) std::snprintf(vs, sizeof vs, "   x%.3f of flash_attn_sm90", base_s / s);
+          else base_s = s;
+          std::snprintf(line, sizeof line, "%-18s %-20s %-8s %9.1f %7.1f   %s%s\n", pingpong ? "flash_attn_sm90_pp" : "flash_attn_sm90",
+                        fshape.c_str(), causal ? "causal" : "full", s * 1e6, flops / s / 1e12, ok ? "ok" : "WRONG", vs);
+          table << line;
+          std::fputs(line, stdout);
+        }
       }
       for (ptx::DevicePtr p : {gq, gk, gv, go}) dev.free(p);
     }

@@ -1,5 +1,6 @@
 // The flash attention forward example (examples/kernels/flash_attn_sm90.hpp):
 //   ptxpp-example-flash_attn_sm90 [--ptx] [--arch sm_90a] [--dim B=4 --dim H=16 --dim S=4096 --dim D=128] [--causal] [--lse]
+//                                 [--pingpong]
 // --ptx prints the PTX of that variant and shape (no GPU needed). Without it the kernel runs:
 // on the GPU at the given shape when there is one, else in the CPU emulator at B=1, H=2,
 // S=192 (a partial tile) with the given D; some rows are checked against the CPU reference.
@@ -22,7 +23,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"flash_attn_sm90: flash attention forward with TMA + wgmma (ptxpp DSL example)"};
-  bool ptx_only = false, causal = false, lse = false;
+  bool ptx_only = false, causal = false, lse = false, pingpong = false;
   std::string arch = "sm_90a";
   std::vector<std::string> overrides;
   app.add_flag("--ptx", ptx_only, "print the kernel's PTX and exit");
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   app.add_option("--dim", overrides, "bind B, H, S or D (64 or 128): NAME=VALUE (repeatable)");
   app.add_flag("--causal", causal, "causal attention");
   app.add_flag("--lse", lse, "also write the logsumexp L [B, H, S]");
+  app.add_flag("--pingpong", pingpong, "the two consumer warpgroups take turns at the tensor cores (named barriers)");
   CLI11_PARSE(app, argc, argv);
   try {
     ptx::Bindings dims = {{"B", 4}, {"H", 16}, {"S", 4096}, {"D", 128}};
@@ -44,7 +46,7 @@ int main(int argc, char** argv) {
       dims[o.substr(0, eq)] = v;
     }
     const int d = static_cast<int>(dims.at("D"));
-    const ptx::Kernel kernel = examples::flash_attn_sm90(arch, d, causal, lse);
+    const ptx::Kernel kernel = examples::flash_attn_sm90(arch, d, {.causal = causal, .with_lse = lse, .pingpong = pingpong});
     if (ptx_only) {
       std::cout << kernel.trace(dims)->ptx;
       return 0;
@@ -87,7 +89,7 @@ int main(int argc, char** argv) {
           worst = std::max<double>(worst, std::fabs(examples::from_bf16(got[static_cast<size_t>((bh * S + i) * d + c)]) - ref[static_cast<size_t>(c)]));
       }
     std::cout << kernel.trace(dims)->name << " on " << (gpu ? dev.name() : std::string("the CPU emulator")) << ": B=" << B << " H=" << H
-              << " S=" << S << " D=" << d << (causal ? " causal" : "") << ", " << secs * 1e3
+               << " S=" << S << " D=" << d << (causal ? " causal" : "") << (pingpong ? " ping-pong" : "") << ", " << secs * 1e3
               << " ms (first run, including the JIT), max |O - reference| on the rows checked: " << worst << "\n";
     for (ptx::DevicePtr p : {dq, dk, dv, dout, dl}) dev.free(p);
     return worst <= 1.0 / 128 ? 0 : 1;

@@ -34,6 +34,25 @@
 //    (TMA fills the rows past S with zeros, so V's padding is 0 and P there is 0). The other
 //    tiles run in a run-time loop of one round of the ring, then the 0 to stages - 1 left; every processed tile has at least one unmasked key per row, so m is finite
 //    after the first tile and no -inf - -inf appears.
+//  * Ping-pong (FlashAttnSm90Options::pingpong, off by default: not yet measured on a GPU): the
+//    two consumer warpgroups also take turns at the tensor cores, so that one issues its wgmma
+//    groups while the other runs its softmax (FlashAttention-3's inter-warpgroup schedule, on top
+//    of the overlap above). A turn is one step: the peeled first tile's Q K^T, a later tile's
+//    Q K_j^T + P_{j-1} V_{j-1}, or the last P V. Before the wgmmas of a step warpgroup w waits on
+//    its own named barrier (bar.sync kFlashPingpongBarrier + w), after issuing them it arrives on
+//    the other's (bar.arrive), kFlashPingpongThreads = 256 each: its 128 threads waiting plus the
+//    other warpgroup's 128 arriving. Warpgroup 2 arrives once on warpgroup 1's barrier at the
+//    start (warpgroup 1 goes first) and not after its last step, so each arrival meets exactly
+//    one bar.sync and no barrier has arrivals pending at exit. Both warpgroups take the same
+//    steps (they share the Q tile's K/V tiles, causal or not; every path out of the leftover
+//    tiles ends with the last P V). Deadlock-free: warpgroup 1's k-th wait needs warpgroup 2's
+//    (k-1)-th arrival (the first: the one at the start), warpgroup 2's k-th wait needs warpgroup
+//    1's k-th, and a barrier never holds arrivals of two turns; nor does the ring close a cycle:
+//    tile k + stages reuses tile k's stage, which each warpgroup releases in its step k + 1, and
+//    a warpgroup waiting for that tile (in its step k + stages >= k + 2) has already let the
+//    other into its step k + 1 (stages >= 2 suffice).
+//    The barrier ids are registers (wg + 1, 2 - wg: no branch before the wgmmas), so ptxas
+//    reserves all 16 barriers; one CTA fits on an SM anyway (its shared memory).
 //  * Epilogue: l summed over the quad (two shfl.bfly), O / l converted to bf16x2 and stored
 //    with st.global.b32, rows >= S left out; L = (m * scale * log2 e + lg2 l) * ln 2.
 //
@@ -61,6 +80,18 @@ inline constexpr int kFlashTile = 128;   // Q rows per CTA = keys per K/V tile
 // The K/V ring's stages: 4 for D = 64 (Q 16 KB + 4 x 32 KB), 3 for D = 128 (Q 32 KB + 3 x 64 KB:
 // 224 KB of the 227 KB a CTA may have).
 inline constexpr int flash_attn_sm90_stages(int head_dim) { return head_dim == 64 ? 4 : 3; }
+// Ping-pong's named barriers: consumer warpgroup 1 waits for its turn on 1, warpgroup 2 on 2
+// (bar 0 is the CTA-wide bar.sync after the mbarrier inits). Each completes with 256 threads:
+// the 128 of the warpgroup waiting (bar.sync) and the 128 of the other one arriving (bar.arrive).
+inline constexpr uint32_t kFlashPingpongBarrier = 1;
+inline constexpr uint32_t kFlashPingpongThreads = 2 * 128;
+
+// The variants of flash_attn_sm90 (each one a separate kernel).
+struct FlashAttnSm90Options {
+  bool causal = false;
+  bool with_lse = false;  // also write L f32 [B, H, S]
+  bool pingpong = false;  // the consumer warpgroups take turns at the tensor cores (named barriers)
+};
 
 inline ptx::Dim3 flash_attn_sm90_grid(const ptx::Bindings& b) {
   return ptx::Dim3(static_cast<uint32_t>((b.at("S") + kFlashTile - 1) / kFlashTile), static_cast<uint32_t>(b.at("H")),
@@ -83,7 +114,7 @@ namespace detail {
 
 inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::TensorMapParam& k, const ptx::TensorMapParam& v,
                                  const ptx::Tensor& o, const ptx::Tensor* lse, const ptx::Scalar& scale, int head_dim,
-                                 bool causal) {
+                                 bool causal, bool pingpong) {
   using namespace ptx::types;
   namespace inst = ptx::inst;
   namespace hop = ptx::hopper;
@@ -234,6 +265,24 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
     ptx::Reg leader = lane == 0u;
     ptx::Reg yes = t == t;         // scale-d: D += A * B
     ptx::Reg no = t != t;          // scale-d: D = A * B
+    // Ping-pong: this warpgroup's barrier and the other's (kFlashPingpongBarrier + wg, + 1 - wg).
+    // Warpgroup 2's arrival here stands for the turn before warpgroup 1's first.
+    std::optional<ptx::Reg> my_turn, their_turn;
+    if (pingpong) {
+      my_turn.emplace(wg + kFlashPingpongBarrier);
+      their_turn.emplace(u32);
+      inst::sub.u32(*their_turn, kFlashPingpongBarrier + 1, wg);
+      ptx::Reg second_wg = wg == 1u;
+      inst::bar.arrive[second_wg](kFlashPingpongBarrier, kFlashPingpongThreads);
+    }
+    // Before a step's wgmmas (after its mbarrier waits: no branch between the fence and the
+    // wgmmas) and after issuing them.
+    auto take_turn = [&] {
+      if (pingpong) inst::bar.sync(*my_turn, kFlashPingpongThreads);
+    };
+    auto pass_turn = [&] {
+      if (pingpong) inst::bar.arrive(*their_turn, kFlashPingpongThreads);
+    };
     ptx::Reg sc = scale.load();
     ptx::Reg sl2 = sc * kLog2e;    // the scale in the log2 domain
     ptx::Reg neg_sl2 = -sl2;
@@ -402,8 +451,10 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
 
     // The first tile visited: Q K^T, the mask, the softmax that starts m and l, P.
     st.wait_full();
+    take_turn();
     hop::wgmma_fence();
     issue_qk();
+    pass_turn();
     hop::wgmma_wait(0);
     apply_mask();
     (void)softmax(true);
@@ -417,9 +468,11 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
     auto tile = [&] {
       st.wait_full();
       wait_v();            // V_{j-1} landed with K_{j-1}: no wait in practice
+      take_turn();
       hop::wgmma_fence();  // O and pa were written since the last wgmma
       issue_qk();
       issue_pv();
+      pass_turn();
       hop::wgmma_wait(1);
       const std::vector<ptx::Reg> corr = softmax(false);
       hop::wgmma_wait(0);
@@ -429,10 +482,15 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
       st.advance();
     };
     // The last P V, once per path out of rest_tiles (the trace-time stage of V differs).
+    // Ping-pong: the last step; only warpgroup 1 passes the turn (to warpgroup 2's last step).
     auto last_pv = [&] {
+      std::optional<ptx::Reg> first_wg;
+      if (pingpong) first_wg.emplace(wg == 0u);
       wait_v();
+      take_turn();
       hop::wgmma_fence();
       issue_pv();
+      if (pingpong) inst::bar.arrive[*first_wg](*their_turn, kFlashPingpongThreads);
       hop::wgmma_wait(0);
       release_v();
     };
@@ -491,27 +549,36 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
 
 }  // namespace detail
 
-// The kernel for one head dim (64 or 128), causal or not, with or without L. Parameters:
-// tensor maps q, k, v; O bf16 [B, H, S, D]; (L f32 [B, H, S]); scale (f32, > 0).
-inline ptx::Kernel flash_attn_sm90(const std::string& arch, int head_dim, bool causal, bool with_lse = false) {
+// The kernel for one head dim (64 or 128) and the variant in `opt`. Parameters: tensor maps q,
+// k, v; O bf16 [B, H, S, D]; (L f32 [B, H, S] with with_lse); scale (f32, > 0).
+inline ptx::Kernel flash_attn_sm90(const std::string& arch, int head_dim, const FlashAttnSm90Options& opt) {
   using namespace ptx::types;
   if (head_dim != 64 && head_dim != 128)
     throw ptx::Error("flash_attn_sm90: the head dim is 64 or 128, not " + std::to_string(head_dim), ptx::SourceLocation::current());
-  ptx::Kernel k = ptx::kernel("flash_attn_sm90_d" + std::to_string(head_dim) + (causal ? "_causal" : "") + (with_lse ? "_lse" : ""));
+  ptx::Kernel k = ptx::kernel("flash_attn_sm90_d" + std::to_string(head_dim) + (opt.causal ? "_causal" : "") +
+                              (opt.with_lse ? "_lse" : "") + (opt.pingpong ? "_pingpong" : ""));
   k.tensor_map("q").tensor_map("k").tensor_map("v").out(ptx::tensor(bf16, {"B", "H", "S", "D"}));
-  if (with_lse) k.out(ptx::tensor(f32, {"B", "H", "S"}));
+  if (opt.with_lse) k.out(ptx::tensor(f32, {"B", "H", "S"}));
   k.scalar("scale", f32)
       .block(384)
       .maxntid(ptx::Dim3(384))  // 168 registers a thread at launch; setmaxnreg: 128 x 40 + 256 x 232
       .grid(flash_attn_sm90_grid)
       .arch(arch);
-  if (with_lse)
-    return k.body([head_dim, causal](ptx::TensorMapParam q, ptx::TensorMapParam kk, ptx::TensorMapParam v, ptx::Tensor o,
-                                     ptx::Tensor l, ptx::Scalar scale) {
-      detail::flash_attn_sm90_body(q, kk, v, o, &l, scale, head_dim, causal);
+  const bool causal = opt.causal, pingpong = opt.pingpong;
+  if (opt.with_lse)
+    return k.body([head_dim, causal, pingpong](ptx::TensorMapParam q, ptx::TensorMapParam kk, ptx::TensorMapParam v, ptx::Tensor o,
+                                               ptx::Tensor l, ptx::Scalar scale) {
+      detail::flash_attn_sm90_body(q, kk, v, o, &l, scale, head_dim, causal, pingpong);
     });
-  return k.body([head_dim, causal](ptx::TensorMapParam q, ptx::TensorMapParam kk, ptx::TensorMapParam v, ptx::Tensor o,
-                                   ptx::Scalar scale) { detail::flash_attn_sm90_body(q, kk, v, o, nullptr, scale, head_dim, causal); });
+  return k.body([head_dim, causal, pingpong](ptx::TensorMapParam q, ptx::TensorMapParam kk, ptx::TensorMapParam v, ptx::Tensor o,
+                                             ptx::Scalar scale) {
+    detail::flash_attn_sm90_body(q, kk, v, o, nullptr, scale, head_dim, causal, pingpong);
+  });
+}
+
+// The same without ping-pong, the variant named by its flags.
+inline ptx::Kernel flash_attn_sm90(const std::string& arch, int head_dim, bool causal, bool with_lse = false) {
+  return flash_attn_sm90(arch, head_dim, FlashAttnSm90Options{.causal = causal, .with_lse = with_lse});
 }
 
 }  // namespace examples

@@ -19,7 +19,42 @@ size_t count(const std::string& text, const std::string& what) {
 struct Variant {
   int d;
   bool causal, lse;
+  bool pingpong = false;
 };
+
+size_t matches(const std::string& text, const std::string& pattern) {
+  const std::regex re(pattern);
+  return static_cast<size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+}
+
+// Ping-pong's named barriers in `ptx`: `steps` turns taken (bar.sync on this warpgroup's barrier,
+// kFlashPingpongBarrier + wg, for the 256 threads of both consumer warpgroups) and passed
+// (bar.arrive on the other's, kFlashPingpongBarrier + 1 - wg), the pass of the last step guarded
+// (warpgroup 1 only) on each of the `last_steps` paths, and warpgroup 2's first arrival on
+// warpgroup 1's barrier. None without ping-pong.
+void expect_pingpong_turns(const std::string& ptx, size_t steps, size_t last_steps) {
+  const std::string threads = std::to_string(examples::kFlashPingpongThreads);
+  const std::string first = std::to_string(examples::kFlashPingpongBarrier);
+  EXPECT_EQ(examples::kFlashPingpongThreads, 256u);
+  EXPECT_EQ(examples::kFlashPingpongBarrier, 1u);  // bar 0 is the CTA-wide one
+  EXPECT_EQ(count(ptx, "bar.sync"), 1 + steps);
+  EXPECT_EQ(count(ptx, "bar.arrive"), steps == 0 ? 0 : steps + 1);
+  if (steps == 0) return;
+  std::smatch m;
+  // this warpgroup's barrier: wg + 1; the other's: 2 - wg
+  ASSERT_TRUE(std::regex_search(ptx, m, std::regex(R"(\tbar\.sync \t(%r\d+), )" + threads + ";"))) << "no bar.sync on a register";
+  const std::string mine = m[1];
+  EXPECT_EQ(count(ptx, "\tbar.sync \t" + mine + ", " + threads + ";"), steps);
+  ASSERT_TRUE(std::regex_search(ptx, m, std::regex(R"(add\.[us]32 \t)" + mine + R"(, (%r\d+), )" + first + ";")))
+      << mine << " is not wg + " << first;
+  const std::string wg = m[1];
+  const std::string two = std::to_string(examples::kFlashPingpongBarrier + 1);
+  ASSERT_TRUE(std::regex_search(ptx, m, std::regex(R"(sub\.u32 \t(%r\d+), )" + two + ", " + wg + ";"))) << "no " << two << " - " << wg;
+  const std::string theirs = m[1];
+  EXPECT_EQ(count(ptx, "\tbar.arrive \t" + theirs + ", " + threads + ";"), steps - last_steps);
+  EXPECT_EQ(matches(ptx, R"(@%p\d+ bar\.arrive \t)" + theirs + ", " + threads + ";"), last_steps);
+  EXPECT_EQ(matches(ptx, R"(@%p\d+ bar\.arrive \t)" + first + ", " + threads + ";"), 1u);
+}
 
 class FlashAttnVariants : public ::testing::TestWithParam<Variant> {};
 
@@ -27,7 +62,8 @@ class FlashAttnVariants : public ::testing::TestWithParam<Variant> {};
 TEST_P(FlashAttnVariants, AssembleWithPtxasAndHaveTheDesignedStructure) {
   const Variant v = GetParam();
   for (const int64_t S : {4096, 4000}) {
-    const auto t = examples::flash_attn_sm90("sm_90a", v.d, v.causal, v.lse).trace({{"B", 4}, {"H", 16}, {"S", S}, {"D", v.d}});
+    const auto t = examples::flash_attn_sm90("sm_90a", v.d, {.causal = v.causal, .with_lse = v.lse, .pingpong = v.pingpong})
+                       .trace({{"B", 4}, {"H", 16}, {"S", S}, {"D", v.d}});
     SCOPED_TRACE(t->name);
     SCOPED_TRACE(S);
     EXPECT_EQ(t->block.x, 384u);
@@ -66,43 +102,55 @@ TEST_P(FlashAttnVariants, AssembleWithPtxasAndHaveTheDesignedStructure) {
     EXPECT_EQ(count(t->ptx, "setmaxnreg.dec.sync.aligned.u32 \t40;"), 1u);
     EXPECT_EQ(count(t->ptx, "setmaxnreg.inc.sync.aligned.u32 \t232;"), 1u);
     EXPECT_EQ(count(t->ptx, "st.global.f32"), v.lse ? 2u : 0u);
-    expect_clean(t->ptx, "sm_90a");
+    // bar 0 once (after the mbarrier inits); ping-pong: one turn per step (each tile's wgmmas,
+    // and the last P V on each path), see below
+    EXPECT_EQ(count(t->ptx, "\tbar.sync \t0;"), 1u);
+    const size_t steps = tiles + (pv - (tiles - 1));
+    expect_pingpong_turns(t->ptx, v.pingpong ? steps : 0, v.pingpong ? pv - (tiles - 1) : 0);
+    // (ping-pong at S = 4096 is assembled, with L, by ResourcesUnderPtxasHaveNoSpills: ptxas time saved)
+    if (!v.pingpong || S != 4096) expect_clean(t->ptx, "sm_90a");
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, FlashAttnVariants,
                          ::testing::Values(Variant{64, false, false}, Variant{64, true, false}, Variant{128, false, false},
                                            Variant{128, true, false}, Variant{64, false, true}, Variant{64, true, true},
-                                           Variant{128, false, true}, Variant{128, true, true}),
+                                           Variant{128, false, true}, Variant{128, true, true},
+                                           // ping-pong (all four head dims x masks: ResourcesUnderPtxasHaveNoSpills)
+                                           Variant{64, false, false, true}, Variant{128, true, true, true}),
                          [](const ::testing::TestParamInfo<Variant>& i) {
                            std::string name(1, 'D');  // appended piecewise: GCC 12's -Wrestrict misfires on "D" + std::string
                            name += std::to_string(i.param.d);
                            if (i.param.causal) name += "Causal";
                            if (i.param.lse) name += "Lse";
+                           if (i.param.pingpong) name += "PingPong";
                            return name;
                          });
 
 // ptxas -v: 168 registers at launch (65536 / 384, which setmaxnreg redistributes as 128 x 40 +
 // 256 x 232), no spill stores or loads (the consumers' S, P and O fit in 232), no wgmma the
-// compiler had to fence or serialize.
+// compiler had to fence or serialize; with ping-pong too (its named barriers sit between the
+// mbarrier waits and the wgmma.fence, and between the commit and the wait).
 TEST(FlashAttn, ResourcesUnderPtxasHaveNoSpills) {
   if (!have_ptxas()) GTEST_SKIP() << "ptxas not found";
   for (const int d : {64, 128})
-    for (const bool causal : {false, true}) {
-      const auto t = examples::flash_attn_sm90("sm_90a", d, causal, true).trace({{"B", 16}, {"H", 32}, {"S", 4096}, {"D", d}});
-      const auto r = run_ptxas(t->ptx, "sm_90a", "-v");
-      ASSERT_TRUE(r.ok) << r.log;
-      std::smatch m;
-      ASSERT_TRUE(std::regex_search(r.log, m, std::regex("Used (\\d+) registers"))) << r.log;
-      EXPECT_EQ(std::stoi(m[1]), 168) << r.log;
-      EXPECT_NE(r.log.find("0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
-      // no warpgroup.arrive injected by ptxas (registers of an in-flight wgmma touched, or a
-      // branch between wgmma.fence and a wgmma) and no serialized wgmmas
-      EXPECT_EQ(r.log.find("injected"), std::string::npos) << r.log;
-      EXPECT_EQ(r.log.find("serialized"), std::string::npos) << r.log;
-      std::cout << "[ " << t->name << " sm_90a ] ptxas -v: " << m[1] << " registers, 0 spills, " << t->dynamic_smem_bytes
-                << " bytes dynamic smem\n";
-    }
+    for (const bool causal : {false, true})
+      for (const bool pingpong : {false, true}) {
+        const auto t = examples::flash_attn_sm90("sm_90a", d, {.causal = causal, .with_lse = true, .pingpong = pingpong})
+                           .trace({{"B", 16}, {"H", 32}, {"S", 4096}, {"D", d}});
+        const auto r = run_ptxas(t->ptx, "sm_90a", "-v");
+        ASSERT_TRUE(r.ok) << r.log;
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(r.log, m, std::regex("Used (\\d+) registers"))) << r.log;
+        EXPECT_EQ(std::stoi(m[1]), 168) << r.log;
+        EXPECT_NE(r.log.find("0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
+        // no warpgroup.arrive injected by ptxas (registers of an in-flight wgmma touched, or a
+        // branch between wgmma.fence and a wgmma) and no serialized wgmmas
+        EXPECT_EQ(r.log.find("injected"), std::string::npos) << r.log;
+        EXPECT_EQ(r.log.find("serialized"), std::string::npos) << r.log;
+        std::cout << "[ " << t->name << " sm_90a ] ptxas -v: " << m[1] << " registers, 0 spills, " << t->dynamic_smem_bytes
+                  << " bytes dynamic smem\n";
+      }
 }
 
 TEST(FlashAttn, RefusesUnsupportedShapesAndHeadDims) {

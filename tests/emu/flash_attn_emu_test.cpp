@@ -35,6 +35,7 @@ std::vector<uint16_t> random_bf16(size_t n, unsigned seed, float range) {
 struct Case {
   int64_t B, H, S, D;
   bool causal, lse;
+  bool pingpong = false;
 };
 
 // Tolerance. The kernel differs from the f32 reference by (1) P rounded to bf16 before P V
@@ -60,7 +61,8 @@ void check_flash(const Case& c) {
   const TensorMap mq = examples::flash_attn_sm90_tensor_map(cpu, dq, c.B, c.H, c.S, c.D);
   const TensorMap mk = examples::flash_attn_sm90_tensor_map(cpu, dk, c.B, c.H, c.S, c.D);
   const TensorMap mv = examples::flash_attn_sm90_tensor_map(cpu, dv, c.B, c.H, c.S, c.D);
-  auto kern = bind(cpu, examples::flash_attn_sm90("sm_90a", static_cast<int>(c.D), c.causal, c.lse),
+  const examples::FlashAttnSm90Options variant{.causal = c.causal, .with_lse = c.lse, .pingpong = c.pingpong};
+  auto kern = bind(cpu, examples::flash_attn_sm90("sm_90a", static_cast<int>(c.D), variant),
                    {{"B", c.B}, {"H", c.H}, {"S", c.S}, {"D", c.D}});
   const auto start = std::chrono::steady_clock::now();
   if (c.lse) kern(mq, mk, mv, dout, dl, scale);
@@ -90,13 +92,27 @@ void check_flash(const Case& c) {
       }
     }
   std::cout << "[ flash_attn_sm90 B=" << c.B << " H=" << c.H << " S=" << c.S << " D=" << c.D << (c.causal ? " causal" : "")
-            << " ] emulator: " << secs << " s, max |O - ref| " << worst << (c.lse ? ", max |L - ref| " + std::to_string(worst_l) : "")
-            << "\n";
+            << (c.pingpong ? " ping-pong" : "") << " ] emulator: " << secs << " s, max |O - ref| " << worst
+            << (c.lse ? ", max |L - ref| " + std::to_string(worst_l) : "") << "\n";
   for (DevicePtr p : {dq, dk, dv, dout, dl}) cpu.free(p);
 }
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << "B=" << c.B << " H=" << c.H << " S=" << c.S << " D=" << c.D << (c.causal ? " causal" : "") << (c.lse ? " lse" : "");
+  *os << "B=" << c.B << " H=" << c.H << " S=" << c.S << " D=" << c.D << (c.causal ? " causal" : "") << (c.lse ? " lse" : "")
+      << (c.pingpong ? " ping-pong" : "");
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& i) {
+  const Case& c = i.param;
+  std::string name;  // appended piecewise: GCC 12's -Wrestrict misfires on "B" + std::string
+  for (const auto& [letter, value] : {std::pair{'B', c.B}, std::pair{'H', c.H}, std::pair{'S', c.S}, std::pair{'D', c.D}}) {
+    name += letter;
+    name += std::to_string(value);
+  }
+  if (c.causal) name += "Causal";
+  if (c.lse) name += "Lse";
+  if (c.pingpong) name += "PingPong";
+  return name;
 }
 
 class FlashAttnOnEmulator : public ::testing::TestWithParam<Case> {};
@@ -117,17 +133,19 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{1, 2, 128, 128, true, true}, Case{1, 2, 192, 128, true, false}, Case{2, 1, 320, 64, false, false},
                       Case{1, 1, 448, 64, true, false}, Case{1, 1, 100, 128, false, true}, Case{1, 1, 960, 64, false, false},
                       Case{1, 1, 640, 128, false, false}, Case{1, 1, 1152, 64, true, true}, Case{1, 1, 640, 128, true, false}),
-    [](const ::testing::TestParamInfo<Case>& i) {
-      const Case& c = i.param;
-      std::string name;  // appended piecewise: GCC 12's -Wrestrict misfires on "B" + std::string
-      for (const auto& [letter, value] : {std::pair{'B', c.B}, std::pair{'H', c.H}, std::pair{'S', c.S}, std::pair{'D', c.D}}) {
-        name += letter;
-        name += std::to_string(value);
-      }
-      if (c.causal) name += "Causal";
-      if (c.lse) name += "Lse";
-      return name;
-    });
+    case_name);
+
+// Ping-pong (the consumer warpgroups take turns on named barriers 1 and 2): every step of the
+// schedule and every path out of the leftover tiles, D = 64 and 128, causal and not, partial
+// last tiles. Non-causal: S = 320 (D = 64: 3 tiles, 2 left after the peeled one, no round of
+// the ring), S = 192 (D = 128: 2 tiles). Causal, Q tile m has m tiles after the diagonal (m = 0:
+// the peeled tile's step and the last P V's only): S = 320 (D = 64, m = 0..2), S = 448 (D = 128,
+// 3 stages, m = 0..3: every count of tiles left and a round).
+INSTANTIATE_TEST_SUITE_P(
+    PingPong, FlashAttnOnEmulator,
+    ::testing::Values(Case{1, 1, 320, 64, false, true, true}, Case{1, 1, 320, 64, true, false, true},
+                      Case{1, 1, 192, 128, false, false, true}, Case{1, 1, 448, 128, true, true, true}),
+    case_name);
 
 }  // namespace
 }  // namespace ptx::test
