@@ -215,17 +215,12 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
     }
   };
 
-  // ---- producer: warpgroup 0, its warp 0 ----
-  ptx::Reg is_producer_wg = tid < 128u;
-  ptx::if_(is_producer_wg, [&] { inst::setmaxnreg.dec.sync.aligned.u32(40); });
-  ptx::Reg is_producer = tid < 32u;
-  ptx::if_(is_producer, [&] {
+  // ---- producer: warpgroup 0, its warp 0 (hop::warp_specialize) ----
+  auto producer = [&] {
     ptx::Reg map_q = q.generic_address();
     ptx::Reg map_k = k.generic_address();
     ptx::Reg map_v = v.generic_address();
-    ptx::Reg elected_r(b32);
-    ptx::Reg elected(pred);
-    inst::elect.sync(ptx::pair(elected_r, elected), 0xffffffffu);
+    ptx::Reg elected = ptx::warp::elect_one();
     ptx::Reg q_row = qtile << 7;
     qbar.arrive_expect_tx(kQBytes, &elected);
     for (int h = 0; h < halves; ++h)
@@ -248,13 +243,10 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
     };
     produce();
     rest_tiles(produce, [] {});
-  });
+  };
 
   // ---- consumers: warpgroups 1 and 2 ----
-  ptx::Reg is_consumer = tid >= 128u;
-  ptx::if_(is_consumer, [&] {
-    inst::setmaxnreg.inc.sync.aligned.u32(232);
-    ptx::Reg ct = tid - 128u;      // 0..255
+  auto consumers = [&](const ptx::Reg& ct) {  // ct = tid - 128: 0..255
     ptx::Reg wg = ct >> 7;         // rows 64 * wg of the Q tile
     ptx::Reg t = ct & 127u;        // the thread in its warpgroup
     ptx::Reg warp = t >> 5;
@@ -543,7 +535,8 @@ inline void flash_attn_sm90_body(const ptx::TensorMapParam& q, const ptx::Tensor
         inst::st.global.f32[store](ptx::addr(pli), val);
       }
     }
-  });
+  };
+  hop::warp_specialize(tid, {}, producer, consumers);
   ptx::ret();
 }
 
