@@ -22,8 +22,9 @@ unsigned unit_bits(unsigned element_bits) { return element_bits >= 16 ? 16 : 8; 
 //   m16n8k16 and .tf32 m16n8k8: one lane; m16n8k32 and .tf32 m16n8k16: a pair, chunks 0-3 and 4-7);
 // 8-bit units: a lane holds eight chunks of one row (m16n8k64 and .s4 m16n8k128: lanes 0 and 1
 //   rows g and g + 8 of chunks 0-7, lanes 2 and 3 chunks 8-15; m16n8k32 and .s4 m16n8k64: the pair
-//   from 2f, rows g and g + 8, as the first half of m16n8k64's; this emulator's reading of
-//   figures 129 and 139, not yet compared with a GPU).
+//   from 2f, rows g and g + 8, as the first half of m16n8k64's).
+// The .tf32 layouts (figures 125, 127: .f16's over 16-bit units) and the 8-bit-unit pair (figures
+// 129, 139) are this emulator's reading of the manual, not yet compared with a GPU.
 std::pair<int, int> metadata_at(int units, unsigned unit, int f, int row, int c) {
   const int g = row % 8, hi = row / 8, first = 4 * g + f * units / 16;
   if (unit == 8) return {first + hi + 2 * (c / 8), 4 * (c % 8)};
