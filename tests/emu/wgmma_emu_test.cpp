@@ -723,6 +723,40 @@ TEST(EmuWgmma, SparseTf32Fp8Int8) {
   run_and_check(i, 509);
 }
 
+// tests/emu/kernels/wgmma_sparse.ptx (emu-vs-gpu compares it with a GPU): an f16 and an s8 sparse
+// product from one shared-memory image laid out as its comment says, checked against the reference.
+TEST(EmuWgmma, SparseKernelForTheGpuComparison) {
+  const std::string text = ptx::test::emu_kernel("wgmma_sparse.ptx");
+  if (have_ptxas()) {
+    const auto p = run_ptxas(text, "sm_90a");
+    EXPECT_TRUE(p.ok) << p.log;
+  }
+  Case cf, ci;
+  cf.sparse = true, cf.selector = 1, cf.n = 8, cf.scale_d = 0;
+  ci.sparse = true, ci.a = &kS8, ci.b = &kS8, ci.d = "s32", ci.n = 8, ci.scale_d = 0;
+  const Inputs f = make_inputs(cf, 512), i = make_inputs(ci, 513);
+  std::vector<uint8_t> img(5120, 0);
+  const Placement places[] = {{64, 16, 16, 0, false, false, 0}, {8, 32, 16, 0, false, false, 2048}, {64, 32, 8, 0, false, false, 2560},
+                              {8, 64, 8, 0, false, false, 4608}};
+  const std::vector<uint32_t>* codes[] = {&f.a_code, &f.b_code, &i.a_code, &i.b_code};
+  for (int p = 0; p < 4; ++p)
+    for (unsigned r = 0; r < places[p].mn; ++r)
+      for (unsigned k = 0; k < places[p].kt; ++k) places[p].put(img, r, k, (*codes[p])[r * places[p].kt + k]);
+  std::vector<uint32_t> meta(256);
+  for (unsigned t = 0; t < 128; ++t) meta[2 * t] = f.meta[t], meta[2 * t + 1] = i.meta[t];
+  EmuRun r;
+  r.buffer(img, "img");
+  r.buffer(meta, "meta");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(128 * 8), "out");
+  r.launch(text, "wgmma_sparse", {1, 1, 1}, {128, 1, 1});
+  const auto got = r.read<uint32_t>(out, 128 * 8);
+  Result rf, ri;
+  for (unsigned t = 0; t < 128; ++t)
+    for (unsigned j = 0; j < 4; ++j) rf.d.push_back(got[8 * t + j]), ri.d.push_back(got[8 * t + 4 + j]);
+  check(cf, f, rf);
+  check(ci, i, ri);
+}
+
 // Metadata the ISA leaves undefined (the same index twice) names the warp, the lane and the row.
 TEST(EmuWgmma, SparseInvalidMetadataIsReported) {
   Case c;
