@@ -20,10 +20,8 @@
 // products (in double) to C and round once into D's type.
 //
 // mma.sp (9.7.14.6): A's registers hold its non-zero half in the layout of a dense A of K/2
-// columns; the metadata operand e of the lanes the selector f names gives, per 4-column chunk,
-// the columns of its two non-zero elements. Runs with .f16/.bf16 m16n8k16/k32 and the 8-bit
-// m16n8k64 forms; the others (.tf32, .s8/.u8 m16n8k32, .s4/.u4) are reported as unsupported, as
-// are the block-scaled forms and the 6-/4-bit types of .kind::f8f6f4.
+// columns; the metadata operand e of the lanes the selector f names places it (sparse_matrix.cpp).
+// Every form of the ISA runs but the block-scaled ones and the 6-/4-bit types of .kind::f8f6f4.
 #include "mma_sync.hpp"
 
 #include <algorithm>
@@ -37,6 +35,7 @@
 
 #include "float_formats.hpp"
 #include "matrix_modifiers.hpp"
+#include "sparse_matrix.hpp"
 
 namespace ptx::emu {
 
@@ -128,42 +127,6 @@ int host_rounding(uint32_t flags) {
   return FE_TONEAREST;
 }
 
-// The lane and the bit that hold the metadata of chunk c (4 columns) of row `row` of a sparse
-// A, for selector f. From the manual's metadata figures (9.7.14.6.2): each 4-bit field holds
-// the two column indices of the chunk's non-zero elements, the first stored one in its low
-// bits. .f16/.bf16 m16n8k16: thread f of the quad, rows g (bits 0-15) and g + 8 (16-31), four
-// chunks each; m16n8k32: threads 2f (chunks 0-3) and 2f + 1 (chunks 4-7), the same way;
-// 8-bit m16n8k64: thread 0 row g, 1 row g + 8 (chunks 0-7), 2 and 3 the same for chunks 8-15.
-std::pair<int, int> metadata_at(int K, unsigned width, int f, int row, int c) {
-  const int g = row % 8, hi = row / 8;
-  if (width == 8) return {4 * g + hi + 2 * (c / 8), 4 * (c % 8)};
-  if (K == 16) return {4 * g + f, 16 * hi + 4 * c};
-  return {4 * g + 2 * f + c / 4, 16 * hi + 4 * (c % 4)};
-}
-
-// A (M x K) from its non-zero half `packed` (M x K/2, two elements per 4-column chunk) and the
-// metadata operand e of the lanes the selector names; metadata the ISA leaves undefined (the same
-// index twice; with .sp::ordered_metadata, indices not increasing) is reported with its lane.
-std::vector<double> expand_sparse(const DInst& in, MmaWarp& w, const std::vector<double>& packed) {
-  const int M = in.mma_m, K = in.mma_k, f = static_cast<int>(in.ops[5].imm);
-  const Opnd& e = in.ops[4];
-  std::vector<double> A(static_cast<size_t>(M * K), 0.0);
-  for (int row = 0; row < M; ++row)
-    for (int c = 0; c < K / 4; ++c) {
-      const auto [lane, bit] = metadata_at(K, width(in.type2), f, row, c);
-      const uint64_t meta = e.kind == Opnd::Reg ? w.reg(e.slot, lane) : e.imm;
-      const unsigned nibble = static_cast<unsigned>(meta >> bit) & 0xF, i0 = nibble & 3, i1 = nibble >> 2;
-      if (i0 == i1 || ((in.sub & kOrdered) && i0 > i1))
-        w.fail(lane, fmt::format("mma.sp: the sparsity metadata of lane {} (e = {:#010x}), bits {}-{} = {:#06b} for row {}, columns {}-{}: {}",
-                                 lane, static_cast<uint32_t>(meta), bit, bit + 3, nibble, row, 4 * c, 4 * c + 3,
-                                 i0 == i1 ? "the same index twice (undefined in the ISA)"
-                                          : "indices not in increasing order, as .sp::ordered_metadata requires"));
-      A[static_cast<size_t>(row * K + 4 * c + static_cast<int>(i0))] = packed[static_cast<size_t>(row * K / 2 + 2 * c)];
-      A[static_cast<size_t>(row * K + 4 * c + static_cast<int>(i1))] = packed[static_cast<size_t>(row * K / 2 + 2 * c + 1)];
-    }
-  return A;
-}
-
 }  // namespace
 
 std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
@@ -233,14 +196,11 @@ std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_v
     return bad("mma with .b1 needs .popc and one of .xor/.and; only it takes them");
   if (ta.k == 'x' || tb.k == 'x')
     return unsupported(fmt::format("mma{} (the placement of 6- and 4-bit elements in their 8-bit register slots is not modelled)", names));
-  if (sparse && !(half || bf16 || ((int8 || fp8) && k == 64)))
-    return unsupported(fmt::format("mma{} (its sparsity metadata layout is not modelled; mma.sp runs with .f16/.bf16 m16n8k16/k32 "
-                                   "and 8-bit m16n8k64)", names));
   const size_t want_ops = sparse ? 6 : 4;
   if (ops.size() != want_ops)
     return bad(fmt::format("mma{} with {} operands; it has {}", names, ops.size(), sparse ? "6 (d, a, b, c, e, f)" : "4 (d, a, b, c)"));
   if (sparse) {
-    const uint64_t selectors = half || bf16 ? (k == 16 ? 4 : 2) : 1;
+    const uint64_t selectors = sparse_selectors(width(ta), static_cast<int>(k));
     if (ops[5].kind != Opnd::Imm || ops[5].imm >= selectors)
       return bad(fmt::format("mma{}: the sparsity selector f must be an immediate below {}", names, selectors));
     if (ops[4].kind != Opnd::Reg && ops[4].kind != Opnd::Imm) return bad(fmt::format("mma{}: the metadata e must be a register", names));
@@ -291,7 +251,10 @@ void mma_execute(const Program& p, const DInst& in, MmaWarp& w) {
       }
   };
   gather(in.ops[1], Which::A, ta, A, M, KA);
-  if (sparse) A = expand_sparse(in, w, A);
+  if (sparse)
+    A = expand_sparse({"mma.sp", width(ta), K, static_cast<int>(in.ops[5].imm), (in.sub & kOrdered) != 0}, A,
+                      [&](int lane) { return in.ops[4].kind == Opnd::Reg ? w.reg(in.ops[4].slot, lane) : in.ops[4].imm; },
+                      [&](int lane, const std::string& what) { w.fail(lane, what); });
   gather(in.ops[2], Which::B, tb, B, K, N);
   gather(in.ops[3], Which::C, tc, C, M, N);
 

@@ -15,7 +15,7 @@
 namespace ptx::emu {
 
 struct MmaDecodeError {
-  bool unsupported = false;  // a real form the emulator does not run (e.g. .sp), not a malformed one
+  bool unsupported = false;  // a real form the emulator does not run (e.g. block-scaled), not a malformed one
   std::string what;
 };
 

@@ -52,7 +52,8 @@ uint64_t swizzle(const SmemMatrix& d, uint64_t addr) {
 }  // namespace
 
 // The canonical layouts (units of 16 bytes, W the swizzle width in chunks):
-//   K-major, chunk c (0, 1) of row mn (K is 32 bytes = 2 chunks):
+//   K-major, chunk c (0, 1) of row mn (K is 32 bytes = 2 chunks; 64, chunks 0-3, for the B of
+//   wgmma.mma_async.sp, which the emulator runs without swizzle and with 64- or 128-byte atoms):
 //     no swizzle: 8 x 16-byte core matrices; rows 16 bytes apart, mn / 8 at SBO, c at LBO
 //     swizzled:   rows W * 16 bytes apart, mn / 8 at SBO, c the next chunk (LBO unused)
 //   MN-major, chunk q of the MN dimension (16 bytes of consecutive mn), row k:
@@ -83,7 +84,7 @@ void load_smem_operand(const std::function<const uint8_t*(uint64_t)>& shared16, 
   const unsigned per_chunk = 128 / ebits;
   if (!mn_major) {
     for (unsigned r = 0; r < rows; ++r)
-      for (unsigned c = 0; c < 2; ++c) {
+      for (unsigned c = 0; c < K * ebits / 128; ++c) {
         const uint8_t* bytes = shared16(chunk_address(d, false, first + r, c));
         for (unsigned j = 0; j < per_chunk; ++j) out[r * K + c * per_chunk + j] = element_bits(bytes, j, ebits);
       }

@@ -36,7 +36,7 @@ uint64_t chunk_address(const SmemMatrix& d, bool mn_major, uint64_t mn_or_q, uin
 uint32_t element_bits(const uint8_t* bytes, unsigned j, unsigned bits);
 
 // Rows [first, first + rows) of an operand in shared memory (A: M x K, B: N x K, both indexed
-// [mn][k], K elements of `ebits` making 32 bytes), as raw element bits in
+// [mn][k], K elements of `ebits` making 32 bytes, or 64 for wgmma.mma_async.sp's B), as raw element bits in
 // out[(mn - first) * K + k]. `shared16` gives the 16 bytes at a shared-memory offset (checked).
 void load_smem_operand(const std::function<const uint8_t*(uint64_t)>& shared16, const SmemMatrix& d, bool mn_major,
                        unsigned ebits, unsigned first, unsigned rows, unsigned K, std::vector<uint32_t>& out);

@@ -16,6 +16,7 @@
 
 #include "../unit/ptxas_util.hpp"
 #include "emu_test_util.hpp"
+#include "sparse_metadata_util.hpp"
 
 namespace ptx::test {
 namespace {
@@ -134,7 +135,7 @@ Layout b_layout(int k, char kind) {
       case '8':
         if (k == 64) return {t * 4 + (i & 3) + 16 * (i / 4), g};  // mma.sp m16n8k64 (9.7.14.6.2.6)
         return {k == 16 ? t * 4 + i : t * 4 + (i & 3) + (i >= 4 ? 16 : 0), g};
-      case '4': return {k == 32 ? t * 8 + i : t * 8 + (i & 7) + (i >= 8 ? 32 : 0), g};
+      case '4': return {k == 32 ? t * 8 + i : t * 8 + (i & 7) + 32 * (i / 8), g};  // k128: mma.sp (9.7.14.6.2.8)
       default: return {k == 128 ? t * 32 + i : t * 32 + (i & 31) + (i >= 32 ? 128 : 0), g};
     }
   };
@@ -472,61 +473,63 @@ TEST(MmaSyncFp8, KindF8f6f4WithEightBitTypes) {
 
 // ---- mma.sp --------------------------------------------------------------------------------
 
-// The metadata of chunk c (columns 4c..4c+3) of row r: which lane of the quad of row r % 8, and
-// from which bit, per the manual's metadata figures (9.7.14.6.2).
-struct MetaAt {
-  int lane, bit;
-};
-MetaAt meta_at(int k, bool eight_bit, int f, int r, int c) {
-  const int quad = 4 * (r % 8);
-  if (eight_bit) return {quad + (r >= 8 ? 1 : 0) + (c >= 8 ? 2 : 0), 4 * (c % 8)};  // m16n8k64: all four threads
-  if (k == 16) return {quad + f, (r >= 8 ? 16 : 0) + 4 * c};                       // one thread, chosen by f
-  return {quad + 2 * f + (c >= 4 ? 1 : 0), (r >= 8 ? 16 : 0) + 4 * (c % 4)};      // m16n8k32: a pair of threads
-}
-
 struct SparseCase {
   int k;
   std::string prefix;  // "mma.sp" or "mma.sp::ordered_metadata"
   std::string types;   // ".f32.f16.f16.f32" ...
-  char kind;           // 'h' (f16), 'b' (bf16), 'E' (e4m3), 's'/'u' (8-bit integers)
+  char kind;           // 'h' (f16), 'b' (bf16), 't' (tf32), 'E' (e4m3), 's'/'u' (8-bit integers), 'S'/'U' (4-bit)
   std::string target;
   int f = 0;
   bool f16_acc = false;
   int bad_lane = -1;      // give this lane's first metadata field the same index twice
   bool unordered = false;  // store some chunks' indices decreasing
+  uint32_t bad_field = 0x5;  // what bad_lane's first field gets
 };
 
 // What the run reports (empty if none); checks D when it ran.
 std::string check_sparse(const SparseCase& c, uint32_t seed) {
   const int m = 16, n = 8, k = c.k;
+  const bool four = c.kind == 'S' || c.kind == 'U', tf32 = c.kind == 't';
   const bool eight = c.kind == 'E' || c.kind == 's' || c.kind == 'u';
+  const bool integer = c.kind == 's' || c.kind == 'u' || four;
   Form f;
   f.inst = c.prefix + ".sync.aligned.m16n8k" + std::to_string(k) + ".row.col" + c.types;
   f.target = c.target;
-  const int ebits = eight ? 8 : 16;
+  const int ebits = tf32 ? 32 : four ? 4 : eight ? 8 : 16;
   f.na = m * k / 2 * ebits / 32 / 32;
   f.nb = k * n * ebits / 32 / 32;
   f.nc = f.nd = c.f16_acc ? 2 : 4;
   f.selector = c.f;
   std::mt19937 g(seed);
   auto value = [&] {
+    if (four) return static_cast<double>(c.kind == 'S' ? static_cast<int>(g() % 16) - 8 : static_cast<int>(g() % 16));
     const int v = static_cast<int>(g() % 7) - 3;
     return c.kind == 's' || c.kind == 'u' ? static_cast<double>(c.kind == 'u' ? v + 3 : v) : v * 0.5;
   };
+  // A chunk: `width` elements of which `keep` groups of `group` are stored (2:4, 1:2, or 4:8 in pairs).
+  const int width = tf32 ? 2 : four ? 8 : 4, group = four ? 2 : 1, keep = tf32 ? 1 : 2, chunks = k / width;
   std::vector<double> A(static_cast<size_t>(m * k), 0.0), packed(static_cast<size_t>(m * k / 2)), B(static_cast<size_t>(k * n)),
       C(static_cast<size_t>(m * n));
-  std::vector<int> idx(static_cast<size_t>(m * k / 2));  // the column (in its chunk) of each packed element
+  std::vector<uint32_t> nibble(static_cast<size_t>(m * chunks));  // each chunk's metadata field
   for (int r = 0; r < m; ++r)
-    for (int ch = 0; ch < k / 4; ++ch) {
-      int i0 = static_cast<int>(g() % 4), i1 = static_cast<int>(g() % 3);
-      if (i1 >= i0) ++i1;
-      if (!c.unordered && i0 > i1) std::swap(i0, i1);
-      for (int j = 0; j < 2; ++j) {
-        const double v = value();
-        packed[static_cast<size_t>(r * k / 2 + 2 * ch + j)] = v;
-        idx[static_cast<size_t>(r * k / 2 + 2 * ch + j)] = j ? i1 : i0;
-        A[static_cast<size_t>(r * k + 4 * ch + (j ? i1 : i0))] = v;
+    for (int ch = 0; ch < chunks; ++ch) {
+      int at[2];
+      if (tf32) {
+        at[0] = static_cast<int>(g() % 2);
+        nibble[static_cast<size_t>(r * chunks + ch)] = at[0] ? 0xEu : 0x4u;  // the halves 2, 3 or 0, 1
+      } else {
+        int i0 = static_cast<int>(g() % 4), i1 = static_cast<int>(g() % 3);
+        if (i1 >= i0) ++i1;
+        if (!c.unordered && i0 > i1) std::swap(i0, i1);
+        at[0] = i0, at[1] = i1;
+        nibble[static_cast<size_t>(r * chunks + ch)] = static_cast<uint32_t>(i0 | i1 << 2);
       }
+      for (int j = 0; j < keep; ++j)
+        for (int e = 0; e < group; ++e) {
+          const double v = value();
+          packed[static_cast<size_t>(r * k / 2 + (ch * keep + j) * group + e)] = v;
+          A[static_cast<size_t>(r * k + ch * width + at[j] * group + e)] = v;
+        }
     }
   for (auto& x : B) x = value();
   for (auto& x : C) x = value() * 2;
@@ -534,36 +537,36 @@ std::string check_sparse(const SparseCase& c, uint32_t seed) {
     switch (kind) {
       case 'h': return code_of(v, 10, 5);
       case 'b': return code_of(v, 7, 8);
+      case 't': return std::bit_cast<uint32_t>(static_cast<float>(v));
       case 'E': return code_of(v, 3, 4);
-      default: return static_cast<uint64_t>(static_cast<int64_t>(v)) & 0xFF;
+      default: return static_cast<uint64_t>(static_cast<int64_t>(v)) & (four ? 0xF : 0xFF);
     }
   };
   const int stride = f.na + f.nb + f.nc + 1;
   std::vector<uint64_t> in(static_cast<size_t>(32 * stride));
-  const char layout_kind = eight ? '8' : 'h';
+  const char layout_kind = tf32 ? 't' : four ? '4' : eight || integer ? '8' : 'h';
   pack(in, stride, 0, f.na, ebits, a_layout(m, k / 2, layout_kind), [&](Pos p) { return code(packed[static_cast<size_t>(p.row * k / 2 + p.col)], c.kind); });
   pack(in, stride, f.na, f.nb, ebits, b_layout(k, layout_kind), [&](Pos p) { return code(B[static_cast<size_t>(p.row * n + p.col)], c.kind); });
-  const bool int_acc = c.kind == 's' || c.kind == 'u';
   pack(in, stride, f.na + f.nb, f.nc, c.f16_acc ? 16 : 32, c_layout(m), [&](Pos p) -> uint64_t {
     const double v = C[static_cast<size_t>(p.row * n + p.col)];
-    if (int_acc) return static_cast<uint32_t>(static_cast<int32_t>(v));
+    if (integer) return static_cast<uint32_t>(static_cast<int32_t>(v));
     return c.f16_acc ? code_of(v, 10, 5) : std::bit_cast<uint32_t>(static_cast<float>(v));
   });
   // metadata: lanes that supply none get noise, which must not matter
+  const int row_bits = k * ebits;
   std::vector<uint32_t> meta(32);
   for (auto& x : meta) x = g();
   std::vector<bool> supplies(32, false);
   for (int r = 0; r < m; ++r)
-    for (int ch = 0; ch < k / 4; ++ch) supplies[static_cast<size_t>(meta_at(k, eight, c.f, r, ch).lane)] = true;
+    for (int ch = 0; ch < chunks; ++ch) supplies[static_cast<size_t>(meta_at(row_bits, ebits >= 16, c.f, r, ch).lane)] = true;
   for (int l = 0; l < 32; ++l)
     if (supplies[static_cast<size_t>(l)]) meta[static_cast<size_t>(l)] = 0;
   for (int r = 0; r < m; ++r)
-    for (int ch = 0; ch < k / 4; ++ch) {
-      const MetaAt at = meta_at(k, eight, c.f, r, ch);
-      const auto nib = static_cast<uint32_t>(idx[static_cast<size_t>(r * k / 2 + 2 * ch)] | idx[static_cast<size_t>(r * k / 2 + 2 * ch + 1)] << 2);
-      meta[static_cast<size_t>(at.lane)] |= nib << at.bit;
+    for (int ch = 0; ch < chunks; ++ch) {
+      const MetaAt at = meta_at(row_bits, ebits >= 16, c.f, r, ch);
+      meta[static_cast<size_t>(at.lane)] |= nibble[static_cast<size_t>(r * chunks + ch)] << at.bit;
     }
-  if (c.bad_lane >= 0) meta[static_cast<size_t>(c.bad_lane)] = (meta[static_cast<size_t>(c.bad_lane)] & ~0xFu) | 0x5u;
+  if (c.bad_lane >= 0) meta[static_cast<size_t>(c.bad_lane)] = (meta[static_cast<size_t>(c.bad_lane)] & ~0xFu) | c.bad_field;
   for (int l = 0; l < 32; ++l) in[static_cast<size_t>(l * stride + stride - 1)] = meta[static_cast<size_t>(l)];
   std::vector<uint64_t> out;
   try {
@@ -577,7 +580,7 @@ std::string check_sparse(const SparseCase& c, uint32_t seed) {
       double want = C[static_cast<size_t>(p.row * n + p.col)];
       for (int kk = 0; kk < k; ++kk) want += A[static_cast<size_t>(p.row * k + kk)] * B[static_cast<size_t>(kk * n + p.col)];
       const uint64_t reg = out[static_cast<size_t>(l * f.nd + (c.f16_acc ? i / 2 : i))];
-      const double got = int_acc ? static_cast<double>(static_cast<int32_t>(reg))
+      const double got = integer ? static_cast<double>(static_cast<int32_t>(reg))
                          : c.f16_acc ? f16_value(static_cast<uint32_t>(reg >> (16 * (i % 2)) & 0xFFFF))
                                      : static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(reg)));
       EXPECT_EQ(got, want) << f.inst << " lane " << l << " d" << i;
@@ -603,6 +606,75 @@ TEST(MmaSyncSparse, EightBitM16n8k64) {
   EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".kind::f8f6f4.f32.e4m3.e4m3.f32", 'E', "sm_120a"}, 85), "");
 }
 
+// .tf32 is 1:2 sparse: one element of each pair, its field 0b0100 (the first) or 0b1110.
+TEST(MmaSyncSparse, Tf32) {
+  for (int f = 0; f < 4; ++f) EXPECT_EQ(check_sparse({8, "mma.sp", ".f32.tf32.tf32.f32", 't', "sm_80", f}, 90 + f), "");
+  for (int f = 0; f < 2; ++f) EXPECT_EQ(check_sparse({16, "mma.sp::ordered_metadata", ".f32.tf32.tf32.f32", 't', "sm_80", f}, 94 + f), "");
+}
+
+TEST(MmaSyncSparse, EightBitM16n8k32) {
+  for (int f = 0; f < 2; ++f) EXPECT_EQ(check_sparse({32, "mma.sp", ".s32.s8.s8.s32", 's', "sm_80", f}, 96 + f), "");
+  EXPECT_EQ(check_sparse({32, "mma.sp::ordered_metadata", ".satfinite.s32.u8.s8.s32", 'u', "sm_80", 1}, 98), "");
+}
+
+// .s4/.u4 are 4:8 sparse in pairs: a field gives the two pairs of an 8-element chunk.
+TEST(MmaSyncSparse, FourBit) {
+  for (int f = 0; f < 2; ++f) EXPECT_EQ(check_sparse({64, "mma.sp", ".s32.s4.s4.s32", 'S', "sm_80", f}, 99 + f), "");
+  EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".satfinite.s32.u4.u4.s32", 'U', "sm_80", 1}, 101), "");
+  EXPECT_EQ(check_sparse({128, "mma.sp", ".s32.s4.s4.s32", 'S', "sm_80"}, 102), "");
+  EXPECT_EQ(check_sparse({128, "mma.sp::ordered_metadata", ".s32.u4.u4.s32", 'U', "sm_80"}, 103), "");
+}
+
+// tests/emu/kernels/mma_sparse.ptx (emu-vs-gpu compares it with a GPU) runs the forms whose metadata
+// layout is this emulator's reading of the manual, one after another: each gives what the same
+// instruction alone gives (checked against the reference above) on the same registers.
+TEST(MmaSyncSparse, KernelForTheGpuComparison) {
+  const std::string text = emu_kernel("mma_sparse.ptx");
+  if (have_ptxas()) {
+    const auto as = run_ptxas(text, "sm_80");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+  const Form forms[] = {
+      {"mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "sm_80", 2, 2, 4, 4, false, 1},
+      {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32", "sm_80", 4, 4, 4, 4, false, 1},
+      {"mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "sm_80", 2, 2, 4, 4, false, 1},
+      {"mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", "sm_80", 2, 2, 4, 4, false, 0},
+      {"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.satfinite.s32.u4.u4.s32", "sm_80", 4, 4, 4, 4, false, 0},
+  };
+  const int stride = 53;
+  std::mt19937 g(7);
+  std::vector<uint32_t> in(32 * stride);
+  for (int l = 0; l < 32; ++l) {
+    int at = 0;
+    for (int fi = 0; fi < 5; ++fi) {
+      const bool tf32 = fi < 2;
+      for (int i = 0; i < forms[fi].na + forms[fi].nb + 4; ++i)
+        in[static_cast<size_t>(l * stride + at++)] = tf32 ? std::bit_cast<uint32_t>(static_cast<float>(static_cast<int>(g() % 9) - 4) * 0.5f) : g();
+      uint32_t e = 0;
+      for (int c = 0; c < 8; ++c) e |= (tf32 ? (g() % 2 ? 0xEu : 0x4u) : fi == 4 ? 0xEu : 0x9u) << (4 * c);
+      in[static_cast<size_t>(l * stride + at++)] = e;
+    }
+  }
+  EmuRun r;
+  r.buffer(in, "in");
+  const uint64_t o = r.buffer(std::vector<uint32_t>(32 * 20), "out");
+  r.launch(text, "mma_sparse", {1, 1, 1}, {32, 1, 1});
+  const auto got = r.read<uint32_t>(o, 32 * 20);
+  int at = 0;
+  for (int fi = 0; fi < 5; ++fi) {
+    const int n = forms[fi].na + forms[fi].nb + 5;
+    std::vector<uint64_t> one(static_cast<size_t>(32 * n));
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < n; ++i) one[static_cast<size_t>(l * n + i)] = in[static_cast<size_t>(l * stride + at + i)];
+    const auto want = run(forms[fi], one);
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < 4; ++i)
+        EXPECT_EQ(got[static_cast<size_t>(l * 20 + 4 * fi + i)], static_cast<uint32_t>(want[static_cast<size_t>(l * 4 + i)]))
+            << forms[fi].inst << " lane " << l << " d" << i;
+    at += n;
+  }
+}
+
 // Plain .sp takes the two indices of a chunk in either order; .sp::ordered_metadata does not.
 TEST(MmaSyncSparse, IndexOrder) {
   SparseCase c{16, "mma.sp", ".f32.f16.f16.f32", 'h', "sm_80", 1};
@@ -622,6 +694,26 @@ TEST(MmaSyncSparse, InvalidMetadataNamesTheLane) {
   EXPECT_NE(rep.find("the same index twice"), std::string::npos) << rep;
   c.bad_lane = 13;  // supplies nothing with selector 1: its metadata is not read
   EXPECT_EQ(check_sparse(c, 87), "");
+}
+
+TEST(MmaSyncSparse, InvalidMetadataOfTheNewForms) {
+  SparseCase t{8, "mma.sp", ".f32.tf32.tf32.f32", 't', "sm_80", 2};
+  t.bad_lane = 6, t.bad_field = 0x8;  // quad 1, lane 2 (selector 2): 0b1000 is no .tf32 value
+  std::string rep = check_sparse(t, 104);
+  EXPECT_NE(rep.find("the sparsity metadata of lane 6"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("not 0b0100 or 0b1110"), std::string::npos) << rep;
+  t.bad_field = 0x1;  // decreasing halves (1, 0): no .tf32 value either
+  rep = check_sparse(t, 104);
+  EXPECT_NE(rep.find("not 0b0100 or 0b1110"), std::string::npos) << rep;
+  SparseCase s8{32, "mma.sp", ".s32.s8.s8.s32", 's', "sm_80", 1};
+  s8.bad_lane = 11;  // quad 2, lane 3: rows 10 of chunks 0-7 with selector 1
+  rep = check_sparse(s8, 105);
+  EXPECT_NE(rep.find("thread (11,0,0)"), std::string::npos) << rep;
+  EXPECT_NE(rep.find("row 10, columns 0-3"), std::string::npos) << rep;
+  SparseCase s4{64, "mma.sp::ordered_metadata", ".s32.s4.s4.s32", 'S', "sm_80", 0};
+  s4.bad_lane = 0, s4.bad_field = 0x1;  // pairs 1, 0: decreasing
+  rep = check_sparse(s4, 106);
+  EXPECT_NE(rep.find("row 0, columns 0-7: indices not in increasing order"), std::string::npos) << rep;
 }
 
 // ---- forms not run: clear reports ----------------------------------------------------------
@@ -650,10 +742,6 @@ TEST(MmaSyncErrors, UnsupportedFormsAreReportedClearly) {
     const char* body;
     const char* says;
   } cases[] = {
-      {"sm_80",
-       "mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%r5, %r6, %r7, %r8}, {%r0, %r1}, {%r2, %r3}, {%r9, %r10, %r11, %r12}, %r4, "
-       "0x0;",
-       "sparsity metadata layout is not modelled"},
       {"sm_89",
        "mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2, %r3}, {%f4, %f5, %f6, %f7};",
        "two registers for b"},
@@ -699,6 +787,14 @@ TEST(MmaSyncErrors, MalformedFormsAreReportedUnvalidated) {
        "the sparsity selector f must be an immediate below 2"},
       {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f4, %f5, %f6, %f7};",
        "operand d must be a vector of 4 registers"},
+      {"mma.sp.sync.aligned.m16n8k128.row.col.s32.s4.s4.s32 {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {%r8, %r9, %r10, %r11}, "
+       "{%r12, %r13, %r14, %r15}, %r16, 1;",
+       "the sparsity selector f must be an immediate below 1"},
+      {"mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2, %r3}, {%f4, %f5, %f6, %f7}, %r4;",
+       "with 5 operands; it has 6 (d, a, b, c, e, f)"},
+      {"mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {%r8, %r9}, "
+       "{%r12, %r13, %r14, %r15}, %r16, 0;",
+       "operand a must be a vector of 2 registers"},
   };
   emu::Options unvalidated;
   unvalidated.validate = false;

@@ -19,6 +19,7 @@
 
 #include "../unit/ptxas_util.hpp"
 #include "emu_test_util.hpp"
+#include "sparse_metadata_util.hpp"
 
 namespace {
 
@@ -76,14 +77,18 @@ struct Case {
   unsigned ksteps = 1;          // wgmma instructions, each the next K slice
   unsigned warpgroups = 1;
   bool alt_strides = false;     // no-swizzle layouts: K-chunks outer instead of MN-groups outer
+  bool sparse = false;          // wgmma.mma_async.sp: A 2:4 (tf32 1:2) sparse, its K doubled
+  int selector = 0;             // .sp: sp-sel
 };
 
-unsigned k_step(const Case& c) { return 256 / c.a->bits; }
+// The instruction's K (of B, and of the dense A), and the K of A as stored (.sp: its non-zero half).
+unsigned k_step(const Case& c) { return 256 / c.a->bits * (c.sparse ? 2 : 1); }
+unsigned k_stored(const Case& c) { return c.sparse ? k_step(c) / 2 : k_step(c); }
 unsigned d_regs(const Case& c) { return std::string(c.d) == "f16" ? c.n / 4 : c.n / 2; }
 bool two_byte(const Format& f) { return f.bits == 16; }
 
 std::string mnemonic(const Case& c) {
-  std::string m = fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}", c.n, k_step(c));
+  std::string m = fmt::format("wgmma.mma_async{}.sync.aligned.m64n{}k{}", c.sparse ? ".sp" : "", c.n, k_step(c));
   if (c.satfinite) m += ".satfinite";
   m += fmt::format(".{}.{}.{}", c.d, c.a->name, c.b->name);
   if (c.a == &kB1) m += ".and.popc";
@@ -96,6 +101,7 @@ std::string wgmma_ptx(const Case& c, size_t smem_bytes) {
   std::string regs;
   for (unsigned i = 0; i < R; ++i) regs += fmt::format("{}%d{}", i ? ", " : "", i);
   std::string ops = "{" + regs + "}, " + (c.a_regs ? "{%a0, %a1, %a2, %a3}" : "%rd14") + ", %rd15, ";
+  if (c.sparse) ops += fmt::format("%r22, {}, ", c.selector);
   ops += c.scale_d_imm ? std::to_string(c.scale_d) : "%p2";
   if (is_float(*c.a)) ops += fmt::format(", {}, {}", c.scale_a, c.scale_b);
   if (two_byte(*c.a)) ops += (c.a_regs ? "" : fmt::format(", {}", c.mn_a ? 1 : 0)) + fmt::format(", {}", c.mn_b ? 1 : 0);
@@ -110,11 +116,16 @@ std::string wgmma_ptx(const Case& c, size_t smem_bytes) {
 	ld.global.v4.b32 {{%a0, %a1, %a2, %a3}}, [%rd17];
 )", threads) : "";
   const std::string scale = c.scale_d ? "\tsetp.ge.u32 %p2, %r20, 0;\n" : "\tsetp.ne.u32 %p2, %r20, 0;\n";
+  const std::string meta_load = c.sparse ? fmt::format(R"(	mad.lo.u32 %r23, %r20, {}, %r1;
+	mul.wide.u32 %rd18, %r23, 4;
+	add.s64 %rd19, %rd20, %rd18;
+	ld.global.b32 %r22, [%rd19];
+)", threads) : "";
   return fmt::format(R"(.version 8.4
 .target sm_90a
 .address_size 64
 
-.visible .entry wg(.param .u64 p_img, .param .u32 p_bytes, .param .u64 p_desc, .param .u64 p_afrag, .param .u64 p_c, .param .u64 p_d)
+.visible .entry wg(.param .u64 p_img, .param .u32 p_bytes, .param .u64 p_desc, .param .u64 p_afrag, .param .u64 p_c, .param .u64 p_d{})
 {{
 	.reg .b32 %r<32>;
 	.reg .b64 %rd<32>;
@@ -145,7 +156,7 @@ $copied:
 	ld.param.u64 %rd4, [p_afrag];
 	ld.param.u64 %rd5, [p_c];
 	ld.param.u64 %rd6, [p_d];
-	mul.wide.u32 %rd7, %r1, {};
+{}	mul.wide.u32 %rd7, %r1, {};
 	add.s64 %rd5, %rd5, %rd7;
 	add.s64 %rd6, %rd6, %rd7;
 {}	cvt.u64.u32 %rd10, %r4;
@@ -159,7 +170,7 @@ $k:
 	ld.global.v2.u64 {{%rd14, %rd15}}, [%rd13];
 	add.s64 %rd14, %rd14, %rd10;
 	add.s64 %rd15, %rd15, %rd10;
-{}{}	{} {};
+{}{}{}	{} {};
 	add.u32 %r20, %r20, 1;
 	setp.lt.u32 %p3, %r20, {};
 	@%p3 bra $k;
@@ -168,7 +179,8 @@ $k:
 {}	ret;
 }}
 )",
-                     f32 ? "f32" : "b32", R, smem_bytes, 4 * R, load_c, a_load, scale, mnemonic(c), ops, c.ksteps,
+                     c.sparse ? ", .param .u64 p_meta" : "", f32 ? "f32" : "b32", R, smem_bytes,
+                     c.sparse ? "\tld.param.u64 %rd20, [p_meta];\n" : "", 4 * R, load_c, a_load, scale, meta_load, mnemonic(c), ops, c.ksteps,
                      store_d);
 }
 
@@ -272,7 +284,8 @@ struct Placement {
 
 struct Inputs {
   std::vector<double> a, b;       // A: 64 x Kt ([m][k]); B: Kt x N stored [n][k]
-  std::vector<uint32_t> a_code, b_code;
+  std::vector<uint32_t> a_code, b_code;  // A as stored: 64 x Kt (.sp: its non-zero half, 64 x Kt / 2)
+  std::vector<uint32_t> meta;     // .sp: per K step, each thread's sp-meta
   std::vector<uint32_t> c;        // per thread: R registers
 };
 
@@ -308,16 +321,17 @@ struct Result {
 
 Result run_case(const Case& c, const Inputs& in, std::string* error = nullptr) {
   const unsigned K = k_step(c), Kt = K * c.ksteps, R = d_regs(c), threads = 128 * c.warpgroups;
-  const Placement pa(64, Kt, c.a->bits, c.swz_a, c.mn_a, c.alt_strides, 0);
+  const unsigned Ka = k_stored(c), Kta = Ka * c.ksteps;
+  const Placement pa(64, Kta, c.a->bits, c.swz_a, c.mn_a, c.alt_strides, 0);
   const uint64_t b_base = (pa.bytes() + 1023) / 1024 * 1024;
   const Placement pb(c.n, Kt, c.b->bits, c.swz_b, c.mn_b, c.alt_strides, b_base);
   std::vector<uint8_t> img((b_base + pb.bytes() + 1023) / 1024 * 1024, 0);
   for (unsigned m = 0; m < 64; ++m)
-    for (unsigned k = 0; k < Kt; ++k) pa.put(img, m, k, in.a_code[m * Kt + k]);
+    for (unsigned k = 0; k < Kta; ++k) pa.put(img, m, k, in.a_code[m * Kta + k]);
   for (unsigned n = 0; n < c.n; ++n)
     for (unsigned k = 0; k < Kt; ++k) pb.put(img, n, k, in.b_code[n * Kt + k]);
   std::vector<uint64_t> desc;
-  for (unsigned s = 0; s < c.ksteps; ++s) desc.push_back(pa.descriptor(s)), desc.push_back(pb.descriptor(s));
+  for (unsigned s = 0; s < c.ksteps; ++s) desc.push_back(pa.descriptor(s)), desc.push_back(pb.descriptor(c.sparse ? 2 * s : s));
   // A fragments, per K step and thread: 4 registers
   std::vector<uint32_t> afrag(std::max(1u, c.ksteps * threads * 4), 0);
   if (c.a_regs)
@@ -328,7 +342,8 @@ Result run_case(const Case& c, const Inputs& in, std::string* error = nullptr) {
           const unsigned per = 32 / c.a->bits;
           for (unsigned e = 0; e < per; ++e) {
             const auto [row, k] = a_position(*c.a, t, j, e);
-            v |= (per == 1 ? in.a_code[row * Kt + s * K + k] : in.a_code[row * Kt + s * K + k] & ((1u << c.a->bits) - 1)) << (e * c.a->bits);
+            const uint32_t code = in.a_code[row * Kta + s * Ka + k];
+            v |= (per == 1 ? code : code & ((1u << c.a->bits) - 1)) << (e * c.a->bits);
           }
           afrag[(s * threads + t) * 4 + j] = v;
         }
@@ -341,6 +356,7 @@ Result run_case(const Case& c, const Inputs& in, std::string* error = nullptr) {
   r.buffer(afrag, "afrag");
   r.buffer(in.c, "c");
   const uint64_t d = r.buffer(std::vector<uint32_t>(threads * R, 0xDEADBEEF), "d");
+  if (c.sparse) r.buffer(in.meta, "meta");
   try {
     r.launch(res.ptx, "wg", {1, 1, 1}, {threads, 1, 1});
   } catch (const ptx::emu::Error& e) {
@@ -352,12 +368,51 @@ Result run_case(const Case& c, const Inputs& in, std::string* error = nullptr) {
   return res;
 }
 
+// .sp: A 2:4 sparse in chunks of 4 (tf32: 1:2 in chunks of 2), its non-zero half in a_code and each
+// thread's metadata per K step; lanes that supply none get noise, which must not matter.
+void make_sparse_a(const Case& c, std::mt19937& g, Inputs& in) {
+  const unsigned K = k_step(c), Kt = K * c.ksteps, Kta = Kt / 2, threads = 128 * c.warpgroups;
+  const bool tf32 = c.a->bits == 32;
+  const unsigned width = tf32 ? 2 : 4, keep = tf32 ? 1 : 2;
+  in.a_code.assign(64 * Kta, 0);
+  in.meta.resize(c.ksteps * threads);
+  for (auto& x : in.meta) x = g();
+  std::vector<bool> cleared(in.meta.size(), false);
+  for (unsigned s = 0; s < c.ksteps; ++s)
+    for (unsigned m = 0; m < 64; ++m)
+      for (unsigned ch = 0; ch < K / width; ++ch) {
+        unsigned at[2] = {0, 0}, field;
+        if (tf32) {
+          at[0] = g() % 2;
+          field = at[0] ? 0xEu : 0x4u;
+        } else {
+          at[0] = g() % 4, at[1] = g() % 3;
+          if (at[1] >= at[0]) ++at[1];
+          field = at[0] | at[1] << 2;
+        }
+        for (unsigned j = 0; j < keep; ++j) {
+          const double v = pick(g, *c.a);
+          in.a[m * Kt + s * K + ch * width + at[j]] = v;
+          in.a_code[m * Kta + s * K / 2 + ch * keep + j] = encode(*c.a, v);
+        }
+        const ptx::test::MetaAt where = ptx::test::meta_at(static_cast<int>(K * c.a->bits), c.a->bits >= 16, c.selector,
+                                                           static_cast<int>(m % 16), static_cast<int>(ch));
+        for (unsigned wg = 0; wg < c.warpgroups; ++wg) {
+          const size_t t = s * threads + 128 * wg + 32 * (m / 16) + static_cast<unsigned>(where.lane);
+          if (!cleared[t]) in.meta[t] = 0, cleared[t] = true;
+          in.meta[t] |= field << where.bit;
+        }
+      }
+}
+
 Inputs make_inputs(const Case& c, uint32_t seed) {
   const unsigned Kt = k_step(c) * c.ksteps, R = d_regs(c), threads = 128 * c.warpgroups;
   std::mt19937 g(seed);
   Inputs in;
   in.a.resize(64 * Kt), in.b.resize(c.n * Kt), in.a_code.resize(in.a.size()), in.b_code.resize(in.b.size());
-  for (size_t i = 0; i < in.a.size(); ++i) in.a_code[i] = encode(*c.a, in.a[i] = pick(g, *c.a));
+  if (c.sparse) make_sparse_a(c, g, in);
+  else
+    for (size_t i = 0; i < in.a.size(); ++i) in.a_code[i] = encode(*c.a, in.a[i] = pick(g, *c.a));
   for (size_t i = 0; i < in.b.size(); ++i) in.b_code[i] = encode(*c.b, in.b[i] = pick(g, *c.b));
   in.c.resize(threads * R);
   const std::string d = c.d;
@@ -629,6 +684,101 @@ TEST(EmuWgmma, RandomF16WithF32Accumulation) {
   check(c, in, res, 1e-6);
 }
 
+// ---- sparse (wgmma.mma_async.sp) --------------------------------------------------------------------
+
+TEST(EmuWgmma, SparseF16Bf16EverySelector) {
+  for (int sel : {0, 1}) {
+    Case c;
+    c.sparse = true, c.selector = sel, c.n = 16;
+    run_and_check(c, 500 + static_cast<uint32_t>(sel));
+  }
+  Case c;
+  c.sparse = true, c.selector = 1, c.a = c.b = &kBF16, c.n = 8, c.swz_a = 128, c.swz_b = 128, c.ksteps = 2;
+  run_and_check(c, 502);
+  Case h;  // f16 D, both operands MN-major, 64-byte swizzle
+  h.sparse = true, h.d = "f16", h.n = 16, h.mn_a = h.mn_b = true, h.swz_a = 64, h.swz_b = 64;
+  run_and_check(h, 503);
+}
+
+TEST(EmuWgmma, SparseAFromRegisters) {
+  Case c;
+  c.sparse = true, c.selector = 1, c.a_regs = true, c.n = 8, c.scale_a = -1;
+  run_and_check(c, 504);
+  Case i;
+  i.sparse = true, i.a = &kS8, i.b = &kU8, i.d = "s32", i.a_regs = true, i.n = 16, i.satfinite = true;
+  run_and_check(i, 505);
+}
+
+TEST(EmuWgmma, SparseTf32Fp8Int8) {
+  for (int sel : {0, 1}) {
+    Case t;  // 1:2: one element of each pair
+    t.sparse = true, t.selector = sel, t.a = t.b = &kTF32, t.n = 8, t.swz_b = 64;
+    run_and_check(t, 506 + static_cast<uint32_t>(sel));
+  }
+  Case f;
+  f.sparse = true, f.a = &kE4M3, f.b = &kE5M2, f.d = "f16", f.n = 8, f.swz_b = 128;
+  run_and_check(f, 508);
+  Case i;
+  i.sparse = true, i.a = &kU8, i.b = &kS8, i.d = "s32", i.n = 24;
+  run_and_check(i, 509);
+}
+
+// tests/emu/kernels/wgmma_sparse.ptx (emu-vs-gpu compares it with a GPU): an f16 and an s8 sparse
+// product from one shared-memory image laid out as its comment says, checked against the reference.
+TEST(EmuWgmma, SparseKernelForTheGpuComparison) {
+  const std::string text = ptx::test::emu_kernel("wgmma_sparse.ptx");
+  if (have_ptxas()) {
+    const auto p = run_ptxas(text, "sm_90a");
+    EXPECT_TRUE(p.ok) << p.log;
+  }
+  Case cf, ci;
+  cf.sparse = true, cf.selector = 1, cf.n = 8, cf.scale_d = 0;
+  ci.sparse = true, ci.a = &kS8, ci.b = &kS8, ci.d = "s32", ci.n = 8, ci.scale_d = 0;
+  const Inputs f = make_inputs(cf, 512), i = make_inputs(ci, 513);
+  std::vector<uint8_t> img(5120, 0);
+  const Placement places[] = {{64, 16, 16, 0, false, false, 0}, {8, 32, 16, 0, false, false, 2048}, {64, 32, 8, 0, false, false, 2560},
+                              {8, 64, 8, 0, false, false, 4608}};
+  const std::vector<uint32_t>* codes[] = {&f.a_code, &f.b_code, &i.a_code, &i.b_code};
+  for (int p = 0; p < 4; ++p)
+    for (unsigned r = 0; r < places[p].mn; ++r)
+      for (unsigned k = 0; k < places[p].kt; ++k) places[p].put(img, r, k, (*codes[p])[r * places[p].kt + k]);
+  std::vector<uint32_t> meta(256);
+  for (unsigned t = 0; t < 128; ++t) meta[2 * t] = f.meta[t], meta[2 * t + 1] = i.meta[t];
+  EmuRun r;
+  r.buffer(img, "img");
+  r.buffer(meta, "meta");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(128 * 8), "out");
+  r.launch(text, "wgmma_sparse", {1, 1, 1}, {128, 1, 1});
+  const auto got = r.read<uint32_t>(out, 128 * 8);
+  Result rf, ri;
+  for (unsigned t = 0; t < 128; ++t)
+    for (unsigned j = 0; j < 4; ++j) rf.d.push_back(got[8 * t + j]), ri.d.push_back(got[8 * t + 4 + j]);
+  check(cf, f, rf);
+  check(ci, i, ri);
+}
+
+// Metadata the ISA leaves undefined (the same index twice) names the warp, the lane and the row.
+TEST(EmuWgmma, SparseInvalidMetadataIsReported) {
+  Case c;
+  c.sparse = true, c.selector = 1, c.n = 8;
+  Inputs in = make_inputs(c, 510);
+  in.meta[32 * 2 + 4 * 3 + 2] = (in.meta[32 * 2 + 4 * 3 + 2] & ~0xFu) | 0xA;  // warp 2, lane 14: rows 35 and 43, chunk 0
+  std::string error;
+  run_case(c, in, &error);
+  EXPECT_NE(error.find("the sparsity metadata of lane 14 (e = "), std::string::npos) << error;
+  EXPECT_NE(error.find("bits 0-3 = 0b1010 for row 35, columns 0-3: the same index twice"), std::string::npos) << error;
+  EXPECT_NE(error.find("(warp 2 of the warpgroup)"), std::string::npos) << error;
+}
+
+// B K-major with the 32-byte swizzle: a sparse step's 64 bytes of K span two atoms (reported).
+TEST(EmuWgmma, SparseBWithThe32ByteSwizzleIsReported) {
+  Case c;
+  c.sparse = true, c.n = 8, c.swz_b = 32;
+  std::string error;
+  run_case(c, make_inputs(c, 511), &error);
+  EXPECT_NE(error.find("B K-major with the 32-byte swizzle"), std::string::npos) << error;
+}
+
 // ---- errors ----------------------------------------------------------------------------------------
 
 TEST(EmuWgmma, DescriptorOutsideSharedMemoryIsReported) {
@@ -722,11 +872,28 @@ std::string decode_error(const std::string& instruction) {
   return "";
 }
 
-TEST(EmuWgmma, SparseIsReportedByName) {
-  const std::string e = decode_error(
-      "\twgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;");
-  EXPECT_NE(e.find("does not support wgmma.mma_async.sp (sparse wgmma) yet"), std::string::npos) << e;
-  EXPECT_NE(e.find("wg.ptx:10"), std::string::npos) << e;
+TEST(EmuWgmma, SparseMalformedFormsAreReported) {
+  struct Bad {
+    const char* text;
+    const char* says;
+  } cases[] = {
+      {"wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %r1, 2, %p1, 1, 1, 0, 0;",
+       "sp-sel of wgmma.mma_async.sp.f32.f16.f16 must be an immediate below 2"},
+      {"wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.s8.s8 {%r0, %r1, %r2, %r3}, %rd1, %rd2, %r1, 1, 1;",
+       "sp-sel of wgmma.mma_async.sp.s32.s8.s8 must be an immediate below 1"},
+      {"wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %rd3, 0, %p1, 1, 1, 0, 0;",
+       "sp-meta of wgmma.mma_async.sp must be a 32-bit register or an immediate"},
+      {"wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;",
+       "with 8 operands; this form has 10 (d, a, b-desc, sp-meta, sp-sel, scale-d, ...)"},
+      {"wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;",
+       "wgmma.mma_async.sp.m64n8k16.f32.f16.f16: not a shape of the ISA (m64nNk32 with these types)"},
+      {"wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2}, %rd2, %r1, 0, %p1, 1, 1;",
+       "a of wgmma.mma_async.sp.f32.tf32.tf32 must be 4 registers"},
+  };
+  for (const Bad& b : cases) {
+    const std::string e = decode_error(std::string("\t") + b.text);
+    EXPECT_NE(e.find(b.says), std::string::npos) << b.text << "\n" << e;
+  }
 }
 
 TEST(EmuWgmma, MalformedFormsAreReported) {
