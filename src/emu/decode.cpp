@@ -84,6 +84,16 @@ class Decoder {
         if (m_.text(f.name) == entry_ && f.has_body() && is_entry(f)) fn = &f;
       }
     }
+    for (const Stmt& s : m_.root().stmts) {  // .alias A, B;  A names B's body (calls and addresses)
+      if (s.kind != StmtKind::Directive || m_.text(m_.directives[s.index].name) != ".alias") continue;
+      auto items = m_.slice(m_.directives[s.index].items);
+      if (items.size() != 2) continue;
+      const std::string alias(m_.name_of(ExprId{items[0].node})), target(m_.name_of(ExprId{items[1].node}));
+      if (auto t = functions_.find(target); t != functions_.end() && !functions_.count(alias)) {
+        functions_[alias] = t->second;
+        aliases_[alias] = target;
+      }
+    }
     if (!fn) throw Error(fmt::format("no kernel named '{}' with a body in the module", entry_));
     for (uint32_t h : fn->header) {  // the cluster shape the kernel requires
       const Directive& dir = m_.directives[h];
@@ -121,7 +131,9 @@ class Decoder {
   }
 
   // The index of a function the program calls or takes the address of (decoded later).
-  uint32_t function_index(const std::string& name) {
+  uint32_t function_index(const std::string& called) {
+    const auto alias = aliases_.find(called);
+    const std::string& name = alias == aliases_.end() ? called : alias->second;  // one function, one address
     if (auto it = func_index_.find(name); it != func_index_.end()) return it->second;
     auto f = functions_.find(name);
     if (f == functions_.end()) {
@@ -1357,6 +1369,7 @@ class Decoder {
   std::unordered_map<std::string, SymbolInfo> symbols_;     // module scope
   std::unordered_map<std::string, SymbolInfo> local_syms_;  // the function being decoded
   std::unordered_map<std::string, const Function*> functions_, declared_;
+  std::unordered_map<std::string, std::string> aliases_;  // .alias A, B: A -> B
   std::unordered_map<std::string, uint32_t> func_index_;
   std::vector<const Function*> pending_;
   uint64_t frame_ = 0;

@@ -102,13 +102,14 @@ TEST(EmuMiscInstructions, BrxIdxJumpsEachLaneThroughTheTable) {
 }
 
 // tests/emu/kernels/module_data.ptx: nested, partial and inferred-size initializers, address
-// initializers, float immediates as vector elements, lop3 with a predicate result and fma.oob.
-TEST(EmuMiscInstructions, ModuleDataLop3PredicateFmaOob) {
+// initializers, float immediates as vector elements, lop3 with a predicate result, fma.oob and
+// a call through .alias.
+TEST(EmuMiscInstructions, ModuleDataLop3PredicateFmaOobAlias) {
   const std::string text = emu_kernel("module_data.ptx");
   EmuRun r;
-  const uint64_t out = r.buffer(std::vector<uint32_t>(32), "out");
+  const uint64_t out = r.buffer(std::vector<uint32_t>(33), "out");
   r.launch(text, "module_data", {1, 1, 1}, {1, 1, 1});
-  const auto w = r.read<uint32_t>(out, 32);
+  const auto w = r.read<uint32_t>(out, 33);
   const std::vector<uint32_t> arrays = {6, 2, 1, 0, 2, 3, 105, 12};  // grid2[1][2], grid2[0][1], part row 0, row 1, str[1], rows[2][1]
   for (size_t i = 0; i < arrays.size(); ++i) EXPECT_EQ(w[i], arrays[i]) << i;
   const auto f = r.read<float>(out + 32, 2);
@@ -131,6 +132,7 @@ TEST(EmuMiscInstructions, ModuleDataLop3PredicateFmaOob) {
     const uint32_t h = w[30] >> (16 * half) & 0xFFFF;
     EXPECT_TRUE((h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0) << std::hex << h;
   }
+  EXPECT_EQ(w[32], 49u);  // square_alias(7): .alias square_alias, square
   if (have_ptxas()) {
     const auto as = run_ptxas(text, "sm_90");
     EXPECT_TRUE(as.ok) << as.log;
