@@ -71,7 +71,9 @@ TEST(Hopper, WarpSpecializeMisuseIsReported) {
       {{.producer_regs = 44, .consumer_regs = 232}, "got 44"},
       {{.producer_regs = 240, .consumer_regs = 232}, "the producer keeps fewer registers than the consumers get (240 > 232)"},
   };
-  for (const auto& [roles, want] : cases) {
+  for (const auto& c : cases) {  // (not a structured binding: Clang 14 cannot capture one)
+    const WarpRoles& roles = c.first;
+    const std::string& want = c.second;
     try {
       (void)trace_body([&] {
         ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
