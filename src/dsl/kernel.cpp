@@ -196,7 +196,7 @@ void Kernel::check_param_name(const std::string& name) const {
     if (p.label == name) throw Error(fmt::format("kernel {}: two parameters named '{}'", impl_->name, name), impl_->where);
 }
 Kernel& Kernel::scalar(std::string name, DType t) {
-  if (t == DType::pred || t == DType::none || t == DType::b128)
+  if (t == DType::pred || t == DType::none || t == DType::b128 || t == DType::b1)
     throw Error(fmt::format("kernel scalar '{}' cannot be {}: pass a .u32 and compare it", name, ptx::name(t)), impl_->where);
   check_param_name(name);
   impl_->params.push_back({false, fmt::format("{}_{}", impl_->name, name), {}, t, nullptr, false, name});

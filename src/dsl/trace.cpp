@@ -14,6 +14,8 @@ namespace ptx::dsl {
 
 namespace {
 
+constexpr const char* kNoB1Registers = "there are no .b1 registers: .b1 matrix elements are packed 32 to a .b32 register";
+
 std::atomic<uint32_t> g_serial{1};
 
 using spec::KindTag;
@@ -191,6 +193,7 @@ std::string Trace::unique_name(std::string_view hint) {
 
 Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
   if (t == DType::none) throw Error("a register needs a type", where);
+  if (t == DType::b1) throw Error(kNoB1Registers, where);
   const TypeFacts& f = facts(t);
   std::string text;
   if (name.empty()) {
@@ -214,6 +217,7 @@ Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
 
 std::vector<Reg> Trace::new_array(DType t, uint32_t count, std::string_view name, ptx::SourceLocation where) {
   if (count == 0) throw Error("a register array needs at least one register", where);
+  if (t == DType::b1) throw Error(kNoB1Registers, where);
   std::string base = unique_name(fmt::format("%{}", name.empty() ? "ra" : name));
   // ptxas does not know the elements of %x1<N> or %x_2<N> (a name ending in a digit):
   // such a name (a second array named "x" is "x_2") gets a trailing underscore.

@@ -21,6 +21,7 @@ constexpr std::array<TypeFacts, static_cast<size_t>(DType::none) + 1> kFacts = {
     {".tf32", 32, Float, ".b32", "%r"},  {".f32", 32, Float, ".f32", "%f"},
     {".f64", 64, Float, ".f64", "%fd"},
     {".e4m3", 8, Float, ".b8", "%rc"},   {".e5m2", 8, Float, ".b8", "%rc"},
+    {".b1", 1, Bits, "", ""},
     {".pred", 1, Pred, ".pred", "%p"},
     {"", 0, None, "", ""},
 }};

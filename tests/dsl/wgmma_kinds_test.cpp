@@ -1,4 +1,4 @@
-// Every dense wgmma.mma_async kind through ptx::hopper: the exact PTX of each kind in both
+// Every dense wgmma.mma_async kind (b1 included) through ptx::hopper: the exact PTX of each kind in both
 // forms (A from a descriptor, A from registers) and ptxas acceptance for sm_90a; each kind run
 // on the emulator against a C++ reference (m64n16, one warpgroup, shared memory written by the
 // kernel, A's registers placed with a_fragment_row_col); the fragment maps' round trips; and
@@ -66,6 +66,7 @@ const Pinned kPinned[] = {
     {{u8, u8, s32, true}, {}, "m64n16k32.satfinite.s32.u8.u8", "", ""},
     {{s8, u8, s32}, {}, "m64n16k32.s32.s8.u8", "", ""},
     {{u8, s8, s32, true}, {}, "m64n16k32.satfinite.s32.u8.s8", "", ""},
+    {{b1, b1, s32}, {}, "m64n16k256.s32.b1.b1.and.popc", "", ""},
 };
 
 TEST(WgmmaKinds, EachKindEmitsExactlyItsInstructionInBothForms) {
@@ -146,7 +147,15 @@ TEST(WgmmaKinds, IllegalCombinationsAreReported) {
   EXPECT_TRUE(has(run(16, {e4m3, s8, f32}, f32, 8), "e4m3/e5m2 A takes e4m3 or e5m2 B"));
   EXPECT_TRUE(has(run(16, {s8, u8, f32}, f32, 8), "s8/u8 inputs accumulate in s32"));
   EXPECT_TRUE(has(run(16, {u8, e4m3, s32}, b32, 8), "s8/u8 A takes s8 or u8 B"));
-  EXPECT_TRUE(has(run(16, {f32, f32, f32}, f32, 8), "A is f16, bf16, tf32, e4m3, e5m2, s8 or u8"));
+  EXPECT_TRUE(has(run(16, {f32, f32, f32}, f32, 8), "A is f16, bf16, tf32, e4m3, e5m2, s8, u8 or b1"));
+  EXPECT_TRUE(has(run(16, {b1, s8, s32}, b32, 8), "b1 A takes b1 B"));
+  EXPECT_TRUE(has(run(16, {b1, b1, f32}, f32, 8), "b1 inputs accumulate in s32 (.and.popc)"));
+  EXPECT_TRUE(has(run(16, {b1, b1, s32, true}, b32, 8), ".satfinite is only for s8/u8 inputs"));
+  EXPECT_TRUE(has(run(16, {b1, b1, s32}, b32, 8, {.scale_b = -1}), "integer wgmma has no imm-scale-a / imm-scale-b"));
+  EXPECT_EQ(run(80, {b1, b1, s32}, b32, 40), "no error");
+  EXPECT_TRUE(has(run(88, {b1, b1, s32}, b32, 44), "wgmma.mma_async.s32.b1.b1.and.popc: N = 88 is not 8, 16, 24 or a multiple of 16"));
+  EXPECT_TRUE(has(error_of([] { ptx::Reg r(b1); }), "there are no .b1 registers"));
+  EXPECT_TRUE(has(error_of([] { ptx::RegArray r(b1, 4); }), "there are no .b1 registers"));
   EXPECT_TRUE(has(run(16, {e4m3, e4m3, f32, true}, f32, 8), ".satfinite is only for s8/u8 inputs"));
   EXPECT_TRUE(has(run(40, {s8, s8, s32}, b32, 20), "N = 40 is not 8, 16, 24 or a multiple of 16"));
   EXPECT_EQ(run(40, {e4m3, e4m3, f32}, f32, 20), "no error");
@@ -176,7 +185,8 @@ TEST(WgmmaKinds, FragmentMapsRoundTrip) {
   EXPECT_EQ(a_fragment_row_col(tf32, 7, 2, 0), P(1, 7));      // col 4 + 3
   EXPECT_EQ(a_fragment_row_col(e4m3, 35, 1, 2), P(24, 14));   // warp 1, row 16 + 0 + 8, col 12 + 2
   EXPECT_EQ(a_fragment_row_col(s8, 127, 3, 3), P(63, 31));
-  for (DType a : {f16, bf16, tf32, e4m3, e5m2, s8, u8}) {
+  EXPECT_EQ(a_fragment_row_col(b1, 6, 2, 31), P(1, 128 + 64 + 31));
+  for (DType a : {f16, bf16, tf32, e4m3, e5m2, s8, u8, b1}) {
     const int per = 32 / static_cast<int>(bits(a)), k = 256 / static_cast<int>(bits(a));
     std::set<P> seen;
     for (int t = 0; t < 128; ++t)
@@ -238,13 +248,14 @@ uint32_t element_bits(DType t, double v) {
     case DType::tf32: return encode_float(v, 8, 23);
     case DType::e4m3: return encode_float(v, 4, 3);
     case DType::e5m2: return encode_float(v, 5, 2);
-    default: return static_cast<uint32_t>(static_cast<int>(v)) & 0xFFu;  // s8, u8
+    default: return static_cast<uint32_t>(static_cast<int>(v)) & 0xFFu;  // s8, u8, b1 (0 or 1)
   }
 }
 
 double random_value(DType t, std::mt19937& g) {
   if (t == s8) return static_cast<double>(std::uniform_int_distribution<int>(-8, 7)(g));
   if (t == u8) return static_cast<double>(std::uniform_int_distribution<int>(0, 15)(g));
+  if (t == b1) return static_cast<double>(std::uniform_int_distribution<int>(0, 1)(g));
   return kFloatValues[std::uniform_int_distribution<size_t>(0, std::size(kFloatValues) - 1)(g)];
 }
 
@@ -257,9 +268,10 @@ std::vector<uint32_t> smem_image(DType t, const std::vector<double>& m, int rows
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < k; ++c) {
       const uint32_t v = element_bits(t, m[static_cast<size_t>(r * k + c)]);
-      for (int byte = 0; byte < w / 8; ++byte) {
+      for (int byte = 0; byte < std::max(w / 8, 1); ++byte) {  // b1: bit c % 8 of byte c / 8
         const int kb = c * w / 8 + byte;
-        bytes[static_cast<size_t>((r / 8) * 256 + (kb / 16) * 128 + (r % 8) * 16 + kb % 16)] = static_cast<uint8_t>(v >> (8 * byte));
+        bytes[static_cast<size_t>((r / 8) * 256 + (kb / 16) * 128 + (r % 8) * 16 + kb % 16)] |=
+            static_cast<uint8_t>(w == 1 ? v << (c % 8) : v >> (8 * byte));
       }
     }
   std::vector<uint32_t> words(bytes.size() / 4);
@@ -405,6 +417,7 @@ TEST(WgmmaKindsOnEmulator, EachKindMatchesTheReferenceInBothForms) {
       {{f16, f16, f32}, {}},        {{f16, f16, f16}, {-1, 1}},   {{bf16, bf16, f32}, {1, -1}}, {{tf32, tf32, f32}, {-1, 1}},
       {{e4m3, e4m3, f32}, {}},      {{e4m3, e5m2, f16}, {1, -1}}, {{e5m2, e4m3, f32}, {}},      {{e5m2, e5m2, f16}, {}},
       {{s8, s8, s32}, {}},          {{s8, u8, s32, true}, {}},    {{u8, s8, s32, true}, {}},    {{u8, u8, s32}, {}},
+      {{b1, b1, s32}, {}},
   };
   uint32_t seed = 1;
   for (const Run& r : runs)

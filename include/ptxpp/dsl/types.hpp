@@ -12,6 +12,7 @@ enum class DType : uint8_t {
   s8, s16, s32, s64,
   f16, f16x2, bf16, bf16x2, tf32, f32, f64,
   e4m3, e5m2,
+  b1,    // single-bit matrix elements (wgmma, mma .b1): a value type, no .b1 registers
   pred,
   none,  // not a register type (labels, symbols, ...)
 };
@@ -44,7 +45,7 @@ inline constexpr DType u8 = DType::u8, u16 = DType::u16, u32 = DType::u32, u64 =
 inline constexpr DType s8 = DType::s8, s16 = DType::s16, s32 = DType::s32, s64 = DType::s64;
 inline constexpr DType f16 = DType::f16, f16x2 = DType::f16x2, bf16 = DType::bf16, bf16x2 = DType::bf16x2;
 inline constexpr DType tf32 = DType::tf32, f32 = DType::f32, f64 = DType::f64;
-inline constexpr DType e4m3 = DType::e4m3, e5m2 = DType::e5m2;
+inline constexpr DType e4m3 = DType::e4m3, e5m2 = DType::e5m2, b1 = DType::b1;
 inline constexpr DType pred = DType::pred;
 }  // namespace types
 

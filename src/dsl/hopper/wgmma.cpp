@@ -91,11 +91,12 @@ bool is_64bit_integer(const Reg& r) { return bits(r.type()) == 64 && r.type() !=
 // The kind, N, the accumulators and the immediates of one wgmma.mma_async; its mnemonic.
 std::string checked_mnemonic(int n, WgmmaKind kind, const WgmmaKindInfo& info, const RegArray& acc, int first,
                              const WgmmaImmediates& imm, bool a_regs, ptx::SourceLocation where) {
-  const std::string what = fmt::format("wgmma.mma_async{}{}{}{}", kind.satfinite ? ".satfinite" : "", name(kind.d), name(kind.a), name(kind.b));
+  const std::string what = fmt::format("wgmma.mma_async{}{}{}{}{}", kind.satfinite ? ".satfinite" : "", name(kind.d), name(kind.a),
+                                       name(kind.b), info.and_popc ? ".and.popc" : "");
   if (info.problem != nullptr) throw Error(fmt::format("{} is not a kind of the ISA: {}", what, info.problem), where);
   if (n < 8 || n > 256 || n % 8 != 0) throw Error(fmt::format("wgmma m64nNk{}: N = {} is not a multiple of 8 in 8..256", info.k, n), where);
   if (info.integer && n > 32 && n % 16 != 0)
-    throw Error(fmt::format("{}: N = {} is not 8, 16, 24 or a multiple of 16 (s8/u8 shapes)", what, n), where);
+    throw Error(fmt::format("{}: N = {} is not 8, 16, 24 or a multiple of 16 (s8/u8/b1 shapes)", what, n), where);
   const int count = n / info.acc_per_n;
   if (first < 0 || static_cast<size_t>(first) + static_cast<size_t>(count) > acc.size())
     throw Error(fmt::format("mma_async: m64n{} needs {} accumulators from {}; the array has {} ({} D)", n, count, first, acc.size(), name(kind.d)),
@@ -122,8 +123,8 @@ std::string checked_mnemonic(int n, WgmmaKind kind, const WgmmaKindInfo& info, c
     throw Error(a_regs ? "mma_async: imm-trans-b is 0 (K-major) or 1 (MN-major)"
                        : "mma_async: imm-trans-a and imm-trans-b are 0 (K-major) or 1 (MN-major)",
                 where);
-  return fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}{}{}{}{}", n, info.k, kind.satfinite ? ".satfinite" : "", name(kind.d),
-                     name(kind.a), name(kind.b));
+  return fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}{}{}{}{}{}", n, info.k, kind.satfinite ? ".satfinite" : "", name(kind.d),
+                     name(kind.a), name(kind.b), info.and_popc ? ".and.popc" : "");
 }
 
 void check_descriptor_and_scale(Trace& t, const Reg& desc_b, const Reg& scale_d, ptx::SourceLocation where) {
@@ -204,8 +205,8 @@ std::pair<int, int> accumulator_element(int thread, int i) {
 }
 
 int a_bits(DType a, const char* what) {
-  if (a != DType::f16 && a != DType::bf16 && a != DType::tf32 && !wgmma_is_8bit_float(a) && !wgmma_is_8bit_int(a))
-    throw Error(fmt::format("{}: A is f16, bf16, tf32, e4m3, e5m2, s8 or u8, not {}", what, name(a)), {});
+  if (a != DType::f16 && a != DType::bf16 && a != DType::tf32 && !wgmma_is_8bit_float(a) && !wgmma_is_8bit_int(a) && a != DType::b1)
+    throw Error(fmt::format("{}: A is f16, bf16, tf32, e4m3, e5m2, s8, u8 or b1, not {}", what, name(a)), {});
   return bits(a);
 }
 

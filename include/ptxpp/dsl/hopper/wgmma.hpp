@@ -1,5 +1,5 @@
 // wgmma (sm_90a): shared-memory matrix descriptors, every dense wgmma.mma_async kind (f16, bf16,
-// tf32, e4m3/e5m2, s8/u8 inputs) with A from a descriptor or from registers, its
+// tf32, e4m3/e5m2, s8/u8, b1 inputs) with A from a descriptor or from registers, its
 // fence/commit/wait, and the accumulator and A register fragment maps.
 #pragma once
 
@@ -74,7 +74,7 @@ void wgmma_wait(int n, ptx::SourceLocation where = ptx::SourceLocation::current(
 //   tf32          f32         8   1 or -1         - (K-major)     -            multiple of 8
 //   e4m3, e5m2    f32, f16   32   1 or -1         - (K-major)     -            multiple of 8
 //   s8, u8        s32        32   -               - (K-major)     optional     8, 16, 24, 32, 48, ... (16s)
-// (.b1 .and.popc is not here: ptx::DType has no .b1.)
+//   b1 (.and.popc) s32      256   -               - (K-major)     -            8, 16, 24, 32, 48, ... (16s)
 struct WgmmaKind {
   DType a = DType::bf16, b = DType::bf16, d = DType::f32;
   bool satfinite = false;
@@ -89,7 +89,8 @@ struct WgmmaKindInfo {
   int acc_per_n = 2;            // accumulator registers: N / acc_per_n (4 for packed f16, else 2)
   bool scale = false;           // takes imm-scale-a, imm-scale-b (1 or -1)
   bool trans = false;           // takes imm-trans-a (descriptor form), imm-trans-b
-  bool integer = false;         // s8/u8: N is 8, 16, 24 or a multiple of 16
+  bool integer = false;         // s8/u8/b1: N is 8, 16, 24 or a multiple of 16
+  bool and_popc = false;        // b1: the mnemonic ends in .and.popc
 };
 constexpr bool wgmma_is_8bit_float(DType t) { return t == DType::e4m3 || t == DType::e5m2; }
 constexpr bool wgmma_is_8bit_int(DType t) { return t == DType::s8 || t == DType::u8; }
@@ -115,8 +116,12 @@ constexpr WgmmaKindInfo wgmma_kind_info(WgmmaKind k) {
     i.k = 32, i.integer = true;
     if (!wgmma_is_8bit_int(k.b)) i.problem = "s8/u8 A takes s8 or u8 B";
     else if (k.d != DType::s32) i.problem = "s8/u8 inputs accumulate in s32";
+  } else if (k.a == DType::b1) {
+    i.k = 256, i.integer = true, i.and_popc = true;
+    if (k.b != DType::b1) i.problem = "b1 A takes b1 B";
+    else if (k.d != DType::s32) i.problem = "b1 inputs accumulate in s32 (.and.popc)";
   } else {
-    i.problem = "A is f16, bf16, tf32, e4m3, e5m2, s8 or u8";
+    i.problem = "A is f16, bf16, tf32, e4m3, e5m2, s8, u8 or b1";
   }
   return i;
 }
@@ -137,7 +142,7 @@ struct WgmmaImmediates {
 };
 
 // One instruction, A from a descriptor:
-//   wgmma.mma_async.sync.aligned.m64nNkK[.satfinite].D.A.B {acc[first], ...}, desc_a, desc_b, scale_d
+//   wgmma.mma_async.sync.aligned.m64nNkK[.satfinite].D.A.B[.and.popc] {acc[first], ...}, desc_a, desc_b, scale_d
 //       [, scale_a, scale_b[, trans_a, trans_b]];
 // acc: N / info.acc_per_n registers from `first`: .f32 registers for f32 D, 32-bit integer
 // registers (.b32/.s32/.u32) for s32 D, 32-bit non-f32 registers (.b32, .f16x2) of two f16 for
@@ -186,7 +191,7 @@ FragmentSlot accumulator_slot(int n, DType d, int row, int col);
 // of the 64 x K tile, the 4 bytes at byte 16 * (j / 2) + 4 * (t % 4) of its 32-byte row;
 // element e (from the low bits) of those is column (16 * (j / 2) + 4 * (t % 4)) * 8 / bits(A) + e:
 //   16-bit: 8 * (j / 2) + 2 * (t % 4) + e (e < 2);  tf32: 4 * (j / 2) + t % 4;
-//   8-bit:  16 * (j / 2) + 4 * (t % 4) + e (e < 4).
+//   8-bit:  16 * (j / 2) + 4 * (t % 4) + e (e < 4);  b1: 128 * (j / 2) + 32 * (t % 4) + e (e < 32).
 std::pair<int, int> a_fragment_row_col(DType a, int thread, int reg, int element);
 FragmentSlot a_fragment_slot(DType a, int row, int col);
 
