@@ -91,8 +91,10 @@ bool is_64bit_integer(const Reg& r) { return bits(r.type()) == 64 && r.type() !=
 // The kind, N, the accumulators and the immediates of one wgmma.mma_async; its mnemonic.
 std::string checked_mnemonic(int n, WgmmaKind kind, const WgmmaKindInfo& info, const RegArray& acc, int first,
                              const WgmmaImmediates& imm, bool a_regs, ptx::SourceLocation where) {
-  const std::string what = fmt::format("wgmma.mma_async{}{}{}{}{}", kind.satfinite ? ".satfinite" : "", name(kind.d), name(kind.a),
-                                       name(kind.b), info.and_popc ? ".and.popc" : "");
+  // ".satfinite.s32.s8.u8", ".s32.b1.b1.and.popc": what follows the shape in the mnemonic
+  const std::string types = fmt::format("{}{}{}{}{}", kind.satfinite ? ".satfinite" : "", name(kind.d), name(kind.a), name(kind.b),
+                                        info.and_popc ? ".and.popc" : "");
+  const std::string what = "wgmma.mma_async" + types;
   if (info.problem != nullptr) throw Error(fmt::format("{} is not a kind of the ISA: {}", what, info.problem), where);
   if (n < 8 || n > 256 || n % 8 != 0) throw Error(fmt::format("wgmma m64nNk{}: N = {} is not a multiple of 8 in 8..256", info.k, n), where);
   if (info.integer && n > 32 && n % 16 != 0)
@@ -123,8 +125,7 @@ std::string checked_mnemonic(int n, WgmmaKind kind, const WgmmaKindInfo& info, c
     throw Error(a_regs ? "mma_async: imm-trans-b is 0 (K-major) or 1 (MN-major)"
                        : "mma_async: imm-trans-a and imm-trans-b are 0 (K-major) or 1 (MN-major)",
                 where);
-  return fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}{}{}{}{}{}", n, info.k, kind.satfinite ? ".satfinite" : "", name(kind.d),
-                     name(kind.a), name(kind.b), info.and_popc ? ".and.popc" : "");
+  return fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}{}", n, info.k, types);
 }
 
 void check_descriptor_and_scale(Trace& t, const Reg& desc_b, const Reg& scale_d, ptx::SourceLocation where) {
