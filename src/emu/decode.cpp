@@ -304,18 +304,17 @@ class Decoder {
     const uint64_t esize = (ty ? ty->bits / 8 : 1) * info.vector;
     for (const Declarator& dc : m_.declarators_of(d)) {
       const std::string name(m_.text(dc.name));
-      const uint64_t bytes = checked_bytes(esize, element_count(dc), dc);
       if (info.space == StateSpace::Shared) {
         smem_ = align_up(smem_, alignment(info, esize, d));
         symbols_[name] = {Space::Shared, smem_};
-        smem_ += bytes;
+        smem_ += checked_bytes(esize, element_count(dc), dc);
         if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
         continue;
       }
-      std::vector<uint64_t> dims = initializer_dims(dc, info.vector);
+      const std::vector<uint64_t> dims = initializer_dims(dc, info.vector);  // a leading `[]` sized by the initializer
       uint64_t count = 1;
       for (uint64_t n : dims) count = checked_bytes(count, n, dc);  // the product, refused past the emulator's limit
-      const uint64_t total = dc.init ? checked_bytes(ty ? ty->bits / 8 : 1, count, dc) : bytes;  // `[]` sized by its initializer
+      const uint64_t total = checked_bytes(ty ? ty->bits / 8 : 1, count, dc);
       const uint64_t addr = mem_.alloc(std::max<uint64_t>(total, 1), name);
       symbols_[name] = {info.space == StateSpace::Const ? Space::Const : Space::Global, addr};
       if (dc.init && ty) initialize(addr, *ty, dc.init, dims, total, name);

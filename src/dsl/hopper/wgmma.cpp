@@ -229,7 +229,7 @@ std::pair<int, int> accumulator_row_col(int n, DType d, int thread, int reg, int
 
 FragmentSlot accumulator_slot(int n, DType d, int row, int col) {
   if (row < 0 || row >= 64 || col < 0 || col >= n)
-    throw Error(fmt::format("accumulator_thread_reg: ({}, {}) outside 64 x {}", row, col, n), {});
+    throw Error(fmt::format("accumulator_slot: ({}, {}) outside 64 x {}", row, col, n), {});
   const int warp = row / 16, r = row % 16, lane = 4 * (r % 8) + (col % 8) / 2;
   const int i = 4 * (col / 8) + 2 * (r / 8) + col % 2;
   const int per_reg = d == DType::f16 ? 2 : 1;
