@@ -11,6 +11,7 @@
 #include "ptxpp/dsl/blackwell/instr_descriptor.hpp"
 #include "ptxpp/dsl/blackwell/mma.hpp"
 #include "ptxpp/dsl/blackwell/smem_descriptor.hpp"
+#include "ptxpp/dsl/blackwell/tma_gather.hpp"
 #include "ptxpp/dsl/blackwell/tma_pair.hpp"
 #include "ptxpp/dsl/blackwell/tmem_alloc.hpp"
 #include "ptxpp/dsl/blackwell/tmem_copy.hpp"
