@@ -176,5 +176,102 @@ TEST(TmaModes, MisuseIsReported) {
             std::string::npos);
 }
 
+TEST(TmaModes, TensormapEditingEmitsExactlyItsInstructions) {
+  auto t = ptx::kernel("edit").in("tmpl", ptx::tensor(u8, {128})).in("ws", ptx::tensor(u8, {128})).arch("sm_90a")
+               .body([](ptx::Tensor tmpl, ptx::Tensor ws) {
+                 auto smap = ptx::smem::alloc(b64, {16}, 128);
+                 ptx::Reg src = tmpl.global_ptr();
+                 ptx::Reg dst = ws.global_ptr();
+                 ptx::Reg ptr = ws.ptr();
+                 ptx::Reg rows(u32);
+                 inst::mov.u32(rows, 40);
+                 ptx::Reg stride(u64);
+                 inst::mov.u64(stride, 256);
+                 tensormap_replace_global_address(TensormapSpace::shared, smap.addr(0), ptr);
+                 tensormap_replace_rank(TensormapSpace::shared, smap.addr(0), 2);
+                 tensormap_replace_box_dim(TensormapSpace::shared, smap.addr(0), 1, 8);
+                 tensormap_replace_global_dim(TensormapSpace::shared, smap.addr(0), 1, rows);
+                 tensormap_replace_global_stride(TensormapSpace::shared, smap.addr(0), 1, stride);
+                 tensormap_replace_element_stride(TensormapSpace::global, ptx::addr(src), 0, 1);
+                 tensormap_replace(TensormapSpace::shared, smap.addr(0), TensormapElemtype::bf16);
+                 tensormap_replace(TensormapSpace::shared, smap.addr(0), TensormapInterleave::none);
+                 tensormap_replace(TensormapSpace::shared, smap.addr(0), TensormapSwizzle::b128);
+                 tensormap_replace(TensormapSpace::global, ptx::addr(src), TensormapFill::nan_request_zero_fma);
+                 tensormap_publish(ptx::addr(dst), smap.addr(0));
+                 tensormap_acquire(ptr);
+                 ptx::ret();
+               })
+               .trace();
+  const std::string r = "tensormap.replace.tile.";
+  EXPECT_EQ(listing_of(t->ptx),
+            "ld.param.u64 \t%rd1, [edit_tmpl];\n"
+            "cvta.to.global.u64 \t%rd2, %rd1;\n"
+            "ld.param.u64 \t%rd3, [edit_ws];\n"
+            "cvta.to.global.u64 \t%rd4, %rd3;\n"
+            "ld.param.u64 \t%rd5, [edit_ws];\n"
+            "mov.u32 \t%r1, 40;\n"
+            "mov.u64 \t%rd6, 256;\n" +
+                r + "global_address.shared::cta.b1024.b64 \t[smem], %rd5;\n" + r + "rank.shared::cta.b1024.b32 \t[smem], 1;\n" + r +
+                "box_dim.shared::cta.b1024.b32 \t[smem], 1, 8;\n" + r + "global_dim.shared::cta.b1024.b32 \t[smem], 1, %r1;\n" + r +
+                "global_stride.shared::cta.b1024.b64 \t[smem], 0, %rd6;\n" + r + "element_stride.global.b1024.b32 \t[%rd2], 0, 1;\n" +
+                r + "elemtype.shared::cta.b1024.b32 \t[smem], 10;\n" + r + "interleave_layout.shared::cta.b1024.b32 \t[smem], 0;\n" + r +
+                "swizzle_mode.shared::cta.b1024.b32 \t[smem], 3;\n" + r +
+                "fill_mode.global.b1024.b32 \t[%rd2], 1;\n"
+                "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned \t[%rd4], [smem], 128;\n"
+                "fence.proxy.tensormap::generic.acquire.gpu \t[%rd5], 128;\n"
+                "ret;\n");
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(TmaModes, TensormapEditingMisuseIsReported) {
+  auto traced = [](const std::function<void(ptx::smem::Buffer& buf)>& f) {
+    return error_of([&] {
+      (void)trace_body([&] {
+        auto buf = ptx::smem::alloc(b64, {16}, 128);
+        f(buf);
+      });
+    });
+  };
+  // the swizzle atomicity is Blackwell's (the ISA table's requirement)
+  EXPECT_NE(traced([](ptx::smem::Buffer& b) { tensormap_replace(TensormapSpace::shared, b.addr(0), TensormapSwizzleAtomicity::b32); })
+                .find("needs PTX ISA 8.6"),
+            std::string::npos);
+  const auto bw = trace_body(
+      [] {
+        auto buf = ptx::smem::alloc(b64, {16}, 128);
+        tensormap_replace(TensormapSpace::shared, buf.addr(0), TensormapSwizzleAtomicity::b32_flip_8b);
+      },
+      "sm_100a");
+  EXPECT_EQ(listing_of(bw->ptx), "tensormap.replace.tile.swizzle_atomicity.shared::cta.b1024.b32 \t[smem], 2;\n");
+  expect_clean(bw->ptx, "sm_100a");
+  EXPECT_NE(traced([](ptx::smem::Buffer& b) { tensormap_replace_rank(TensormapSpace::shared, b.addr(0), 6); })
+                .find("tensormap.replace .rank: a tensor map has rank 1 to 5, not 6"),
+            std::string::npos);
+  EXPECT_NE(traced([](ptx::smem::Buffer& b) { tensormap_replace_box_dim(TensormapSpace::shared, b.addr(0), 5, 8); })
+                .find("tensormap.replace .box_dim: dimension 5 (this field has 0 to 4)"),
+            std::string::npos);
+  EXPECT_NE(traced([](ptx::smem::Buffer& b) { tensormap_replace_global_stride(TensormapSpace::shared, b.addr(0), 0, 16); })
+                .find("tensormap.replace .global_stride: dimension 0 (this field has 1 to 4)"),
+            std::string::npos);
+  EXPECT_NE(traced([](ptx::smem::Buffer& b) {
+              ptx::Reg r(u32);
+              inst::mov.u32(r, 0);
+              tensormap_replace_global_address(TensormapSpace::shared, b.addr(0), r);
+            }).find("tensormap.replace .global_address: the new value is a 64-bit integer register or an immediate"),
+            std::string::npos);
+  EXPECT_NE(traced([](ptx::smem::Buffer&) { tensormap_replace_global_dim(TensormapSpace::shared, ptx::Operand(0), 0, 1); })
+                .find("the tensor map is an address"),
+            std::string::npos);
+  EXPECT_NE(traced([](ptx::smem::Buffer& b) { tensormap_replace(TensormapSpace::shared, b.addr(0), static_cast<TensormapSwizzle>(9)); })
+                .find("tensormap.replace .swizzle_mode: 9 is not one of its 5 values"),
+            std::string::npos);
+  EXPECT_NE(traced([](ptx::smem::Buffer&) {
+              ptx::Reg r(u32);
+              inst::mov.u32(r, 0);
+              tensormap_acquire(r);
+            }).find("tensormap_acquire: the map's generic address is a 64-bit register"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ptx::test

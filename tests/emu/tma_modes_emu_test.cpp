@@ -291,5 +291,92 @@ TEST(TmaModesOnEmulator, Gather4ThenScatter4) {
     }
 }
 
+// A tensor map edited on the device: a template map (a placeholder address, 100 rows) copied
+// to shared memory, its address and row count replaced, published to a global workspace and
+// acquired before a TMA load through it. The box of 8 rows past the new 5 rows reads zeros.
+TEST(TmaModesOnEmulator, TensormapEditedOnTheDevice) {
+  constexpr int C = 32, BoxRows = 8, Rows = 5;
+  auto k = ptx::kernel("tma_edit")
+               .in("tmpl", ptx::tensor(u8, {128}))
+               .in("src", ptx::tensor(f32, {Rows, C}))
+               .scalar("rows", u32)
+               .out("ws", ptx::tensor(u8, {128}))
+               .out("out", ptx::tensor(f32, {BoxRows, C}))
+               .block(32)
+               .arch("sm_90a")
+               .body([](ptx::Tensor tmpl, ptx::Tensor src, ptx::Scalar rows, ptx::Tensor ws, ptx::Tensor out) {
+                 auto smap = ptx::smem::alloc(b64, {16}, 128);
+                 auto buf = ptx::smem::alloc(f32, {BoxRows, C}, 128);
+                 auto bars = ptx::smem::alloc(b64, {1}, 8);
+                 Mbarrier bar(bars.addr(0));
+                 ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
+                 ptx::Reg first = tid == 0u;
+                 ptx::Reg half = tid < 16u;
+                 ptx::Reg off = tid * 8u;
+                 ptx::Reg off64(u64);
+                 inst::cvt.u64.u32(off64, off);
+                 ptx::Reg from = tmpl.global_ptr() + off64;
+                 ptx::Reg word(b64);
+                 ptx::Reg to = smap.base() + off;
+                 ptx::if_(half, [&] {
+                   inst::ld.global.b64(word, ptx::addr(from));
+                   inst::st.shared.b64(ptx::addr(to), word);
+                 });
+                 inst::bar.sync(0);
+                 ptx::Reg n = rows.load();
+                 ptx::Reg data = src.ptr();
+                 ptx::if_(first, [&] {
+                   tensormap_replace_global_address(TensormapSpace::shared, smap.addr(0), data);
+                   tensormap_replace_global_dim(TensormapSpace::shared, smap.addr(0), 1, n);
+                 });
+                 inst::bar.sync(0);
+                 ptx::Reg gmap = ws.global_ptr();
+                 tensormap_publish(ptx::addr(gmap), smap.addr(0));
+                 ptx::Reg map = ws.ptr();
+                 bar.init(1, &first);
+                 fence_mbarrier_init();
+                 inst::bar.sync(0);
+                 ptx::if_(first, [&] {
+                   tensormap_acquire(map);
+                   bar.arrive_expect_tx(BoxRows * C * 4);
+                   tma_load(buf.addr(0), map, {0, 0}, bar);
+                 });
+                 bar.wait(0);
+                 ptx::Reg po = out.global_ptr();
+                 for (int r = 0; r < BoxRows; ++r) {
+                   ptx::Reg a = buf.base() + (tid * 4u);
+                   ptx::Reg v(f32);
+                   inst::ld.shared.f32(v, ptx::addr(a, r * C * 4));
+                   ptx::Reg o = tid * 4u;
+                   ptx::Reg o64(u64);
+                   inst::cvt.u64.u32(o64, o);
+                   ptx::Reg g = po + o64;
+                   inst::st.global.f32(ptx::addr(g, r * C * 4), v);
+                 }
+                 ptx::ret();
+               });
+  Device cpu = device::cpu();
+  std::vector<float> data(Rows * C);
+  std::iota(data.begin(), data.end(), 1.0f);
+  DevicePtr placeholder = cpu.alloc(100 * C * 4, "placeholder"), d = cpu.alloc(data.size() * 4, "src");
+  DevicePtr tm = cpu.alloc(128, "template"), ws = cpu.alloc(128, "workspace"), o = cpu.alloc(BoxRows * C * 4, "out");
+  cpu.copy_to_device(d, data.data(), data.size() * 4);
+  cpu.fill(o, 0xff, BoxRows * C * 4);
+  TensorMapSpec spec;
+  spec.type = TmaType::f32;
+  spec.dims = {C, 100};
+  spec.box = {C, BoxRows};
+  const TensorMap tmpl = make_tensor_map(cpu, placeholder, spec);
+  cpu.copy_to_device(tm, tmpl.bytes.data(), 128);
+  bind(cpu, k)(tm, d, uint32_t{Rows}, ws, o);
+  cpu.synchronize();
+  std::vector<float> got(BoxRows * C);
+  cpu.copy_to_host(got.data(), o, got.size() * 4);
+  for (DevicePtr p : {placeholder, d, tm, ws, o}) cpu.free(p);
+  for (int r = 0; r < BoxRows; ++r)
+    for (int c = 0; c < C; ++c)
+      ASSERT_EQ(got[static_cast<size_t>(r * C + c)], r < Rows ? data[static_cast<size_t>(r * C + c)] : 0.0f) << "row " << r << " column " << c;
+}
+
 }  // namespace
 }  // namespace ptx::test

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ptxpp/dsl/hopper/mbarrier.hpp"
+#include "ptxpp/dsl/hopper/tensormap.hpp"
 #include "ptxpp/dsl/hopper/tma.hpp"
 #include "ptxpp/dsl/hopper/warp_specialize.hpp"
 #include "ptxpp/dsl/hopper/wgmma.hpp"
