@@ -31,10 +31,10 @@ using ptx::test::run_ptxas;
 
 // ptxas (sm_100a) accepts the module; each distinct text is assembled once (cases that differ
 // only in their data share a kernel).
-void expect_assembles(const std::string& ptx) {
+void expect_assembles(const std::string& ptx, const char* arch = "sm_100a") {
   static std::set<std::string> assembled;
   if (!have_ptxas() || !assembled.insert(ptx).second) return;
-  const auto r = run_ptxas(ptx, "sm_100a");
+  const auto r = run_ptxas(ptx, arch);
   EXPECT_TRUE(r.ok) << r.log;
 }
 
@@ -1136,60 +1136,75 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
 
 // ---- tcgen05.cp, tcgen05.shift -------------------------------------------------------------------
 
-// Shared memory holds words w[i] = 0x1000 + i; thread 0 copies (or shifts) with tcgen05, commits
-// to the mbarrier, and every warp reads its 32 lanes, columns 0-7, back (zeroed first).
-std::vector<uint32_t> run_copy(const std::string& inst) {
+// Shared memory holds words w[i] = 0x1000 + i (+ the CTA's rank << 16; `scrambled`: times
+// kScramble, so that every bit varies); thread 0 (of rank 0) copies (or shifts) with tcgen05,
+// commits to the mbarrier (of both CTAs with .cta_group::2, on a cluster of two), and every warp
+// reads its 32 lanes, columns 0-7, back (lane << 16 | column before). out: CTAs x 128 x 8.
+constexpr uint32_t kScramble = 0x9E3779B1u;
+std::vector<uint32_t> run_copy(const std::string& inst, unsigned group = 1, bool scrambled = false) {
   std::string body = R"(	mov.u32 %r7, smem;
+	mov.u32 %r30, %cluster_ctarank;
+	shl.b32 %r31, %r30, 16;
 	shl.b32 %r8, %r1, 2;
 $fill:
 	add.u32 %r9, %r7, %r8;
 	shr.u32 %r10, %r8, 2;
 	add.u32 %r10, %r10, 0x1000;
-	st.shared.u32 [%r9], %r10;
+	add.u32 %r10, %r10, %r31;
+)";
+  if (scrambled) body += fmt::format("\tmul.lo.u32 %r10, %r10, {};\n", kScramble);
+  body += R"(	st.shared.u32 [%r9], %r10;
 	add.u32 %r8, %r8, 512;
 	setp.lt.u32 %p2, %r8, 4096;
 	@%p2 bra $fill;
 	setp.eq.u32 %p3, %r1, 0;
 	@%p3 mbarrier.init.shared::cta.b64 [mbar], 1;
 )";
-  body += alloc(32);
+  body += alloc(32, group);
   body += "\tshl.b32 %r4, %r2, 21;\n\tadd.u32 %t1, %t0, %r4;\n\tshl.b32 %r5, %r1, 16;\n";
   for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tor.b32 %v{}, %r5, {};\n", i, i);  // lane << 16 | column
   body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x8.b32 [%t1], {};\n\ttcgen05.wait::st.sync.aligned;\n", regs("v", 0, 8));
   body += R"(	fence.proxy.async.shared::cta;
 	tcgen05.fence::before_thread_sync;
-	bar.sync 0;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
 	tcgen05.fence::after_thread_sync;
-	@!%p3 bra $issued;
+	setp.eq.and.u32 %p6, %r30, 0, %p3;
+	@!%p6 bra $issued;
 	ld.param.u64 %rd1, [p_desc];
 	cvt.u64.u32 %rd2, %r7;
 	shr.u64 %rd2, %rd2, 4;
 	add.s64 %rd1, %rd1, %rd2;
 )";
   body += "\t" + inst + "\n";
-  body += R"(	tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];
-$issued:
+  if (group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
+  else body += "\tmov.b16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n";
+  body += R"($issued:
 $wait:
 	mbarrier.try_wait.parity.shared::cta.b64 %p5, [mbar], 0;
 	@!%p5 bra $wait;
 	tcgen05.fence::after_thread_sync;
 )";
   body += fmt::format("\ttcgen05.ld.sync.aligned.32x32b.x8.b32 {}, [%t1];\n\ttcgen05.wait::ld.sync.aligned;\n", regs("v", 10, 8));
-  body += "\tld.param.u64 %rd3, [p_out];\n\tmul.wide.u32 %rd4, %r1, 32;\n\tadd.s64 %rd3, %rd3, %rd4;\n";
+  body += "\tld.param.u64 %rd3, [p_out];\n\tmad.lo.u32 %r32, %r30, 128, %r1;\n\tmul.wide.u32 %rd4, %r32, 32;\n\tadd.s64 %rd3, %rd3, %rd4;\n";
   for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tst.global.b32 [%rd3+{}], %v{};\n", 4 * i, 10 + i);
-  body += dealloc(32);
-  const std::string ptx = module(".param .u64 p_desc, .param .u64 p_out", body, 4096);
+  body += "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n";  // the peer's copy wrote this CTA's tensor memory
+  body += dealloc(32, group);
+  const std::string ptx = module(".param .u64 p_desc, .param .u64 p_out", body, 4096, group == 2 ? "\n.reqnctapercluster 2, 1, 1" : "");
   expect_assembles(ptx);
   EmuRun r;
   // no swizzle: 8-row core matrices of 16-byte rows; LBO 128 (a row's second 16 bytes), SBO 256
   r.scalar(uint64_t{128 >> 4} << 16 | uint64_t{256 >> 4} << 32 | uint64_t{1} << 46);
-  const uint64_t out = r.buffer(std::vector<uint32_t>(128 * 8, 0xDEADBEEF), "out");
-  r.launch(ptx, "k", {1, 1, 1}, {128, 1, 1});
-  return r.read<uint32_t>(out, 128 * 8);
+  const uint64_t out = r.buffer(std::vector<uint32_t>(group * 128 * 8, 0xDEADBEEF), "out");
+  r.launch(ptx, "k", {group, 1, 1}, {128, 1, 1}, 0, {group, 1, 1});
+  return r.read<uint32_t>(out, group * 128 * 8);
 }
 
 // Word j (0-7) of row r of the source: row r's 16-byte chunk c at r / 8 * 256 + c * 128 + r % 8 * 16.
-uint32_t source_word(unsigned r, unsigned j) { return 0x1000 + (r / 8 * 256 + j / 4 * 128 + r % 8 * 16) / 4 + j % 4; }
+uint32_t source_word(unsigned r, unsigned j, unsigned rank = 0, bool scrambled = false) {
+  const uint32_t w = 0x1000 + (r / 8 * 256 + j / 4 * 128 + r % 8 * 16) / 4 + j % 4 + (rank << 16);
+  return scrambled ? w * kScramble : w;
+}
 
 TEST(EmuTcgen05, CopyShapesFromSharedMemory) {
   struct Case {
@@ -1225,6 +1240,147 @@ TEST(EmuTcgen05, ShiftMovesLanesDown) {
       const unsigned from = l >= 1 && l < 32 ? l - 1 : l;  // lanes 1-31 take those of 0-30
       ASSERT_EQ(got[l * 8 + j], from << 16 | j) << "lane " << l << " column " << j;
     }
+}
+
+// tcgen05.cp with decompression (9.7.16.9.1): each 16-byte chunk holds 16 packed 4-bit (8 bytes
+// and 8 of padding) or 6-bit elements (12 bytes and 4 of padding), element i from bit 4i or 6i;
+// in tensor memory element i is byte i (its low bits, this project's reading of figures 195-198).
+uint32_t decompressed_word(unsigned r, unsigned j, unsigned bits, unsigned rank) {
+  uint8_t chunk[16];
+  for (unsigned q = 0; q < 4; ++q) {
+    const uint32_t w = source_word(r, j / 4 * 4 + q, rank, true);
+    for (unsigned b = 0; b < 4; ++b) chunk[4 * q + b] = static_cast<uint8_t>(w >> (8 * b));
+  }
+  uint32_t word = 0;
+  for (unsigned e = 4 * (j % 4); e < 4 * (j % 4) + 4; ++e) {
+    uint32_t v = 0;
+    for (unsigned b = 0; b < bits; ++b) v |= static_cast<uint32_t>(chunk[(bits * e + b) / 8] >> ((bits * e + b) % 8) & 1) << b;
+    word |= v << (8 * (e % 4));
+  }
+  return word;
+}
+
+TEST(EmuTcgen05, CopyDecompresses4And6BitElements) {
+  struct Case {
+    const char* shape;
+    unsigned rows, words, bits;
+    unsigned lanes_per_row;  // 1, or 4 for .warpx4
+  };
+  const Case cases[] = {{"128x256b.b8x16.b4x16_p64", 128, 8, 4, 1}, {"128x128b.b8x16.b6x16_p32", 128, 4, 6, 1}, {"32x128b.warpx4.b8x16.b6x16_p32", 32, 4, 6, 4},
+                        {"4x256b.b8x16.b4x16_p64", 4, 8, 4, 1}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.shape);
+    const std::vector<uint32_t> got = run_copy(fmt::format("tcgen05.cp.cta_group::1.{} [%t0], %rd1;", c.shape), 1, true);
+    for (unsigned l = 0; l < 128; ++l)
+      for (unsigned j = 0; j < 8; ++j) {
+        const unsigned r = c.lanes_per_row == 4 ? l % 32 : l;
+        const uint32_t want = r < c.rows && j < c.words ? decompressed_word(r, j, c.bits, 0) : l << 16 | j;
+        ASSERT_EQ(got[l * 8 + j], want) << "lane " << l << " column " << j;
+      }
+  }
+}
+
+// .cta_group::2: the copy (or shift) acts in both CTAs of the pair, each from its own shared
+// memory at the descriptor's offsets (this project's reading: as tcgen05.mma.cta_group::2 reads A
+// and B); the words of rank 1's shared memory differ (rank << 16).
+TEST(EmuTcgen05, CopyAndShiftOnTheCtaPair) {
+  {
+    const std::vector<uint32_t> got = run_copy("tcgen05.cp.cta_group::2.128x128b [%t0], %rd1;", 2);
+    for (unsigned rank = 0; rank < 2; ++rank)
+      for (unsigned l = 0; l < 128; ++l)
+        for (unsigned j = 0; j < 8; ++j)
+          ASSERT_EQ(got[(rank * 128 + l) * 8 + j], j < 4 ? source_word(l, j, rank) : l << 16 | j) << "rank " << rank << " lane " << l << " column " << j;
+  }
+  {
+    const std::vector<uint32_t> got = run_copy("tcgen05.cp.cta_group::2.4x256b.b8x16.b6x16_p32 [%t0], %rd1;", 2, true);
+    for (unsigned rank = 0; rank < 2; ++rank)
+      for (unsigned l = 0; l < 128; ++l)
+        for (unsigned j = 0; j < 8; ++j)
+          ASSERT_EQ(got[(rank * 128 + l) * 8 + j], l < 4 ? decompressed_word(l, j, 6, rank) : l << 16 | j) << "rank " << rank << " lane " << l;
+  }
+  const std::vector<uint32_t> got = run_copy("tcgen05.shift.cta_group::2.down [%t0+0x200000];", 2);  // lanes 32-63
+  for (unsigned rank = 0; rank < 2; ++rank)
+    for (unsigned l = 0; l < 128; ++l)
+      for (unsigned j = 0; j < 8; ++j) {
+        const unsigned from = l >= 33 && l < 64 ? l - 1 : l;
+        ASSERT_EQ(got[(rank * 128 + l) * 8 + j], from << 16 | j) << "rank " << rank << " lane " << l;
+      }
+}
+
+// tcgen05.ld.red (sm_103a, sm_110a): the loaded registers as tcgen05.ld's, and redval the
+// minimum or maximum of the thread's loaded columns. Each thread stores 8 columns of its lane
+// (values from the host), then loads them back with the reduction.
+struct LdRed {
+  std::string mods;   // after the shape: .num.redOp{.abs}{.NaN}.type
+  bool split = false; // .16x32bx2.x4 with immHalfSplitoff 4, else .32x32b.x8
+};
+
+uint32_t reduce_reference(const std::string& mods, const std::vector<uint32_t>& v) {
+  const bool max = mods.find(".max") != std::string::npos, abs = mods.find(".abs") != std::string::npos;
+  const bool nan_out = mods.find(".NaN") != std::string::npos;
+  if (mods.find(".u32") != std::string::npos) return max ? *std::max_element(v.begin(), v.end()) : *std::min_element(v.begin(), v.end());
+  if (mods.find(".s32") != std::string::npos) {
+    int32_t best = static_cast<int32_t>(v[0]);
+    for (uint32_t x : v) best = max ? std::max(best, static_cast<int32_t>(x)) : std::min(best, static_cast<int32_t>(x));
+    return static_cast<uint32_t>(best);
+  }
+  bool any_nan = false, found = false;
+  float best = 0;
+  for (uint32_t x : v) {
+    const float f = abs ? std::fabs(std::bit_cast<float>(x)) : std::bit_cast<float>(x);
+    if (std::isnan(f)) {
+      any_nan = true;
+      continue;
+    }
+    // -0.0 counts as below +0.0
+    const bool better = !found || (max ? (f > best || (f == best && !std::signbit(f) && std::signbit(best)))
+                                       : (f < best || (f == best && std::signbit(f) && !std::signbit(best))));
+    if (better) best = f, found = true;
+  }
+  if (!found || (any_nan && nan_out)) return 0x7FFFFFFFu;
+  return std::bit_cast<uint32_t>(best);
+}
+
+TEST(EmuTcgen05, LoadWithReduction) {
+  const LdRed cases[] = {{".x8.min.u32"}, {".x8.max.s32"}, {".x8.min.f32"}, {".x8.max.abs.f32"}, {".x8.min.NaN.f32"}, {".x8.max.abs.NaN.f32"},
+                         {".x4.max.f32", true}, {".x4.min.s32", true}};
+  std::mt19937 g(77);
+  static const uint32_t kFloats[] = {0x3FC00000u, 0xBFC00000u, 0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u,
+                                     0x40400000u, 0xC0400000u, 0x00000001u, 0x80000001u};
+  for (const LdRed& c : cases) {
+    SCOPED_TRACE(c.mods);
+    const bool f32 = c.mods.find(".f32") != std::string::npos;
+    std::vector<uint32_t> vals(128 * 8);
+    for (uint32_t& v : vals) v = f32 ? kFloats[g() % std::size(kFloats)] : g();
+    for (unsigned j = 0; j < 8; ++j) vals[7 * 8 + j] = 0x7FC00000u | j, vals[9 * 8 + j] = j % 2 ? 0x80000000u : 0;  // lane 7 all NaN; lane 9 +-0
+    const unsigned R = c.split ? 4 : 8;
+    std::string body = alloc(32);
+    body += "\tshl.b32 %r4, %r2, 21;\n\tadd.u32 %t1, %t0, %r4;\n\tld.param.u64 %rd1, [p_vals];\n\tmul.wide.u32 %rd2, %r1, 32;\n\tadd.s64 %rd1, %rd1, %rd2;\n";
+    for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tld.global.b32 %v{}, [%rd1+{}];\n", i, 4 * i);
+    body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x8.b32 [%t1], {};\n\ttcgen05.wait::st.sync.aligned;\n", regs("v", 0, 8));
+    body += fmt::format("\ttcgen05.ld.red.sync.aligned.{}{} {}, %r9, [%t1]{};\n\ttcgen05.wait::ld.sync.aligned;\n", c.split ? "16x32bx2" : "32x32b", c.mods,
+                        regs("v", 10, R), c.split ? ", 4" : "");
+    body += "\tld.param.u64 %rd3, [p_out];\n\tmul.wide.u32 %rd4, %r1, 36;\n\tadd.s64 %rd3, %rd3, %rd4;\n\tst.global.b32 [%rd3+32], %r9;\n";
+    for (unsigned i = 0; i < R; ++i) body += fmt::format("\tst.global.b32 [%rd3+{}], %v{};\n", 4 * i, 10 + i);
+    body += dealloc(32);
+    std::string ptx = module(".param .u64 p_vals, .param .u64 p_out", body, 16, "", "8.8");
+    ptx.replace(ptx.find("sm_100a"), 7, "sm_103a");
+    expect_assembles(ptx, "sm_103a");
+    EmuRun run;
+    run.buffer(vals, "vals");
+    const uint64_t out = run.buffer(std::vector<uint32_t>(128 * 9, 0xDEADBEEF), "out");
+    run.launch(ptx, "k", {1, 1, 1}, {128, 1, 1});
+    const std::vector<uint32_t> got = run.read<uint32_t>(out, 128 * 9);
+    for (unsigned t = 0; t < 128; ++t) {
+      std::vector<uint32_t> loaded(R);
+      for (unsigned r = 0; r < R; ++r) {
+        const auto [dl, dc] = position(c.split ? "16x32bx2" : "32x32b", t % 32, r, 4);
+        loaded[r] = vals[(32 * (t / 32) + dl) * 8 + dc];
+        ASSERT_EQ(got[t * 9 + r], loaded[r]) << "thread " << t << " register " << r;
+      }
+      ASSERT_EQ(got[t * 9 + 8], reduce_reference(c.mods, loaded)) << "redval of thread " << t;
+    }
+  }
 }
 
 // Without .shared::cta the destination of tcgen05.alloc is a generic address.
@@ -1290,6 +1446,13 @@ TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
        "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n\tsetp.lt.u32 %p2, %r3, 16;\n"
        "\t@%p2 tcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n",
        "needs all 32 lanes"},
+      {"tcgen05.shift.cta_group::2 without a CTA pair",
+       "\ttcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t0, [tslot];\n\ttcgen05.shift.cta_group::2.down [%t0];\n",
+       "tcgen05.shift.cta_group::2 needs a pair of CTAs in the cluster (ranks 0 and 1); the cluster has 1"},
+      {"tcgen05.cp.cta_group::2 without a CTA pair",
+       "\ttcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t0, [tslot];\n\tmov.b64 %rd1, 0x400000000000;\n"
+       "\ttcgen05.cp.cta_group::2.128x128b.b8x16.b4x16_p64 [%t0], %rd1;\n",
+       "tcgen05.cp.cta_group::2 needs a pair of CTAs"},
       {"a register of tcgen05.ld used before tcgen05.wait::ld",
        "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n" + ld +
            "\tadd.u32 %r9, %v0, 1;\n\ttcgen05.wait::ld.sync.aligned;\n",
