@@ -14,7 +14,9 @@
 // K x N (shared memory), D is M x N in tensor memory. K is 32 bytes of elements (16 f16/bf16,
 // 8 tf32, 32 of the 8-bit kinds, whose 6- and 4-bit types sit one per byte). The instruction
 // descriptor (9.7.16.4.2) gives the types, shape, negation and major-ness; the shared memory
-// descriptors (9.7.16.4.1) are decoded by smem_matrix.cpp.
+// descriptors (9.7.16.4.1) are decoded by smem_matrix.cpp. tcgen05.mma.sp's A is its non-zero
+// half, expanded to twice the K with the metadata in tensor memory (tcgen05_sparse.cpp), and
+// its B has twice the K.
 #include "tcgen05.hpp"
 
 #include <algorithm>
@@ -793,8 +795,8 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
 
   // The CTAs: cta_group::1 this one; cta_group::2 the pair (ranks 2i, 2i + 1), each holding
   // M / 2 rows of A and D and N / 2 rows of B.
-  const std::pair<uint32_t, uint32_t> pair = cta_group_ranks(w, in, lane, "tcgen05.mma");
-  const uint32_t first_rank = pair.first, ctas = pair.second;
+  const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w, in, lane, "tcgen05.mma");
+  const uint32_t first_rank = group_ranks.first, ctas = group_ranks.second;
   // K: 32 bytes of A's elements as stored; sparse A holds half of twice as many (9.7.16.10.8)
   const unsigned Ka = 256 / ta->bits, K = sparse ? 2 * Ka : Ka, Mc = M / ctas, Nc = N / ctas;
   // an MN-major operand is read in 16-byte chunks of consecutive rows
@@ -956,8 +958,8 @@ void tcgen05_cp(const DInst& in, Tcgen05Warp& w, int lane) {
   const unsigned shape = in.boolop, src_bits = in.mma_k;
   const unsigned rows = shape == k128x256b || shape == k128x128b ? 128 : shape == k4x256b ? 4 : shape == k32x128b_x4 ? 32 : 64;
   const unsigned chunks = shape == k128x256b || shape == k4x256b ? 2 : 1;
-  const std::pair<uint32_t, uint32_t> pair = cta_group_ranks(w, in, lane, "tcgen05.cp");
-  const uint32_t first_rank = pair.first, ctas = pair.second;
+  const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w, in, lane, "tcgen05.cp");
+  const uint32_t first_rank = group_ranks.first, ctas = group_ranks.second;
   for (uint32_t rank = first_rank; rank < first_rank + ctas; ++rank) {
     TensorMemory& tm = w.tmem(rank);
     if (!tm.allocated(c0, 4 * chunks) || c0 + 4 * chunks > TensorMemory::kColumns)
@@ -998,8 +1000,8 @@ void tcgen05_shift(const DInst& in, Tcgen05Warp& w, int lane) {
   const uint32_t l0 = t >> 16, c0 = t & 0xFFFF;
   if (l0 + 32 > TensorMemory::kLanes || l0 % 32 != 0)
     w.fail(lane, fmt::format("tcgen05.shift: the lane of taddr ({}) must be a multiple of 32 below 128", l0));
-  const std::pair<uint32_t, uint32_t> pair = cta_group_ranks(w, in, lane, "tcgen05.shift");
-  const uint32_t first_rank = pair.first, ctas = pair.second;
+  const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w, in, lane, "tcgen05.shift");
+  const uint32_t first_rank = group_ranks.first, ctas = group_ranks.second;
   for (uint32_t rank = first_rank; rank < first_rank + ctas; ++rank) {
     TensorMemory& tm = w.tmem(rank);
     if (c0 + 8 > TensorMemory::kColumns || !tm.allocated(c0, 8))
