@@ -1366,6 +1366,19 @@ TEST(EmuTcgen05, LoadWithReduction) {
     std::string ptx = module(".param .u64 p_vals, .param .u64 p_out", body, 16, "", "8.8");
     ptx.replace(ptx.find("sm_100a"), 7, "sm_103a");
     expect_assembles(ptx, "sm_103a");
+    if (&c == &cases[0]) {  // not on sm_100a (PTX ISA: sm_101a/sm_110a, the sm_103f and sm_110f families)
+      std::string on_100a = ptx;
+      on_100a.replace(on_100a.find("sm_103a"), 7, "sm_100a");
+      EmuRun wrong;
+      wrong.buffer(vals, "vals");
+      wrong.buffer(std::vector<uint32_t>(128 * 9), "out");
+      try {
+        wrong.launch(on_100a, "k", {1, 1, 1}, {128, 1, 1});
+        ADD_FAILURE() << "tcgen05.ld.red ran on sm_100a";
+      } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("requires PTX ISA 8.8, sm_103f (family) or sm_110f (family)"), std::string::npos) << e.what();
+      }
+    }
     EmuRun run;
     run.buffer(vals, "vals");
     const uint64_t out = run.buffer(std::vector<uint32_t>(128 * 9, 0xDEADBEEF), "out");
@@ -1484,6 +1497,9 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1;\n", "takes [sp-meta-tmem], a tensor memory address [register], after b-desc"},
       {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, [%t1], %r1;\n", "tcgen05.mma.sp (its operands without [sp-meta-tmem]): tcgen05.mma with 4"},
       {"\ttcgen05.ld.sp.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n", ".sp is for tcgen05.mma"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, [%rd3], %r1, %p1;\n", "takes [sp-meta-tmem], a tensor memory address"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::mxf4 [%t0], %rd1, %rd2, [%t1], %r1, [%t2], [%t3], %p1;\n", "without [sp-meta-tmem]): tcgen05.mma.kind::mxf4 needs .block_scale"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::i8 [%t0], %rd1, %rd2, [%t1], %r1, %p1, 2;\n", "scale-input-d is only for"},
       {"\ttcgen05.cp.cta_group::1.128x256b.b6x16_p32 [%t0], %rd1;\n", "both .b8x16 and a source format"},
       {"\ttcgen05.ld.red.sync.aligned.16x64b.x2.min.u32 {%v0, %v1}, %r5, [%t1];\n", "takes the shapes .32x32b and .16x32bx2"},
       {"\ttcgen05.ld.red.sync.aligned.32x32b.x2.u32 {%v0, %v1}, %r5, [%t1];\n", "needs .min or .max"},
