@@ -1061,20 +1061,20 @@ TEST(EmuTcgen05, MmaSparseErrorsAreReported) {
     const char* report;
     const char* report2 = "";
   };
-  const MmaCase f16 = sparse_case("f16", &kF16, &kF16, "f32", 128, 64);
+  const MmaCase f16 = sparse_case("f16", &kF16, &kF16, "f32", 128, 16);
   std::vector<Case> cases(12, Case{f16, "", ""});
   cases[0].c.bad_field = 0b0101, cases[0].c.bad_row = 13;  // lane 5, the high half
   cases[0].report = "the sparsity metadata at tensor memory lane 5, column 280 (CTA rank 0; 0x";
   cases[0].report2 = "bits 16-19 = 0b0101 for row 13, columns 0-3: the same index twice";
   cases[1].c.bad_field = 0b0001, cases[1].report = "not one of the values the manual lists as meaningful";
-  cases[2].c = sparse_case("tf32", &kTF32, &kTF32, "f32", 128, 32), cases[2].c.bad_field = 0b1000, cases[2].report = "not 0b0100 or 0b1110";
+  cases[2].c = sparse_case("tf32", &kTF32, &kTF32, "f32", 128, 16), cases[2].c.bad_field = 0b1000, cases[2].report = "not 0b0100 or 0b1110";
   cases[3].c.idesc_clear = 1u << 2, cases[3].report = "does not set bit 2 (sparse A), which tcgen05.mma.sp needs";
-  cases[4].c = sparse_case("i8", &kS8, &kS8, "s32", 128, 64), cases[4].c.selector = 1, cases[4].report = "it must be 0 for .kind::i8";
+  cases[4].c = sparse_case("i8", &kS8, &kS8, "s32", 128, 16), cases[4].c.selector = 1, cases[4].report = "it must be 0 for .kind::i8";
   cases[5].c.selector = 2, cases[5].report = "selector 0 or 1";
   cases[6].c.meta_add = 1, cases[6].report = "is at the odd column 281";
   cases[7].c.meta_add = 16u << 16, cases[7].report = "must use the same lane alignment";
   cases[8].c.swz_b = 32, cases[8].report = "its 64-byte rows of K span two swizzle atoms";
-  cases[9].c = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 64, 0, 0), cases[9].c.sparse = true, cases[9].c.group = 2, cases[9].c.m = 128;
+  cases[9].c = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 16, 0, 0), cases[9].c.sparse = true, cases[9].c.group = 2, cases[9].c.m = 128;
   cases[9].report = "is not a shape of tcgen05.mma.cta_group::2";
   cases[10].c.ws = true, cases[10].c.n = 256, cases[10].report = "not a shape of tcgen05.mma.ws.sp";
   cases[11].c = sparse_case("i8", &kS8, &kS8, "s32", 64, 16), cases[11].c.bad_field = 0b1111, cases[11].c.bad_row = 21;  // layout F: lane 37
