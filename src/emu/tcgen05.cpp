@@ -14,7 +14,9 @@
 // K x N (shared memory), D is M x N in tensor memory. K is 32 bytes of elements (16 f16/bf16,
 // 8 tf32, 32 of the 8-bit kinds, whose 6- and 4-bit types sit one per byte). The instruction
 // descriptor (9.7.16.4.2) gives the types, shape, negation and major-ness; the shared memory
-// descriptors (9.7.16.4.1) are decoded by smem_matrix.cpp.
+// descriptors (9.7.16.4.1) are decoded by smem_matrix.cpp. tcgen05.mma.sp's A is its non-zero
+// half, expanded to twice the K with the metadata in tensor memory (tcgen05_sparse.cpp), and
+// its B has twice the K.
 #include "tcgen05.hpp"
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include "float_formats.hpp"
 #include "smem_matrix.hpp"
 #include "tcgen05_scale.hpp"
+#include "tcgen05_sparse.hpp"
 
 namespace ptx::emu {
 
@@ -152,6 +155,51 @@ std::optional<Tcgen05DecodeError> decode_block_scaled(DInst& d, int kind, bool b
   return std::nullopt;
 }
 
+// tcgen05.mma.cta_group.kind [d-tmem], a-desc or [a-tmem], b-desc, idesc, {disable-output-lane,}
+// enable-input-d {, scale-input-d}. DInst: ops[0-3] d, a, b, idesc, ops[4] enable-input-d, ops[5]
+// disable-output-lane (kTc05DisableLanes); mma_k scale-input-d (kTc05ScaleD).
+std::optional<Tcgen05DecodeError> decode_dense(DInst& d, int kind, unsigned cta_group, std::span<const Opnd> ops, const Program& p) {
+  auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
+  // [d], a, b, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}
+  if (ops.size() < 5 || ops.size() > 7) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
+  const bool lanes = ops[4].kind == Opnd::Vec;
+  const size_t enable = lanes ? 5 : 4;
+  if (ops.size() < enable + 1) return bad("tcgen05.mma needs enable-input-d");
+  const bool scale = ops.size() == enable + 2;
+  if (ops.size() > enable + 2) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
+  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  const bool a_tmem = ops[1].kind == Opnd::Addr;
+  if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
+    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
+  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
+  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
+  if (!(is_reg(ops[enable], p, 'p', 1) || is_imm(ops[enable]))) return bad("enable-input-d of tcgen05.mma must be a predicate");
+  if (lanes) {
+    const uint32_t want = 4 * cta_group;
+    if (ops[4].count != want) return bad(fmt::format("disable-output-lane of tcgen05.mma.cta_group::{} must be {} registers", cta_group, want));
+    for (uint32_t i = 0; i < want; ++i) {
+      const uint32_t slot = p.vec_slots[ops[4].slot + i];
+      if (slot == kNoSlot || p.slot_types[slot].bits != 32) return bad("disable-output-lane of tcgen05.mma must be 32-bit registers");
+    }
+  }
+  if (scale) {
+    const Opnd& s = ops[enable + 1];
+    if (!is_imm(s) || s.imm > 15) return bad("scale-input-d of tcgen05.mma must be an immediate 0 to 15");
+    if (kind != kF16 && kind != kTF32) return bad("scale-input-d is only for tcgen05.mma .kind::f16 and .kind::tf32");
+    d.flags |= kTc05ScaleD;
+    d.mma_k = static_cast<uint16_t>(s.imm);
+  }
+  d.sub = static_cast<uint8_t>(Tc05Op::Mma);
+  d.boolop = static_cast<uint8_t>(kind);
+  if (a_tmem) d.flags |= kTc05ATmem;
+  if (lanes) d.flags |= kTc05DisableLanes;
+  d.nops = 6;
+  for (size_t i = 0; i < 4; ++i) d.ops[i] = ops[i];
+  d.ops[4] = ops[enable];
+  if (lanes) d.ops[5] = ops[4];
+  return std::nullopt;
+}
+
 // .collector::<buffer>::fill, ::use, ::lastuse, ::discard
 bool is_collector(std::string_view mo, std::string_view buffer) {
   const std::string prefix = fmt::format(".collector::{}::", buffer);
@@ -205,8 +253,13 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
   int shape = -1, kind = -1, cp_shape = -1;
   unsigned cp_rows = 0;               // tcgen05.cp .64x128b / .32x128b: their shape needs the multicast
   std::string_view cp_multicast;      // .warpx2::02_13, .warpx2::01_23, .warpx4
-  bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false, block_scale = false, ws = false;
+  bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false, block_scale = false, ws = false,
+       sparse = false;
   std::string_view collector;         // mma: .collector::a::* or (.ws) .collector::bN::*
+  bool dst_fmt = false;               // cp: .b8x16 ...
+  unsigned src_bits = 0;              // ... .b6x16_p32 (6) or .b4x16_p64 (4)
+  bool red = false, red_op = false, red_max = false, red_abs = false, red_nan = false;  // ld.red .min/.max {.abs}{.NaN}
+  char red_type = 0;                  // ld.red .u32 ('u'), .s32 ('s'), .f32 ('f')
   unsigned scale_vec = 0, block = 0;  // .scale_vec::NX; .block16 / .block32
   for (std::string_view mo : mods) {
     if (mo == what) continue;
@@ -236,7 +289,7 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     else if (mo == ".scale_vec::1X" || mo == ".scale_vec::2X" || mo == ".scale_vec::4X") scale_vec = static_cast<unsigned>(mo[mo.size() - 2] - '0');
     else if (mo == ".block16" || mo == ".block32") block = mo == ".block16" ? 16 : 32;
     else if (mo.rfind(".kind::", 0) == 0) return bad(fmt::format("{}: not a kind of tcgen05.mma", mo));
-    else if (mo == ".sp") return unsupported("tcgen05.mma.sp (sparse)");
+    else if (mo == ".sp") sparse = true;
     else if (mo == ".ws") ws = true;
     else if (mo.rfind(".collector::", 0) == 0) collector = mo;  // operand reuse hints: no effect on the result
     else if (mo == ".mbarrier::arrive::one") arrive_one = true;
@@ -246,11 +299,21 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     else if (mo == ".128x128b") cp_shape = k128x128b;
     else if (mo == ".64x128b" || mo == ".32x128b") cp_rows = mo == ".64x128b" ? 64 : 32;
     else if (mo == ".warpx2::02_13" || mo == ".warpx2::01_23" || mo == ".warpx4") cp_multicast = mo;
-    else if (mo == ".b8x16" || mo == ".b6x16_p32" || mo == ".b4x16_p64") return unsupported("tcgen05.cp with decompression (.b8x16.b6x16_p32/.b4x16_p64)");
+    else if (mo == ".b8x16") dst_fmt = true;
+    else if (mo == ".b6x16_p32" || mo == ".b4x16_p64") src_bits = mo[2] == '6' ? 6 : 4;
     else if (mo == ".down") down = true;
-    else if (mo == ".red" || mo == ".min" || mo == ".max") return unsupported("tcgen05.ld.red");
+    else if (mo == ".red") red = true;
+    else if (mo == ".min" || mo == ".max") red_max = mo == ".max", red_op = true;
+    else if (mo == ".abs") red_abs = true;
+    else if (mo == ".NaN") red_nan = true;
+    else if (mo == ".u32" || mo == ".s32" || mo == ".f32") red_type = mo[1];
     else return unsupported(fmt::format("the modifier {} of tcgen05{}", mo, what));
   }
+  if (sparse && what != ".mma") return bad(fmt::format(".sp is for tcgen05.mma, not tcgen05{}", what));
+  if ((red_op || red_abs || red_nan || red_type) && !(red && what == ".ld"))
+    return bad(fmt::format("tcgen05{}: .min, .max, .abs, .NaN and the types .u32, .s32, .f32 are for tcgen05.ld.red", what));
+  if (red && what != ".ld") return bad(fmt::format("tcgen05{}.red: .red is for tcgen05.ld", what));
+  if ((dst_fmt || src_bits) && what != ".cp") return bad(fmt::format("tcgen05{}: .b8x16, .b6x16_p32 and .b4x16_p64 are for tcgen05.cp", what));
   d.op = Opc::Tcgen05;
   d.vec = static_cast<uint8_t>(cta_group);
   auto need_group = [&]() -> std::optional<Tcgen05DecodeError> {
@@ -294,10 +357,23 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     const bool ld = what == ".ld";
     if (shape < 0 || num == 0) return bad(fmt::format("tcgen05{} needs a shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2) and .num (.x1 to .x128)", what));
     const bool split = shape == k16x32bx2;
-    if (auto e = count(split ? 3 : 2)) return e;
-    // normalized: ops[0] the registers, ops[1] [taddr], ops[2] immHalfSplitoff
-    const Opnd& regs = ld ? ops[0] : ops[split ? 2 : 1];
-    const Opnd& taddr = ld ? ops[1] : ops[0];
+    // tcgen05.ld.red.shape.num.redOp{.abs}{.NaN}.type r, redval, [taddr] {, immHalfSplitoff}: the
+    // operands but redval decode as tcgen05.ld's
+    std::vector<Opnd> o(ops.begin(), ops.end());
+    if (red) {
+      if (shape != k32x32b && !split) return bad("tcgen05.ld.red takes the shapes .32x32b and .16x32bx2");
+      if (!red_op || !red_type) return bad("tcgen05.ld.red needs .min or .max and a type (.u32, .s32, .f32)");
+      if ((red_abs || red_nan) && red_type != 'f') return bad("tcgen05.ld.red: .abs and .NaN are for .f32 only");
+      if (num < 2) return bad("tcgen05.ld.red needs .num of at least .x2");
+      if (pack) return bad("tcgen05.ld.red has no .pack::16b");
+      if (ops.size() != (split ? 4u : 3u)) return bad(fmt::format("tcgen05.ld.red with {} operands; it takes {}", ops.size(), split ? 4 : 3));
+      if (!is_reg(ops[1], p, 'b', 32)) return bad("redval of tcgen05.ld.red must be a 32-bit register");
+      o.erase(o.begin() + 1);
+    }
+    if (o.size() != (split ? 3u : 2u)) return bad(fmt::format("tcgen05{} with {} operands; it takes {}", what, o.size(), split ? 3 : 2));
+    // normalized: ops[0] the registers, ops[1] [taddr], ops[2] immHalfSplitoff, ops[3] redval
+    const Opnd& regs = ld ? o[0] : o[split ? 2 : 1];
+    const Opnd& taddr = ld ? o[1] : o[0];
     const unsigned want = num * kRegsPerRep[shape];
     if (want > 128) return bad(fmt::format("tcgen05{}: .x{} of this shape would be {} registers (at most 128)", what, num, want));
     if (regs.kind != Opnd::Vec || regs.count != want)
@@ -315,62 +391,46 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     d.ops[0] = regs;
     d.ops[1] = taddr;
     if (split) {
-      const Opnd& off = ld ? ops[2] : ops[1];
+      const Opnd& off = ld ? o[2] : o[1];
       if (!is_imm(off)) return bad(fmt::format("immHalfSplitoff of tcgen05{}.16x32bx2 must be an immediate", what));
       d.ops[2] = off;
     } else {
       d.ops[2].kind = Opnd::Imm;
       d.ops[2].imm = 0;
     }
+    if (red) {
+      d.nops = 4;
+      d.ops[3] = ops[1];
+      d.flags |= kTc05Red | (red_max ? kTc05RedMax : 0) | (red_abs ? kTc05RedAbs : 0) | (red_nan ? kTc05RedNaN : 0);
+      d.type = Ty{red_type, 32};
+    }
     return std::nullopt;
   }
   if (what == ".mma") {
     if (auto e = need_group()) return e;
     if (kind < 0) return bad("tcgen05.mma needs a .kind (::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4)");
-    if (ws) {
-      if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return bad("tcgen05.mma.ws has no block scaling (.kind::f16, ::tf32, ::f8f6f4, ::i8)");
-      return decode_ws(d, kind, cta_group, collector, ops, p);
-    }
-    if (!collector.empty() && !is_collector(collector, "a"))
+    if (ws && (kind >= kMXF8F6F4 || block_scale || scale_vec || block)) return bad("tcgen05.mma.ws has no block scaling (.kind::f16, ::tf32, ::f8f6f4, ::i8)");
+    if (!ws && !collector.empty() && !is_collector(collector, "a"))
       return bad(fmt::format("{}: tcgen05.mma takes .collector::a::fill, ::use, ::lastuse or ::discard (.collector::bN is for tcgen05.mma.ws)", collector));
-    if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return decode_block_scaled(d, kind, block_scale, scale_vec, block, ops, p);
-    // [d], a, b, idesc, {disable-output-lane,} enable-input-d {, scale-input-d}
-    if (ops.size() < 5 || ops.size() > 7) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
-    const bool lanes = ops[4].kind == Opnd::Vec;
-    const size_t enable = lanes ? 5 : 4;
-    if (ops.size() < enable + 1) return bad("tcgen05.mma needs enable-input-d");
-    const bool scale = ops.size() == enable + 2;
-    if (ops.size() > enable + 2) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
-    if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
-    const bool a_tmem = ops[1].kind == Opnd::Addr;
-    if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
-      return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
-    if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
-    if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
-    if (!(is_reg(ops[enable], p, 'p', 1) || is_imm(ops[enable]))) return bad("enable-input-d of tcgen05.mma must be a predicate");
-    if (lanes) {
-      const uint32_t want = 4 * cta_group;
-      if (ops[4].count != want) return bad(fmt::format("disable-output-lane of tcgen05.mma.cta_group::{} must be {} registers", cta_group, want));
-      for (uint32_t i = 0; i < want; ++i) {
-        const uint32_t slot = p.vec_slots[ops[4].slot + i];
-        if (slot == kNoSlot || p.slot_types[slot].bits != 32) return bad("disable-output-lane of tcgen05.mma must be 32-bit registers");
-      }
+    auto decode_mma = [&](std::span<const Opnd> o) {
+      if (ws) return decode_ws(d, kind, cta_group, collector, o, p);
+      if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return decode_block_scaled(d, kind, block_scale, scale_vec, block, o, p);
+      return decode_dense(d, kind, cta_group, o, p);
+    };
+    if (!sparse) return decode_mma(ops);
+    // [sp-meta-tmem] stands after b-desc: the rest decodes as the dense form's; the address is
+    // kept in d-tmem's unused slot2 and count (sparse_meta_address)
+    if (ops.size() < 5 || !is_tmem_addr(ops[3], p) || ops[3].imm > 0xFFFFFFFFu)
+      return bad("tcgen05.mma.sp takes [sp-meta-tmem], a tensor memory address [register], after b-desc");
+    std::vector<Opnd> rest(ops.begin(), ops.end());
+    rest.erase(rest.begin() + 3);
+    if (auto e = decode_mma(rest)) {
+      e->what = "tcgen05.mma.sp (its operands without [sp-meta-tmem]): " + e->what;
+      return e;
     }
-    if (scale) {
-      const Opnd& s = ops[enable + 1];
-      if (!is_imm(s) || s.imm > 15) return bad("scale-input-d of tcgen05.mma must be an immediate 0 to 15");
-      if (kind != kF16 && kind != kTF32) return bad("scale-input-d is only for tcgen05.mma .kind::f16 and .kind::tf32");
-      d.flags |= kTc05ScaleD;
-      d.mma_k = static_cast<uint16_t>(s.imm);
-    }
-    d.sub = static_cast<uint8_t>(Tc05Op::Mma);
-    d.boolop = static_cast<uint8_t>(kind);
-    if (a_tmem) d.flags |= kTc05ATmem;
-    if (lanes) d.flags |= kTc05DisableLanes;
-    d.nops = 6;
-    for (size_t i = 0; i < 4; ++i) d.ops[i] = ops[i];
-    d.ops[4] = ops[enable];
-    if (lanes) d.ops[5] = ops[4];
+    d.flags |= kTc05Sparse;
+    d.ops[0].slot2 = ops[3].slot;
+    d.ops[0].count = static_cast<uint32_t>(ops[3].imm);
     return std::nullopt;
   }
   if (what == ".commit") {
@@ -393,19 +453,19 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
       cp_shape = cp_rows == 32 ? k32x128b_x4 : cp_multicast == ".warpx2::02_13" ? k64x128b_02_13 : k64x128b_01_23;
     }
     if (cp_shape < 0) return bad("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)");
-    if (cta_group == 2) return unsupported("tcgen05.cp.cta_group::2");
+    if (dst_fmt != (src_bits != 0)) return bad("tcgen05.cp decompresses with both .b8x16 and a source format (.b6x16_p32 or .b4x16_p64), or neither");
     if (auto e = count(2)) return e;
     if (!is_tmem_addr(ops[0], p)) return bad("taddr of tcgen05.cp must be a tensor memory address [register]");
     if (!(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1]))) return bad("s-desc of tcgen05.cp must be a 64-bit register or an immediate");
     d.sub = static_cast<uint8_t>(Tc05Op::Cp);
     d.boolop = static_cast<uint8_t>(cp_shape);
+    d.mma_k = static_cast<uint16_t>(src_bits);  // 0: no decompression
     copy_ops();
     return std::nullopt;
   }
   if (what == ".shift") {
     if (auto e = need_group()) return e;
     if (!down) return bad("tcgen05.shift needs .down");
-    if (cta_group != 1) return unsupported("tcgen05.shift.cta_group::2");
     if (auto e = count(1)) return e;
     if (!is_tmem_addr(ops[0], p)) return bad("taddr of tcgen05.shift must be a tensor memory address [register]");
     d.sub = static_cast<uint8_t>(Tc05Op::Shift);
@@ -433,6 +493,45 @@ uint64_t uniform(Tcgen05Warp& w, const Opnd& o, uint32_t exec, const char* what,
     if (x != v) w.fail(l, fmt::format("{}: {} differs between lanes {} and {} of the warp ({:#x} and {:#x})", inst, what, first, l, v, x));
   }
   return v;
+}
+
+// tcgen05.ld.red: the minimum or maximum of a thread's loaded columns, as .u32, .s32 or .f32
+// (.abs: of their magnitudes; NaNs are skipped unless all are NaN, and with .NaN any NaN gives
+// the canonical NaN; -0.0 is below +0.0). The loaded registers keep the values as loaded.
+uint32_t load_reduction(const DInst& in, const std::vector<uint32_t>& loaded) {
+  const bool max = in.flags & kTc05RedMax;
+  if (in.type.k != 'f') {
+    auto key = [&](uint32_t v) { return in.type.k == 's' ? static_cast<int64_t>(static_cast<int32_t>(v)) : static_cast<int64_t>(v); };
+    uint32_t best = loaded[0];
+    for (uint32_t v : loaded)
+      if (max ? key(v) > key(best) : key(v) < key(best)) best = v;
+    return best;
+  }
+  std::optional<uint32_t> best;
+  bool nan = false;
+  for (uint32_t v : loaded) {
+    if (in.flags & kTc05RedAbs) v &= 0x7FFFFFFFu;
+    const float f = std::bit_cast<float>(v);
+    if (std::isnan(f)) {
+      nan = true;
+      continue;
+    }
+    // order of floats with -0.0 below +0.0: compare the sign-magnitude bits as integers
+    auto order = [](uint32_t x) { return x >> 31 ? -static_cast<int64_t>(x & 0x7FFFFFFFu) - 1 : static_cast<int64_t>(x); };
+    if (!best || (max ? order(v) > order(*best) : order(v) < order(*best))) best = v;
+  }
+  if ((nan && (in.flags & kTc05RedNaN)) || !best) return 0x7FFFFFFFu;
+  return *best;
+}
+
+// The CTAs a .cta_group::N instruction acts on: this one, or the pair (ranks 2i, 2i + 1) it is in.
+std::pair<uint32_t, uint32_t> cta_group_ranks(Tcgen05Warp& w, const DInst& in, int lane, const char* inst) {
+  if (in.vec != 2) return {w.rank(), 1};
+  const uint32_t first = w.rank() & ~1u;
+  if (first + 1 >= w.cluster_size())
+    w.fail(lane, fmt::format("{}.cta_group::2 needs a pair of CTAs in the cluster (ranks {} and {}); the cluster has {}", inst, first, first + 1,
+                             w.cluster_size()));
+  return {first, 2};
 }
 
 // The tensor memory lane and column of register r of thread l, relative to taddr (9.7.16.2.3).
@@ -486,6 +585,12 @@ void tcgen05_ld_st(const Program& p, const DInst& in, Tcgen05Warp& w, uint32_t e
         tm.cell(tl, col) = static_cast<uint32_t>(reg);
       }
     }
+  if (in.flags & kTc05Red)
+    for (unsigned l = 0; l < 32; ++l) {
+      std::vector<uint32_t> loaded(regs.count);
+      for (unsigned r = 0; r < regs.count; ++r) loaded[r] = static_cast<uint32_t>(w.reg(p.vec_slots[regs.slot + r], static_cast<int>(l)));
+      w.reg(in.ops[3].slot, static_cast<int>(l)) = load_reduction(in, loaded);
+    }
 }
 
 // ---- tcgen05.mma ---------------------------------------------------------------------------
@@ -531,9 +636,11 @@ double element_value(const ElementType& t, uint32_t bits) {
 // M = 64 with N 8..256 step 8, M = 128 with N 16..256 step 16; cta_group::2 M = 128 or 256 with N
 // 16..256 step 16. .kind::i8 takes N = 8, 16, 24 and 32..256 step 16 (those of them M allows;
 // cta_group::2 from 32). The block-scaled kinds (Table 39): cta_group::1 M = 128 with N multiples
-// of 8, cta_group::2 M = 128 or 256 with N multiples of 16.
-bool valid_shape(unsigned kind, unsigned group, unsigned m, unsigned n, bool scaled) {
+// of 8, cta_group::2 M = 128 or 256 with N multiples of 16 (sparse: 256 only). The sparse forms
+// take the dense shapes otherwise.
+bool valid_shape(unsigned kind, unsigned group, unsigned m, unsigned n, bool scaled, bool sparse) {
   if (n > 256) return false;
+  if (scaled && sparse && group == 2 && m != 256) return false;  // Table 39: sparse block-scaled cta_group::2 is M = 256 only
   if (scaled) return group == 1 ? m == 128 && n >= 8 && n % 8 == 0 : (m == 128 || m == 256) && n >= 16 && n % 16 == 0;
   const unsigned step = group == 1 && m == 64 ? 8 : 16, lowest = group == 2 && kind == kI8 ? 32 : step;
   if (group == 1 ? m != 64 && m != 128 : m != 128 && m != 256) return false;
@@ -567,6 +674,15 @@ Opnd scale_b_address(const DInst& in) {
   o.kind = Opnd::Addr;
   o.slot = in.callee;
   o.imm = uint64_t{in.mma_m} | uint64_t{in.mma_n} << 16;
+  return o;
+}
+
+// [sp-meta-tmem] of tcgen05.mma.sp (tcgen05_decode keeps it in d-tmem's slot2 and count).
+Opnd sparse_meta_address(const DInst& in) {
+  Opnd o;
+  o.kind = Opnd::Addr;
+  o.slot = in.ops[0].slot2;
+  o.imm = in.ops[0].count;
   return o;
 }
 
@@ -629,9 +745,12 @@ Idesc scaled_idesc(uint32_t idesc, unsigned kind, unsigned vec, Fail& fail) {
 MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
   const unsigned kind = in.boolop, group = in.vec;
   const uint32_t idesc = static_cast<uint32_t>(w.value(in.ops[3], lane));
-  auto fail = [&](const std::string& what) { w.fail(lane, fmt::format("tcgen05.mma.kind::{}: {}", kKindNames[kind], what)); };
+  const bool sparse = in.flags & kTc05Sparse;
+  auto fail = [&](const std::string& what) { w.fail(lane, fmt::format("tcgen05.mma{}.kind::{}: {}", sparse ? ".sp" : "", kKindNames[kind], what)); };
   // the instruction descriptor
-  if (idesc >> 2 & 1) w.fail(lane, fmt::format("tcgen05.mma: the instruction descriptor {:#010x} sets bit 2 (sparsity): the emulator does not support sparse tcgen05.mma yet", idesc));
+  if ((idesc >> 2 & 1) != sparse)
+    fail(sparse ? fmt::format("the instruction descriptor {:#010x} does not set bit 2 (sparse A), which tcgen05.mma.sp needs", idesc)
+                : fmt::format("the instruction descriptor {:#010x} sets bit 2 (sparse A), which only tcgen05.mma.sp may", idesc));
   const bool scaled = kind >= kMXF8F6F4;
   const unsigned vec = scaled ? in.mma_k : 0;  // scale factors per row
   const bool ws = in.flags & kTc05Ws;
@@ -647,16 +766,25 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   if (kind == kF16 && atype == 1 && dtype != 1) fail("bf16 inputs need an f32 D");
   if (saturate && kind != kI8) fail("the saturate bit (3) of the instruction descriptor is only for .kind::i8");
   if (kind == kI8 && (neg_a || neg_b)) fail("the negate bits (13, 14) of the instruction descriptor are not for .kind::i8");
-  if (ws) {  // Table 39: M 32, 64, 128 and N 64, 128, 256
-    if (!((M == 32 || M == 64 || M == 128) && (N == 64 || N == 128 || N == 256)))
-      fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.ws (M 32, 64, 128; N 64, 128, 256)", M, N, idesc));
+  if (ws) {  // Table 39: M 32, 64, 128 and N 64, 128, 256 (sparse: 64, 128)
+    if (!((M == 32 || M == 64 || M == 128) && (N == 64 || N == 128 || (N == 256 && !sparse))))
+      fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.ws{} (M 32, 64, 128; N 64, 128{})", M, N, idesc,
+                       sparse ? ".sp" : "", sparse ? "" : ", 256"));
     if (M != 128)
       fail(fmt::format("tcgen05.mma.ws with M = {}: the emulator does not support its tensor memory data path layout ({}) yet; M = 128 (layout D) runs",
                        M, M == 64 ? "layout E" : "layout G"));
     if (in.flags & kTc05ZeroMask) check_zero_column_mask(w.value(in.ops[5], lane), fail);
-  } else if (!valid_shape(kind, group, M, N, scaled)) {
+  } else if (!valid_shape(kind, group, M, N, scaled, sparse)) {
     fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc, group));
   }
+  // the sparsity selector (bits 0-1; reserved, so checked above, with block scaling): 9.7.16.10.8.4
+  const unsigned selector = idesc & 3;
+  if (sparse && !scaled && (kind == kF8F6F4 || kind == kI8) && selector != 0)
+    fail(fmt::format("the instruction descriptor {:#010x} has sparsity selector {} (bits 0-1): it must be 0 for .kind::i8 and ::f8f6f4", idesc, selector));
+  if (sparse && (kind == kF16 || kind == kTF32) && selector > 1)
+    fail(fmt::format("the instruction descriptor {:#010x} has sparsity selector {} (bits 0-1): the metadata of .kind::f16 and ::tf32 is one 32-bit column of "
+                     "the 64-bit granule at [sp-meta-tmem], selector 0 or 1 (this emulator's reading of the manual's figures)",
+                     idesc, selector));
   const bool a_tmem = in.flags & kTc05ATmem;
   if (a_tmem && trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");
   // Table 52: only 8-, 16- and 32-bit elements are read MN-major (the 6- and 4-bit types are K-major only)
@@ -667,12 +795,10 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
 
   // The CTAs: cta_group::1 this one; cta_group::2 the pair (ranks 2i, 2i + 1), each holding
   // M / 2 rows of A and D and N / 2 rows of B.
-  const uint32_t ctas = group;
-  const uint32_t first_rank = group == 2 ? w.rank() & ~1u : w.rank();
-  if (group == 2 && first_rank + 1 >= w.cluster_size())
-    w.fail(lane, fmt::format("tcgen05.mma.cta_group::2 needs a pair of CTAs in the cluster (ranks {} and {}); the cluster has {}", first_rank,
-                             first_rank + 1, w.cluster_size()));
-  const unsigned K = 256 / ta->bits, Mc = M / ctas, Nc = N / ctas;
+  const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w, in, lane, "tcgen05.mma");
+  const uint32_t first_rank = group_ranks.first, ctas = group_ranks.second;
+  // K: 32 bytes of A's elements as stored; sparse A holds half of twice as many (9.7.16.10.8)
+  const unsigned Ka = 256 / ta->bits, K = sparse ? 2 * Ka : Ka, Mc = M / ctas, Nc = N / ctas;
   // an MN-major operand is read in 16-byte chunks of consecutive rows
   if ((trans_a && !a_tmem && Mc * ta->bits % 128 != 0) || (trans_b && Nc * tb->bits % 128 != 0))
     fail(fmt::format("an MN-major operand of {} rows of {} must be whole 16-byte chunks", trans_b ? Nc : Mc, trans_b ? tb->name : ta->name));
@@ -681,19 +807,21 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
 
   // Where row m (of this CTA's Mc) and column n of D (or A's 32-bit column) sit: lane and column
   // offsets. M = 128 (cta_group::1) and 256 (::2): lane m; M = 64: lanes 0-15 of each warp's
-  // quarter; M = 128 of cta_group::2: 64 rows, the second half of the columns in lanes 64-127.
+  // quarter (layout F; sparse M = 128 of cta_group::2, layout C, likewise in each CTA, this
+  // emulator's reading); dense M = 128 of cta_group::2 (layout B): 64 rows, the second half of
+  // the columns in lanes 64-127.
   auto place = [&](unsigned m, unsigned col, unsigned cols) -> std::pair<uint32_t, uint32_t> {
-    if (Mc == 64 && group == 1) return {32 * (m / 16) + m % 16, col};
+    if (Mc == 64 && (group == 1 || sparse)) return {32 * (m / 16) + m % 16, col};
     if (Mc == 64) return {m + 64 * (col / (cols / 2)), col % (cols / 2)};
     return {m, col};
   };
   const bool d16 = dtype == 0;
   const unsigned d_cols = d16 ? N / 2 : N;  // f16 D: two elements per 32-bit column
-  // A of tensor memory: its K elements packed in 8 32-bit columns per row
-  const unsigned a_cols = K * ta->bits / 32;
+  // A of tensor memory: its Ka elements packed in 8 32-bit columns per row
+  const unsigned a_cols = Ka * ta->bits / 32;
 
-  // Gather A (Mc rows per CTA) and B (Nc rows per CTA) as values.
-  std::vector<double> a(static_cast<size_t>(M) * K), b(static_cast<size_t>(N) * K);
+  // Gather A (Mc rows per CTA; sparse: expanded to K with its metadata) and B (Nc rows per CTA) as values.
+  std::vector<double> a(static_cast<size_t>(M) * K), b(static_cast<size_t>(N) * K), packed;
   std::vector<uint32_t> bits(static_cast<size_t>(std::max(M, N)) * K);
   const double sa = neg_a ? -1.0 : 1.0, sb = neg_b ? -1.0 : 1.0;
   std::vector<double> scale_a(scaled ? size_t{M} * vec : 0), scale_b(scaled ? size_t{ctas} * N * vec : 0), scales;
@@ -701,6 +829,22 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
   SmemMatrix bd, ad;
   if (!blackwell_descriptor(w.value(in.ops[2], lane), bd, error)) fail("B: " + error);
   if (!a_tmem && !blackwell_descriptor(w.value(in.ops[1], lane), ad, error)) fail("A: " + error);
+  uint32_t meta = 0;
+  if (sparse) {
+    // B's 64 bytes of K a row K-major: in an atom of 64 or 128 bytes, or at LBO steps without swizzle
+    if (!trans_b && bd.width == 2)
+      fail("B K-major with the 32-byte swizzle: its 64-byte rows of K span two swizzle atoms, and the manual gives no stride between them (not "
+           "supported by the emulator)");
+    meta = tmem_address(w, sparse_meta_address(in), lane);
+    // 9.7.16.10.8.5: the half-datapath layouts (F, C) use the same lane alignment for A, D and the metadata
+    if (meta >> 16 != dt >> 16 || (a_tmem && at >> 16 != dt >> 16))
+      fail(fmt::format("[sp-meta-tmem] {:#x} has lane {}, d-tmem {:#x} lane {}{}: A, D and the sparsity metadata must use the same lane alignment", meta,
+                       meta >> 16, dt, dt >> 16, a_tmem ? fmt::format(", [a-tmem] {:#x} lane {}", at, at >> 16) : ""));
+    if (meta & 1)
+      fail(fmt::format("[sp-meta-tmem] {:#x} is at the odd column {}: the metadata is read in 64-bit granules of two columns (this emulator's reading; "
+                       "the GPU reports a misaligned address)",
+                       meta, meta & 0xFFFF));
+  }
   for (uint32_t c = 0; c < ctas; ++c) {
     const uint32_t rank = first_rank + c;
     const auto shared = [&w, rank, lane](uint64_t offset) { return w.shared16(rank, offset, lane); };
@@ -716,13 +860,19 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
           const uint32_t word = tm.cell(tl, tc);
           const unsigned per = 32 / ta->bits;
           for (unsigned e = 0; e < per; ++e)
-            bits[m * K + j * per + e] = ta->bits == 32 ? word : word >> (e * ta->bits) & ((1u << ta->bits) - 1);
+            bits[m * Ka + j * per + e] = ta->bits == 32 ? word : word >> (e * ta->bits) & ((1u << ta->bits) - 1);
         }
       }
     } else {
-      load_operand(shared, ad, trans_a, *ta, Mc, K, bits);
+      load_operand(shared, ad, trans_a, *ta, Mc, Ka, bits);
     }
-    for (size_t i = 0; i < size_t{Mc} * K; ++i) a[c * Mc * K + i] = sa * element_value(*ta, bits[i]);
+    packed.resize(size_t{Mc} * Ka);
+    for (size_t i = 0; i < packed.size(); ++i) packed[i] = sa * element_value(*ta, bits[i]);
+    if (sparse) {
+      const SparseA sp{"tcgen05.mma.sp", ta->bits, static_cast<int>(K), static_cast<int>(selector), false, static_cast<int>(c * Mc), static_cast<int>(Mc), true};
+      packed = tcgen05_expand_sparse(w, lane, rank, meta, sp, packed, [&](unsigned m) { return place(m, 0, 1).first; });
+    }
+    std::copy(packed.begin(), packed.end(), a.begin() + static_cast<std::ptrdiff_t>(c * Mc * K));
     load_operand(shared, bd, trans_b, *tb, Nc, K, bits);
     for (size_t i = 0; i < size_t{Nc} * K; ++i) b[c * Nc * K + i] = sb * element_value(*tb, bits[i]);
     if (scaled) {  // each CTA's scale factors: of its rows of A, and of all N columns of B
@@ -777,7 +927,7 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
       }
     }
   }
-  const uint32_t span = Mc == 64 && group == 2 ? d_cols / 2 : d_cols;
+  const uint32_t span = Mc == 64 && group == 2 && !sparse ? d_cols / 2 : d_cols;
   return {c0, span, first_rank, ctas};
 }
 
@@ -793,47 +943,73 @@ uint32_t tcgen05_ld_st_columns(const DInst& in) {
 // row one or two 16-byte chunks) to consecutive tensor memory lanes from taddr, one 32-bit
 // column per 4 bytes. .64x128b.warpx2::02_13 copies rows 0-31 to the lanes of warps 0 and 2 and
 // rows 32-63 to those of warps 1 and 3 (::01_23: warps 0, 1 and 2, 3); .32x128b.warpx4 copies
-// its 32 rows to the lanes of all four warps.
+// its 32 rows to the lanes of all four warps. With decompression (9.7.16.9.1) each 16-byte chunk
+// holds 16 elements of 6 bits (12 bytes, then 4 of padding) or 4 bits (8 bytes, then 8), element
+// i at bits 6i or 4i, and becomes 16 bytes, element i in the low bits of byte i (this emulator's
+// reading of figures 194-198, the byte as tcgen05.mma reads 6- and 4-bit elements). .cta_group::2
+// copies in each CTA of the pair, from its own shared memory at the descriptor's offsets (as
+// tcgen05.mma.cta_group::2 reads A and B).
 void tcgen05_cp(const DInst& in, Tcgen05Warp& w, int lane) {
   SmemMatrix d;
   std::string error;
   if (!blackwell_descriptor(w.value(in.ops[1], lane), d, error)) w.fail(lane, "tcgen05.cp: " + error);
   const uint32_t t = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
   const uint32_t l0 = t >> 16, c0 = t & 0xFFFF;
-  const unsigned shape = in.boolop;
+  const unsigned shape = in.boolop, src_bits = in.mma_k;
   const unsigned rows = shape == k128x256b || shape == k128x128b ? 128 : shape == k4x256b ? 4 : shape == k32x128b_x4 ? 32 : 64;
   const unsigned chunks = shape == k128x256b || shape == k4x256b ? 2 : 1;
-  TensorMemory& tm = w.tmem(w.rank());
-  if (!tm.allocated(c0, 4 * chunks) || c0 + 4 * chunks > TensorMemory::kColumns)
-    w.fail(lane, fmt::format("tcgen05.cp: tensor memory columns {} to {} are not allocated (allocated: {})", c0, c0 + 4 * chunks - 1, tm.describe()));
-  for (unsigned r = 0; r < rows; ++r) {
-    std::vector<uint32_t> dest_lanes;
-    if (shape == k64x128b_02_13) dest_lanes = {r % 32 + 64 * 0 + 32 * (r / 32), r % 32 + 64 + 32 * (r / 32)};
-    else if (shape == k64x128b_01_23) dest_lanes = {r % 32 + 64 * (r / 32), r % 32 + 64 * (r / 32) + 32};
-    else if (shape == k32x128b_x4) dest_lanes = {r, r + 32, r + 64, r + 96};
-    else dest_lanes = {r};
-    for (unsigned c = 0; c < chunks; ++c) {
-      const uint8_t* bytes = w.shared16(w.rank(), chunk_address(d, false, r, c), lane);
-      for (uint32_t dl : dest_lanes) {
-        const uint32_t tl = l0 + dl;
-        if (tl >= TensorMemory::kLanes) w.fail(lane, fmt::format("tcgen05.cp: tensor memory lane {} is out of range (128 lanes)", tl));
-        for (unsigned j = 0; j < 4; ++j) tm.cell(tl, c0 + 4 * c + j) = element_bits(bytes, j, 32);
+  const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w, in, lane, "tcgen05.cp");
+  const uint32_t first_rank = group_ranks.first, ctas = group_ranks.second;
+  for (uint32_t rank = first_rank; rank < first_rank + ctas; ++rank) {
+    TensorMemory& tm = w.tmem(rank);
+    if (!tm.allocated(c0, 4 * chunks) || c0 + 4 * chunks > TensorMemory::kColumns)
+      w.fail(lane, fmt::format("tcgen05.cp: tensor memory columns {} to {} (CTA rank {}) are not allocated (allocated: {})", c0, c0 + 4 * chunks - 1, rank,
+                               tm.describe()));
+    for (unsigned r = 0; r < rows; ++r) {
+      std::vector<uint32_t> dest_lanes;
+      if (shape == k64x128b_02_13) dest_lanes = {r % 32 + 64 * 0 + 32 * (r / 32), r % 32 + 64 + 32 * (r / 32)};
+      else if (shape == k64x128b_01_23) dest_lanes = {r % 32 + 64 * (r / 32), r % 32 + 64 * (r / 32) + 32};
+      else if (shape == k32x128b_x4) dest_lanes = {r, r + 32, r + 64, r + 96};
+      else dest_lanes = {r};
+      for (unsigned c = 0; c < chunks; ++c) {
+        const uint8_t* src = w.shared16(rank, chunk_address(d, false, r, c), lane);
+        uint8_t bytes[16];
+        for (unsigned i = 0; i < 16; ++i) {
+          if (!src_bits) {
+            bytes[i] = src[i];
+            continue;
+          }
+          const unsigned bit = src_bits * i;  // little-endian bits of the packed elements
+          const unsigned v = (src[bit / 8] | (bit / 8 + 1 < 16 ? src[bit / 8 + 1] << 8 : 0)) >> (bit % 8);
+          bytes[i] = static_cast<uint8_t>(v & ((1u << src_bits) - 1));
+        }
+        for (uint32_t dl : dest_lanes) {
+          const uint32_t tl = l0 + dl;
+          if (tl >= TensorMemory::kLanes) w.fail(lane, fmt::format("tcgen05.cp: tensor memory lane {} is out of range (128 lanes)", tl));
+          for (unsigned j = 0; j < 4; ++j) tm.cell(tl, c0 + 4 * c + j) = element_bits(bytes, j, 32);
+        }
       }
     }
   }
 }
 
-// tcgen05.shift.down: the 31 lanes from taddr's, 256 bits (8 columns) each, move down one lane.
+// tcgen05.shift.down: the 31 lanes from taddr's, 256 bits (8 columns) each, move down one lane
+// (.cta_group::2: in each CTA of the pair).
 void tcgen05_shift(const DInst& in, Tcgen05Warp& w, int lane) {
   const uint32_t t = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
   const uint32_t l0 = t >> 16, c0 = t & 0xFFFF;
-  TensorMemory& tm = w.tmem(w.rank());
   if (l0 + 32 > TensorMemory::kLanes || l0 % 32 != 0)
     w.fail(lane, fmt::format("tcgen05.shift: the lane of taddr ({}) must be a multiple of 32 below 128", l0));
-  if (c0 + 8 > TensorMemory::kColumns || !tm.allocated(c0, 8))
-    w.fail(lane, fmt::format("tcgen05.shift: tensor memory columns {} to {} are not allocated (allocated: {})", c0, c0 + 7, tm.describe()));
-  for (uint32_t i = 31; i-- > 0;)
-    for (uint32_t c = 0; c < 8; ++c) tm.cell(l0 + i + 1, c0 + c) = tm.cell(l0 + i, c0 + c);
+  const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w, in, lane, "tcgen05.shift");
+  const uint32_t first_rank = group_ranks.first, ctas = group_ranks.second;
+  for (uint32_t rank = first_rank; rank < first_rank + ctas; ++rank) {
+    TensorMemory& tm = w.tmem(rank);
+    if (c0 + 8 > TensorMemory::kColumns || !tm.allocated(c0, 8))
+      w.fail(lane, fmt::format("tcgen05.shift: tensor memory columns {} to {} (CTA rank {}) are not allocated (allocated: {})", c0, c0 + 7, rank,
+                               tm.describe()));
+    for (uint32_t i = 31; i-- > 0;)
+      for (uint32_t c = 0; c < 8; ++c) tm.cell(l0 + i + 1, c0 + c) = tm.cell(l0 + i, c0 + c);
+  }
 }
 
 }  // namespace ptx::emu

@@ -25,6 +25,9 @@ constexpr uint32_t kTc05DisableLanes = kNaN;  // mma: ops[5] is disable-output-l
 constexpr uint32_t kTc05ScaleD = kClamp;      // mma: scale-input-d in DInst::mma_k
 constexpr uint32_t kTc05Ws = kParity;         // mma: .ws (weight stationary)
 constexpr uint32_t kTc05ZeroMask = kShiftAmt; // mma.ws: ops[5] is zero-column-mask-desc
+constexpr uint32_t kTc05Sparse = kSat;        // mma.sp: [sp-meta-tmem] in ops[0].slot2 and ops[0].count
+// ld.red: redval in ops[3], the reduction in DInst::type ('u', 's' or 'f' 32)
+constexpr uint32_t kTc05Red = kLo, kTc05RedMax = kHi, kTc05RedAbs = kWide, kTc05RedNaN = kRn;
 
 struct Tcgen05DecodeError {
   bool unsupported = false;  // a real form the emulator does not run, not a malformed one

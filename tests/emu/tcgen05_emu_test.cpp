@@ -31,10 +31,10 @@ using ptx::test::run_ptxas;
 
 // ptxas (sm_100a) accepts the module; each distinct text is assembled once (cases that differ
 // only in their data share a kernel).
-void expect_assembles(const std::string& ptx) {
+void expect_assembles(const std::string& ptx, const char* arch = "sm_100a") {
   static std::set<std::string> assembled;
   if (!have_ptxas() || !assembled.insert(ptx).second) return;
-  const auto r = run_ptxas(ptx, "sm_100a");
+  const auto r = run_ptxas(ptx, arch);
   EXPECT_TRUE(r.ok) << r.log;
 }
 
@@ -318,6 +318,7 @@ struct Placement {
   unsigned mn, kt, ebits, swz;
   bool mn_major;
   uint64_t base, lbo = 0, sbo = 0;
+  unsigned step_bytes = 32;  // K bytes per step (the B of tcgen05.mma.sp: 64)
 
   Placement(unsigned mn_, unsigned kt_, unsigned ebits_, unsigned swz_, bool mn_major_, uint64_t base_)
       : mn(mn_), kt(kt_), ebits(ebits_), swz(swz_), mn_major(mn_major_), base(base_) {
@@ -355,10 +356,10 @@ struct Placement {
   uint64_t descriptor(unsigned s) const {
     uint64_t start;
     if (!mn_major) {
-      const uint64_t kb = uint64_t{s} * 32;
-      start = swz ? base + kb / swz * (uint64_t{mn} / 8 * sbo) + kb % swz : base + 2 * s * lbo;
+      const uint64_t kb = uint64_t{s} * step_bytes;
+      start = swz ? base + kb / swz * (uint64_t{mn} / 8 * sbo) + kb % swz : base + step_bytes / 16 * s * lbo;
     } else {
-      start = base + (256 / ebits / 8) * s * (swz ? sbo : lbo);  // K rows per step, in groups of 8
+      start = base + (step_bytes * 8 / ebits / 8) * s * (swz ? sbo : lbo);  // K rows per step, in groups of 8
     }
     const uint64_t mode = swz == 128 ? 2 : swz == 64 ? 4 : swz == 32 ? 6 : 0;
     return (start >> 4 & 0x3FFF) | (lbo >> 4 & 0x3FFF) << 16 | (sbo >> 4 & 0x3FFF) << 32 | uint64_t{1} << 46 | mode << 61;
@@ -402,34 +403,50 @@ struct MmaCase {
   const char* collector = "";
   bool zero_mask = false;
   uint64_t zero_mask_desc = 0;
+  // tcgen05.mma.sp: A's non-zero half, its metadata in tensor memory from column kMetaColumn (a
+  // 64-bit granule per K step), the sparsity selector
+  bool sparse = false;
+  unsigned selector = 0;
+  int bad_field = -1;           // planted bug: the first metadata field of row bad_row set to this
+  unsigned bad_row = 5;
+  uint32_t meta_add = 0;        // planted bug: added to the [sp-meta-tmem] address
+  uint32_t idesc_clear = 0;     // planted bug: instruction descriptor bits cleared
 };
 
 // Scale factors in tensor memory (9.7.16.10.7): 32 lanes x 16 columns from column 264, the same
 // in each warp's quarter: row m of A at lane m % 32 of column 264 + m / 32, column n of B at
 // lane n % 32 of column 272 + n / 32; the codes of a row are bytes ID, ID + 1, ... of the cell.
 constexpr unsigned kSfColumn = 264, kSfWords = 16, kSfbWord = 8;
+// tcgen05.mma.sp's metadata: columns 280-283, the same 32 lanes per warp as D's rows
+constexpr unsigned kMetaColumn = 280, kMetaWords = 4;
 double scale_value(const MmaCase& c, uint32_t code) { return c.ue4m3 ? float_value(kE4M3, code) : std::ldexp(1.0, static_cast<int>(code) - 127); }
 
-unsigned k_step(const MmaCase& c) { return 256 / c.a->bits; }
+unsigned k_step(const MmaCase& c) { return 256 / c.a->bits; }  // A's K per step as stored
+unsigned dense_k(const MmaCase& c) { return k_step(c) * (c.sparse ? 2 : 1); }  // the product's K per step
 unsigned d_cols(const MmaCase& c) { return std::string(c.d) == "f16" ? c.n / 2 : c.n; }
 // The tensor memory lane of row m of D (and of A in tensor memory): M = 128 lane m; M = 64 lanes
 // 0-15 of each warp's quarter (data path layout F).
 unsigned row_lane(const MmaCase& c, unsigned m) { return c.m == 128 ? m : 32 * (m / 16) + m % 16; }
+// Sparse M = 128 of cta_group::2 (data path layout C): each CTA's 64 rows as layout F, all N columns.
+bool layout_c(const MmaCase& c) { return c.group == 2 && c.sparse && c.m == 128; }
 // cta_group::2: row m (of the CTA's M / 2) and column n of D in the CTA's tensor memory: M = 256
 // lane m, column n; M = 128 (data path layout B) lane m + 64 (n / (N / 2)), column n % (N / 2).
 std::pair<unsigned, unsigned> pair_position(const MmaCase& c, unsigned m, unsigned n) {
   if (c.m == 256) return {m, n};
+  if (layout_c(c)) return {32 * (m / 16) + m % 16, n};
   return {m + 64 * (n / (c.n / 2)), n % (c.n / 2)};
 }
 constexpr uint32_t kDisabledLanes = 0x49249249u;  // lanes 0, 3, 6, ... of each 32
 
-uint32_t idesc_of(const MmaCase& c) {
+uint32_t idesc_bits(const MmaCase& c);
+uint32_t idesc_of(const MmaCase& c) { return idesc_bits(c) & ~c.idesc_clear; }
+uint32_t idesc_bits(const MmaCase& c) {
   if (c.vec)  // Tables 46, 47: SFB ID 4-5, scale type 23, M >> 7 at 27-28, SFA ID 29-30
-    return c.extra_idesc | c.sfb_id << 4 | c.a->code << 7 | c.b->code << 10 | uint32_t{c.neg_a} << 13 | uint32_t{c.neg_b} << 14 | uint32_t{c.mn_a} << 15 |
+    return c.extra_idesc | uint32_t{c.sparse} << 2 | c.sfb_id << 4 | c.a->code << 7 | c.b->code << 10 | uint32_t{c.neg_a} << 13 | uint32_t{c.neg_b} << 14 | uint32_t{c.mn_a} << 15 |
            uint32_t{c.mn_b} << 16 | (c.n >> 3) << 17 | uint32_t{!c.ue4m3} << 23 | (c.m >> 7) << 27 | c.sfa_id << 29;
   const std::string d = c.d;
   const uint32_t dtype = d == "f16" ? 0 : d == "f32" ? 1 : 2;
-  return c.extra_idesc | (c.saturate ? 1u << 3 : 0u) | dtype << 4 | c.a->code << 7 | c.b->code << 10 | uint32_t{c.neg_a} << 13 | uint32_t{c.neg_b} << 14 |
+  return c.extra_idesc | c.selector | uint32_t{c.sparse} << 2 | (c.saturate ? 1u << 3 : 0u) | dtype << 4 | c.a->code << 7 | c.b->code << 10 | uint32_t{c.neg_a} << 13 | uint32_t{c.neg_b} << 14 |
          uint32_t{c.mn_a} << 15 | uint32_t{c.mn_b} << 16 | (c.n >> 3) << 17 | (c.m >> 4) << 24;
 }
 
@@ -484,6 +501,11 @@ $copied:
     body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x{}.b32 [%t1+{}], {};\n", kSfWords, kSfColumn, regs("v", 0, kSfWords));
     body += fmt::format("\tadd.u32 %t4, %t0, {};\n\tadd.u32 %t5, %t0, {};\n", kSfColumn + c.sfa_add, kSfColumn + kSfbWord + c.sfb_add);
   }
+  if (c.sparse) {  // this CTA's metadata cells of the thread's lane
+    body += fmt::format("\tld.param.u64 %rd22, [p_meta];\n\tmul.wide.u32 %rd23, %r31, {};\n\tadd.s64 %rd22, %rd22, %rd23;\n", 4 * kMetaWords);
+    for (unsigned i = 0; i < kMetaWords; ++i) body += fmt::format("\tld.global.b32 %v{}, [%rd22+{}];\n", i, 4 * i);
+    body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x{}.b32 [%t1+{}], {};\n", kMetaWords, kMetaColumn, regs("v", 0, kMetaWords));
+  }
   body += R"(	tcgen05.wait::st.sync.aligned;
 	fence.proxy.async.shared::cta;
 	tcgen05.fence::before_thread_sync;
@@ -511,14 +533,19 @@ $copied:
     std::string tail = "%p4";
     if (c.scale_input_d >= 0) tail += fmt::format(", {}", c.scale_input_d);
     const std::string lanes = c.disable_lanes ? regs("r", 40, 4 * c.group) + ", " : "";
+    // .sp: [sp-meta-tmem] (the step's 64-bit granule) before idesc
+    const char* sp = c.sparse ? ".sp" : "";
+    const std::string idesc = c.sparse ? "[%t6], %r20" : "%r20";
+    if (c.sparse) body += fmt::format("\tadd.u32 %t6, %t0, {};\n", kMetaColumn + 2 * s + c.meta_add);
     if (c.ws)
-      body += fmt::format("\ttcgen05.mma.ws.cta_group::1.kind::{}{} [%t0], {}, %rd15, %r20, %p4{};\n", c.kind, c.collector, c.a_tmem ? "[%t3]" : "%rd14",
-                          c.zero_mask ? fmt::format(", {}", c.zero_mask_desc) : "");
+      body += fmt::format("\ttcgen05.mma.ws{}.cta_group::1.kind::{}{} [%t0], {}, %rd15, {}, %p4{};\n", sp, c.kind, c.collector, c.a_tmem ? "[%t3]" : "%rd14",
+                          idesc, c.zero_mask ? fmt::format(", {}", c.zero_mask_desc) : "");
     else if (c.vec)
-      body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{}.block_scale{} [%t0], {}, %rd15, %r20, [%t4], [%t5], %p4;\n", c.group, c.kind, c.vec_name,
-                          c.a_tmem ? "[%t3]" : "%rd14");
+      body += fmt::format("\ttcgen05.mma{}.cta_group::{}.kind::{}.block_scale{} [%t0], {}, %rd15, {}, [%t4], [%t5], %p4;\n", sp, c.group, c.kind, c.vec_name,
+                          c.a_tmem ? "[%t3]" : "%rd14", idesc);
     else
-      body += fmt::format("\ttcgen05.mma.cta_group::{}.kind::{} [%t0], {}, %rd15, %r20, {}{};\n", c.group, c.kind, c.a_tmem ? "[%t3]" : "%rd14", lanes, tail);
+      body += fmt::format("\ttcgen05.mma{}.cta_group::{}.kind::{} [%t0], {}, %rd15, {}, {}{};\n", sp, c.group, c.kind, c.a_tmem ? "[%t3]" : "%rd14", idesc, lanes,
+                          tail);
   }
   if (c.no_commit) body += "\tmbarrier.arrive.shared::cta.b64 %rd16, [mbar];\n";  // the wait completes without the commit
   else if (c.group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
@@ -535,45 +562,94 @@ $copied:
   body += "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n";  // the peer's mma used this CTA's memories
   body += dealloc(512, c.group);
   return module(".param .u64 p_img, .param .u32 p_bytes, .param .u64 p_desc, .param .u64 p_c, .param .u64 p_d, .param .u32 p_idesc, .param .u64 p_a, "
-                ".param .u64 p_sf",
+                ".param .u64 p_sf, .param .u64 p_meta",
                 body, smem_bytes, c.group == 2 ? "\n.reqnctapercluster 2, 1, 1" : "", c.vec ? "8.8" : "8.6");
 }
 
 struct MmaRun {
-  std::vector<double> a, b;     // A: M x Kt ([m][k]); B: N x Kt ([n][k])
+  std::vector<double> a, b;     // A: M x Kt ([m][k]); B: N x Kt ([n][k]) (Kt: the product's K)
   std::vector<uint32_t> sf;     // scale factor cells: CTAs x 32 lanes x kSfWords
+  std::vector<uint32_t> meta;   // tcgen05.mma.sp's metadata cells: CTAs x 128 lanes x kMetaWords
   std::vector<uint32_t> c, d;   // tensor memory lanes x DC, before and after
   std::string ptx, error;
 };
 
+// The metadata fields the manual lists as meaningful (9.7.16.10.8): the two indices, the first
+// stored non-zero unit in the low bits; .tf32 (1:2): 0b0100 (element 0), 0b1110 (element 1).
+constexpr uint32_t kSparseFields[] = {0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110};
+constexpr uint32_t kTf32Fields[] = {0b0100, 0b1110};
+
+// The data path lane of row r of a CTA's rows: M = 64 and layout C lanes 0-15 of each quarter.
+unsigned meta_row_lane(const MmaCase& c, unsigned r) { return c.m == 64 || layout_c(c) ? 32 * (r / 16) + r % 16 : r; }
+
+// tcgen05.mma.sp: the dense A (run.a, M x Kt) from its stored half (M x Kt / 2) and random
+// metadata fields, placed in run.meta per the manual's figures as this project reads them:
+// 8-bit units (8- and 4-bit types) row r's fields in its lane, 8 a column, a granule of two
+// columns per K step; 16-bit units (f16, bf16, tf32) fields 4j..4j + 3 of row r in lane
+// 8j + r % 8 after the first lane of r's 16 rows, bits 16 (r / 8 % 2) on, column `selector` of
+// the step's granule.
+void sparsify(const MmaCase& c, std::mt19937& g, const std::vector<double>& stored, MmaRun& run) {
+  const unsigned Ks = k_step(c), Kd = dense_k(c), bits = c.a->bits, unit = bits >= 16 ? 16 : 8;
+  const unsigned chunks = Kd * bits / unit / 4, per_unit = bits == 32 ? 1 : unit / bits, Mc = c.m / c.group;
+  run.a.assign(size_t{c.m} * Kd * c.ksteps, 0.0);
+  run.meta.assign(size_t{c.group} * 128 * kMetaWords, 0);
+  for (unsigned m = 0; m < c.m; ++m)
+    for (unsigned s = 0; s < c.ksteps; ++s)
+      for (unsigned ch = 0; ch < chunks; ++ch) {
+        uint32_t v = bits == 32 ? kTf32Fields[g() % 2] : kSparseFields[g() % 7];
+        if (c.bad_field >= 0 && m == c.bad_row && s == 0 && ch == 0) v = static_cast<uint32_t>(c.bad_field);
+        const unsigned i0 = v & 3, i1 = v >> 2;
+        const double* in = &stored[size_t{m} * Ks * c.ksteps + s * Ks];
+        double* out = &run.a[size_t{m} * Kd * c.ksteps + s * Kd];
+        if (bits == 32) {
+          out[2 * ch + i0 / 2] = in[ch];
+        } else {
+          for (unsigned e = 0; e < per_unit; ++e) {
+            out[(4 * ch + i0) * per_unit + e] = in[2 * ch * per_unit + e];
+            out[(4 * ch + i1) * per_unit + e] = in[(2 * ch + 1) * per_unit + e];
+          }
+        }
+        const unsigned cta = m / Mc, r = m % Mc;
+        unsigned lane, column, bit;
+        if (unit == 8) lane = meta_row_lane(c, r), column = 2 * s + ch / 8, bit = 4 * (ch % 8);
+        else lane = meta_row_lane(c, r / 16 * 16) + 8 * (ch / 4) + r % 8, column = 2 * s + c.selector, bit = 16 * (r / 8 % 2) + 4 * (ch % 4);
+        run.meta[(cta * 128 + lane) * kMetaWords + column] |= v << bit;
+      }
+}
+
 MmaRun run_mma(const MmaCase& c, uint32_t seed) {
-  const unsigned K = k_step(c), Kt = K * c.ksteps, DC = d_cols(c);
+  // A's K as stored (sparse: its non-zero half) and the product's
+  const unsigned K = k_step(c), Kt = K * c.ksteps, KtB = dense_k(c) * c.ksteps, DC = d_cols(c);
   std::mt19937 g(seed);
   MmaRun run;
-  std::vector<uint32_t> a_code(c.m * Kt), b_code(c.n * Kt);
-  run.a.resize(a_code.size()), run.b.resize(b_code.size());
-  for (size_t i = 0; i < a_code.size(); ++i) a_code[i] = encode(*c.a, run.a[i] = pick(g, *c.a));
+  std::vector<uint32_t> a_code(c.m * Kt), b_code(c.n * KtB);
+  std::vector<double> a_stored(a_code.size());
+  run.b.resize(b_code.size());
+  for (size_t i = 0; i < a_code.size(); ++i) a_code[i] = encode(*c.a, a_stored[i] = pick(g, *c.a));
   for (size_t i = 0; i < b_code.size(); ++i) b_code[i] = encode(*c.b, run.b[i] = pick(g, *c.b));
+  if (c.sparse) sparsify(c, g, a_stored, run);
+  else run.a = a_stored, run.meta.assign(kMetaWords, 0);
   // cta_group::2: CTA r holds A rows r M / 2 ... and B rows r N / 2 ... at the same offsets
   const unsigned G = c.group, Mc = c.m / G, Nc = c.n / G;
   // two e2m1 per byte: the operands are placed as bytes, K / 2 of them per row
   const bool packed = c.a->bits == 4;
-  const unsigned mem_bits = packed ? 8 : c.a->bits, mem_k = packed ? Kt / 2 : Kt;
-  auto mem_code = [&](const std::vector<uint32_t>& code, unsigned row, unsigned k) {
-    return packed ? code[row * Kt + 2 * k] | code[row * Kt + 2 * k + 1] << 4 : code[row * Kt + k];
+  const unsigned mem_bits = packed ? 8 : c.a->bits, mem_k = packed ? Kt / 2 : Kt, mem_kb = packed ? KtB / 2 : KtB;
+  auto mem_code = [&](const std::vector<uint32_t>& code, unsigned row_k, unsigned row, unsigned k) {
+    return packed ? code[row * row_k + 2 * k] | code[row * row_k + 2 * k + 1] << 4 : code[row * row_k + k];
   };
   const Placement pa(Mc, mem_k, mem_bits, c.swz_a, c.mn_a, 0);
   const uint64_t b_base = (pa.bytes() + 1023) / 1024 * 1024;
-  const Placement pb(Nc, mem_k, packed ? 8 : c.b->bits, c.swz_b, c.mn_b, b_base);
+  Placement pb(Nc, mem_kb, packed ? 8 : c.b->bits, c.swz_b, c.mn_b, b_base);
+  pb.step_bytes = c.sparse ? 64 : 32;
   const size_t img_bytes = (b_base + pb.bytes() + 1023) / 1024 * 1024;
   std::vector<uint8_t> img(G * img_bytes, 0);
   for (unsigned r = 0; r < G; ++r) {
     std::vector<uint8_t> one(img_bytes, 0);
     if (!c.a_tmem)
       for (unsigned m = 0; m < Mc; ++m)
-        for (unsigned k = 0; k < mem_k; ++k) pa.put(one, m, k, mem_code(a_code, r * Mc + m, k));
+        for (unsigned k = 0; k < mem_k; ++k) pa.put(one, m, k, mem_code(a_code, Kt, r * Mc + m, k));
     for (unsigned n = 0; n < Nc; ++n)
-      for (unsigned k = 0; k < mem_k; ++k) pb.put(one, n, k, mem_code(b_code, r * Nc + n, k));
+      for (unsigned k = 0; k < mem_kb; ++k) pb.put(one, n, k, mem_code(b_code, KtB, r * Nc + n, k));
     std::copy(one.begin(), one.end(), img.begin() + static_cast<std::ptrdiff_t>(r * img_bytes));
   }
   std::vector<uint64_t> desc;
@@ -612,6 +688,7 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
   r.scalar(idesc_of(c));
   r.buffer(a_img, "a");
   r.buffer(run.sf, "sf");
+  r.buffer(run.meta, "meta");
   try {
     r.launch(run.ptx, "k", {G, 1, 1}, {128, 1, 1}, 0, {G, 1, 1});
   } catch (const ptx::emu::Error& e) {
@@ -625,7 +702,7 @@ MmaRun run_mma(const MmaCase& c, uint32_t seed) {
 // D = A * B (+ C) element by element, through the data path layout.
 void check_mma(const MmaCase& c, const MmaRun& run) {
   ASSERT_EQ(run.error, "");
-  const unsigned Kt = k_step(c) * c.ksteps, DC = d_cols(c);
+  const unsigned Kd = dense_k(c), Kt = Kd * c.ksteps, DC = d_cols(c);
   const std::string d = c.d;
   const double sa = c.neg_a ? -1 : 1, sb = c.neg_b ? -1 : 1;
   const double scale = c.scale_input_d >= 0 ? std::ldexp(1.0, -c.scale_input_d) : 1.0;
@@ -636,7 +713,7 @@ void check_mma(const MmaCase& c, const MmaRun& run) {
       for (unsigned k = 0; k < Kt; ++k) {
         double scales = 1;
         if (c.vec) {  // the scale factor of k's block of K / vec elements (in each K step)
-          const unsigned j = k % k_step(c) / (k_step(c) / c.vec);
+          const unsigned j = k % Kd / (Kd / c.vec);
           const uint32_t a_cell = run.sf[(cta_of_row * 32 + row % 32) * kSfWords + row / 32];
           const uint32_t b_cell = run.sf[(cta_of_row * 32 + n % 32) * kSfWords + kSfbWord + n / 32];
           scales = scale_value(c, a_cell >> (8 * (c.sfa_id + j)) & 0xFF) * scale_value(c, b_cell >> (8 * (c.sfb_id + j)) & 0xFF);
@@ -898,6 +975,119 @@ TEST(EmuTcgen05, MmaWeightStationaryErrorsAreReported) {
   }
 }
 
+// tcgen05.mma.sp (9.7.16.10.8): A holds the non-zero half of each row (32 bytes a K step, as
+// dense A), B twice the K (64 bytes a row), the metadata in tensor memory (kMetaColumn); the
+// reference expands A from its fields (sparsify) and multiplies densely.
+MmaCase sparse_case(const char* kind, const Fmt* a, const Fmt* b, const char* d, unsigned m, unsigned n) {
+  MmaCase c;
+  c.sparse = true, c.kind = kind, c.a = a, c.b = b, c.d = d, c.m = m, c.n = n;
+  return c;
+}
+
+TEST(EmuTcgen05, MmaSparseEveryKind) {
+  {
+    MmaCase c = sparse_case("f16", &kF16, &kF16, "f32", 128, 64);  // two K steps, the second granule's column 1
+    c.ksteps = 2, c.accumulate = true, c.selector = 1;
+    run_and_check(c, 201);
+  }
+  {
+    MmaCase c = sparse_case("f16", &kBF16, &kBF16, "f32", 64, 32);  // M = 64 (layout F), MN-major B, no swizzle
+    c.mn_b = true, c.swz_a = c.swz_b = 0, c.accumulate = true;
+    run_and_check(c, 202);
+  }
+  {
+    MmaCase c = sparse_case("tf32", &kTF32, &kTF32, "f32", 128, 32);  // 1:2, A in tensor memory
+    c.a_tmem = true, c.selector = 1, c.scale_input_d = 1, c.accumulate = true;
+    run_and_check(c, 203);
+  }
+  {
+    MmaCase c = sparse_case("f8f6f4", &kE4M3, &kE5M2, "f16", 128, 48);  // B K-major with the 64-byte swizzle
+    c.swz_b = 64;
+    run_and_check(c, 204);
+  }
+  {
+    MmaCase c = sparse_case("i8", &kS8, &kU8, "s32", 64, 24);
+    c.accumulate = true, c.disable_lanes = true;
+    run_and_check(c, 205);
+  }
+  {
+    MmaCase c = sparse_case("f8f6f4", &kE2M3, &kE2M1, "f32", 128, 16);  // 6- and 4-bit elements one per byte
+    c.swz_a = c.swz_b = 0;
+    run_and_check(c, 206);
+  }
+}
+
+TEST(EmuTcgen05, MmaSparseBlockScaledAndWeightStationary) {
+  {
+    MmaCase c = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 64, 2, 1);  // K = 64, one scale factor a row
+    c.sparse = true;
+    run_and_check(c, 211);
+  }
+  {
+    MmaCase c = scaled("mxf4nvf4", &kE2M1x2, &kE2M1x2, 4, ".scale_vec::4X", 32, 0, 0);  // K = 128, 4:8 in pairs
+    c.sparse = true, c.ue4m3 = true;
+    run_and_check(c, 212);
+  }
+  {
+    MmaCase c = sparse_case("f16", &kF16, &kF16, "f32", 128, 64);
+    c.ws = true, c.accumulate = true;
+    run_and_check(c, 213);
+  }
+}
+
+// .cta_group::2: M = 256 (layout A) each CTA's 128 rows; M = 128 sparse (layout C) each CTA's 64
+// rows in lanes 0-15 of each quarter, all N columns (this emulator's reading of figure 209).
+TEST(EmuTcgen05, MmaSparseCtaPair) {
+  {
+    MmaCase c = sparse_case("f16", &kF16, &kF16, "f32", 256, 32);
+    c.group = 2, c.selector = 1, c.accumulate = true;
+    run_and_check(c, 221);
+  }
+  {
+    MmaCase c = sparse_case("i8", &kU8, &kS8, "s32", 128, 64);
+    c.group = 2;
+    run_and_check(c, 222);
+  }
+  {
+    MmaCase c = scaled("mxf4", &kE2M1x2, &kE2M1x2, 2, ".block32", 32, 2, 0);
+    c.sparse = true, c.group = 2, c.m = 256;
+    run_and_check(c, 223);
+  }
+}
+
+TEST(EmuTcgen05, MmaSparseErrorsAreReported) {
+  struct Case {
+    MmaCase c;
+    const char* report;
+    const char* report2 = "";
+  };
+  const MmaCase f16 = sparse_case("f16", &kF16, &kF16, "f32", 128, 16);
+  std::vector<Case> cases(12, Case{f16, "", ""});
+  cases[0].c.bad_field = 0b0101, cases[0].c.bad_row = 13;  // lane 5, the high half
+  cases[0].report = "the sparsity metadata at tensor memory lane 5, column 280 (CTA rank 0; 0x";
+  cases[0].report2 = "bits 16-19 = 0b0101 for row 13, columns 0-3: the same index twice";
+  cases[1].c.bad_field = 0b0001, cases[1].report = "not one of the values the manual lists as meaningful";
+  cases[2].c = sparse_case("tf32", &kTF32, &kTF32, "f32", 128, 16), cases[2].c.bad_field = 0b1000, cases[2].report = "not 0b0100 or 0b1110";
+  cases[3].c.idesc_clear = 1u << 2, cases[3].report = "does not set bit 2 (sparse A), which tcgen05.mma.sp needs";
+  cases[4].c = sparse_case("i8", &kS8, &kS8, "s32", 128, 16), cases[4].c.selector = 1, cases[4].report = "it must be 0 for .kind::i8";
+  cases[5].c.selector = 2, cases[5].report = "selector 0 or 1";
+  cases[6].c.meta_add = 1, cases[6].report = "is at the odd column 281";
+  cases[7].c.meta_add = 16u << 16, cases[7].report = "must use the same lane alignment";
+  cases[8].c.swz_b = 32, cases[8].report = "its 64-byte rows of K span two swizzle atoms";
+  cases[9].c = scaled("mxf8f6f4", &kE4M3, &kE4M3, 1, ".scale_vec::1X", 16, 0, 0), cases[9].c.sparse = true, cases[9].c.group = 2, cases[9].c.m = 128;
+  cases[9].report = "is not a shape of tcgen05.mma.cta_group::2";
+  cases[10].c.ws = true, cases[10].c.n = 256, cases[10].report = "not a shape of tcgen05.mma.ws.sp";
+  cases[11].c = sparse_case("i8", &kS8, &kS8, "s32", 64, 16), cases[11].c.bad_field = 0b1111, cases[11].c.bad_row = 21;  // layout F: lane 37
+  cases[11].report = "lane 37, column 280", cases[11].report2 = "bits 0-3 = 0b1111 for row 21, columns 0-3";
+  for (const Case& t : cases) {
+    SCOPED_TRACE(t.report);
+    const MmaRun run = run_mma(t.c, 13);
+    EXPECT_NE(run.error.find(t.report), std::string::npos) << run.error;
+    EXPECT_NE(run.error.find(t.report2), std::string::npos) << run.error;
+    expect_assembles(run.ptx);
+  }
+}
+
 // Reading D before the mma is known complete: without a tcgen05.commit, or while the mbarrier
 // phase the commit arrives on is still open (here the product is there already; on the GPU it
 // may not be). A read after the phase completed, by a thread that did not wait, is not caught.
@@ -946,60 +1136,75 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
 
 // ---- tcgen05.cp, tcgen05.shift -------------------------------------------------------------------
 
-// Shared memory holds words w[i] = 0x1000 + i; thread 0 copies (or shifts) with tcgen05, commits
-// to the mbarrier, and every warp reads its 32 lanes, columns 0-7, back (zeroed first).
-std::vector<uint32_t> run_copy(const std::string& inst) {
+// Shared memory holds words w[i] = 0x1000 + i (+ the CTA's rank << 16; `scrambled`: times
+// kScramble, so that every bit varies); thread 0 (of rank 0) copies (or shifts) with tcgen05,
+// commits to the mbarrier (of both CTAs with .cta_group::2, on a cluster of two), and every warp
+// reads its 32 lanes, columns 0-7, back (lane << 16 | column before). out: CTAs x 128 x 8.
+constexpr uint32_t kScramble = 0x9E3779B1u;
+std::vector<uint32_t> run_copy(const std::string& inst, unsigned group = 1, bool scrambled = false) {
   std::string body = R"(	mov.u32 %r7, smem;
+	mov.u32 %r30, %cluster_ctarank;
+	shl.b32 %r31, %r30, 16;
 	shl.b32 %r8, %r1, 2;
 $fill:
 	add.u32 %r9, %r7, %r8;
 	shr.u32 %r10, %r8, 2;
 	add.u32 %r10, %r10, 0x1000;
-	st.shared.u32 [%r9], %r10;
+	add.u32 %r10, %r10, %r31;
+)";
+  if (scrambled) body += fmt::format("\tmul.lo.u32 %r10, %r10, {};\n", kScramble);
+  body += R"(	st.shared.u32 [%r9], %r10;
 	add.u32 %r8, %r8, 512;
 	setp.lt.u32 %p2, %r8, 4096;
 	@%p2 bra $fill;
 	setp.eq.u32 %p3, %r1, 0;
 	@%p3 mbarrier.init.shared::cta.b64 [mbar], 1;
 )";
-  body += alloc(32);
+  body += alloc(32, group);
   body += "\tshl.b32 %r4, %r2, 21;\n\tadd.u32 %t1, %t0, %r4;\n\tshl.b32 %r5, %r1, 16;\n";
   for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tor.b32 %v{}, %r5, {};\n", i, i);  // lane << 16 | column
   body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x8.b32 [%t1], {};\n\ttcgen05.wait::st.sync.aligned;\n", regs("v", 0, 8));
   body += R"(	fence.proxy.async.shared::cta;
 	tcgen05.fence::before_thread_sync;
-	bar.sync 0;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
 	tcgen05.fence::after_thread_sync;
-	@!%p3 bra $issued;
+	setp.eq.and.u32 %p6, %r30, 0, %p3;
+	@!%p6 bra $issued;
 	ld.param.u64 %rd1, [p_desc];
 	cvt.u64.u32 %rd2, %r7;
 	shr.u64 %rd2, %rd2, 4;
 	add.s64 %rd1, %rd1, %rd2;
 )";
   body += "\t" + inst + "\n";
-  body += R"(	tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];
-$issued:
+  if (group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
+  else body += "\tmov.b16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n";
+  body += R"($issued:
 $wait:
 	mbarrier.try_wait.parity.shared::cta.b64 %p5, [mbar], 0;
 	@!%p5 bra $wait;
 	tcgen05.fence::after_thread_sync;
 )";
   body += fmt::format("\ttcgen05.ld.sync.aligned.32x32b.x8.b32 {}, [%t1];\n\ttcgen05.wait::ld.sync.aligned;\n", regs("v", 10, 8));
-  body += "\tld.param.u64 %rd3, [p_out];\n\tmul.wide.u32 %rd4, %r1, 32;\n\tadd.s64 %rd3, %rd3, %rd4;\n";
+  body += "\tld.param.u64 %rd3, [p_out];\n\tmad.lo.u32 %r32, %r30, 128, %r1;\n\tmul.wide.u32 %rd4, %r32, 32;\n\tadd.s64 %rd3, %rd3, %rd4;\n";
   for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tst.global.b32 [%rd3+{}], %v{};\n", 4 * i, 10 + i);
-  body += dealloc(32);
-  const std::string ptx = module(".param .u64 p_desc, .param .u64 p_out", body, 4096);
+  body += "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n";  // the peer's copy wrote this CTA's tensor memory
+  body += dealloc(32, group);
+  const std::string ptx = module(".param .u64 p_desc, .param .u64 p_out", body, 4096, group == 2 ? "\n.reqnctapercluster 2, 1, 1" : "");
   expect_assembles(ptx);
   EmuRun r;
   // no swizzle: 8-row core matrices of 16-byte rows; LBO 128 (a row's second 16 bytes), SBO 256
   r.scalar(uint64_t{128 >> 4} << 16 | uint64_t{256 >> 4} << 32 | uint64_t{1} << 46);
-  const uint64_t out = r.buffer(std::vector<uint32_t>(128 * 8, 0xDEADBEEF), "out");
-  r.launch(ptx, "k", {1, 1, 1}, {128, 1, 1});
-  return r.read<uint32_t>(out, 128 * 8);
+  const uint64_t out = r.buffer(std::vector<uint32_t>(group * 128 * 8, 0xDEADBEEF), "out");
+  r.launch(ptx, "k", {group, 1, 1}, {128, 1, 1}, 0, {group, 1, 1});
+  return r.read<uint32_t>(out, group * 128 * 8);
 }
 
 // Word j (0-7) of row r of the source: row r's 16-byte chunk c at r / 8 * 256 + c * 128 + r % 8 * 16.
-uint32_t source_word(unsigned r, unsigned j) { return 0x1000 + (r / 8 * 256 + j / 4 * 128 + r % 8 * 16) / 4 + j % 4; }
+uint32_t source_word(unsigned r, unsigned j, unsigned rank = 0, bool scrambled = false) {
+  const uint32_t w = 0x1000 + (r / 8 * 256 + j / 4 * 128 + r % 8 * 16) / 4 + j % 4 + (rank << 16);
+  return scrambled ? w * kScramble : w;
+}
 
 TEST(EmuTcgen05, CopyShapesFromSharedMemory) {
   struct Case {
@@ -1035,6 +1240,160 @@ TEST(EmuTcgen05, ShiftMovesLanesDown) {
       const unsigned from = l >= 1 && l < 32 ? l - 1 : l;  // lanes 1-31 take those of 0-30
       ASSERT_EQ(got[l * 8 + j], from << 16 | j) << "lane " << l << " column " << j;
     }
+}
+
+// tcgen05.cp with decompression (9.7.16.9.1): each 16-byte chunk holds 16 packed 4-bit (8 bytes
+// and 8 of padding) or 6-bit elements (12 bytes and 4 of padding), element i from bit 4i or 6i;
+// in tensor memory element i is byte i (its low bits, this project's reading of figures 195-198).
+uint32_t decompressed_word(unsigned r, unsigned j, unsigned bits, unsigned rank) {
+  uint8_t chunk[16];
+  for (unsigned q = 0; q < 4; ++q) {
+    const uint32_t w = source_word(r, j / 4 * 4 + q, rank, true);
+    for (unsigned b = 0; b < 4; ++b) chunk[4 * q + b] = static_cast<uint8_t>(w >> (8 * b));
+  }
+  uint32_t word = 0;
+  for (unsigned e = 4 * (j % 4); e < 4 * (j % 4) + 4; ++e) {
+    uint32_t v = 0;
+    for (unsigned b = 0; b < bits; ++b) v |= static_cast<uint32_t>(chunk[(bits * e + b) / 8] >> ((bits * e + b) % 8) & 1) << b;
+    word |= v << (8 * (e % 4));
+  }
+  return word;
+}
+
+TEST(EmuTcgen05, CopyDecompresses4And6BitElements) {
+  struct Case {
+    const char* shape;
+    unsigned rows, words, bits;
+    unsigned lanes_per_row;  // 1, or 4 for .warpx4
+  };
+  const Case cases[] = {{"128x256b.b8x16.b4x16_p64", 128, 8, 4, 1}, {"128x128b.b8x16.b6x16_p32", 128, 4, 6, 1}, {"32x128b.warpx4.b8x16.b6x16_p32", 32, 4, 6, 4},
+                        {"4x256b.b8x16.b4x16_p64", 4, 8, 4, 1}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.shape);
+    const std::vector<uint32_t> got = run_copy(fmt::format("tcgen05.cp.cta_group::1.{} [%t0], %rd1;", c.shape), 1, true);
+    for (unsigned l = 0; l < 128; ++l)
+      for (unsigned j = 0; j < 8; ++j) {
+        const unsigned r = c.lanes_per_row == 4 ? l % 32 : l;
+        const uint32_t want = r < c.rows && j < c.words ? decompressed_word(r, j, c.bits, 0) : l << 16 | j;
+        ASSERT_EQ(got[l * 8 + j], want) << "lane " << l << " column " << j;
+      }
+  }
+}
+
+// .cta_group::2: the copy (or shift) acts in both CTAs of the pair, each from its own shared
+// memory at the descriptor's offsets (this project's reading: as tcgen05.mma.cta_group::2 reads A
+// and B); the words of rank 1's shared memory differ (rank << 16).
+TEST(EmuTcgen05, CopyAndShiftOnTheCtaPair) {
+  {
+    const std::vector<uint32_t> got = run_copy("tcgen05.cp.cta_group::2.128x128b [%t0], %rd1;", 2);
+    for (unsigned rank = 0; rank < 2; ++rank)
+      for (unsigned l = 0; l < 128; ++l)
+        for (unsigned j = 0; j < 8; ++j)
+          ASSERT_EQ(got[(rank * 128 + l) * 8 + j], j < 4 ? source_word(l, j, rank) : l << 16 | j) << "rank " << rank << " lane " << l << " column " << j;
+  }
+  {
+    const std::vector<uint32_t> got = run_copy("tcgen05.cp.cta_group::2.4x256b.b8x16.b6x16_p32 [%t0], %rd1;", 2, true);
+    for (unsigned rank = 0; rank < 2; ++rank)
+      for (unsigned l = 0; l < 128; ++l)
+        for (unsigned j = 0; j < 8; ++j)
+          ASSERT_EQ(got[(rank * 128 + l) * 8 + j], l < 4 ? decompressed_word(l, j, 6, rank) : l << 16 | j) << "rank " << rank << " lane " << l;
+  }
+  const std::vector<uint32_t> got = run_copy("tcgen05.shift.cta_group::2.down [%t0+0x200000];", 2);  // lanes 32-63
+  for (unsigned rank = 0; rank < 2; ++rank)
+    for (unsigned l = 0; l < 128; ++l)
+      for (unsigned j = 0; j < 8; ++j) {
+        const unsigned from = l >= 33 && l < 64 ? l - 1 : l;
+        ASSERT_EQ(got[(rank * 128 + l) * 8 + j], from << 16 | j) << "rank " << rank << " lane " << l;
+      }
+}
+
+// tcgen05.ld.red (sm_103a, sm_110a): the loaded registers as tcgen05.ld's, and redval the
+// minimum or maximum of the thread's loaded columns. Each thread stores 8 columns of its lane
+// (values from the host), then loads them back with the reduction.
+struct LdRed {
+  std::string mods;   // after the shape: .num.redOp{.abs}{.NaN}.type
+  bool split = false; // .16x32bx2.x4 with immHalfSplitoff 4, else .32x32b.x8
+};
+
+uint32_t reduce_reference(const std::string& mods, const std::vector<uint32_t>& v) {
+  const bool max = mods.find(".max") != std::string::npos, abs = mods.find(".abs") != std::string::npos;
+  const bool nan_out = mods.find(".NaN") != std::string::npos;
+  if (mods.find(".u32") != std::string::npos) return max ? *std::max_element(v.begin(), v.end()) : *std::min_element(v.begin(), v.end());
+  if (mods.find(".s32") != std::string::npos) {
+    int32_t best = static_cast<int32_t>(v[0]);
+    for (uint32_t x : v) best = max ? std::max(best, static_cast<int32_t>(x)) : std::min(best, static_cast<int32_t>(x));
+    return static_cast<uint32_t>(best);
+  }
+  bool any_nan = false, found = false;
+  float best = 0;
+  for (uint32_t x : v) {
+    const float f = abs ? std::fabs(std::bit_cast<float>(x)) : std::bit_cast<float>(x);
+    if (std::isnan(f)) {
+      any_nan = true;
+      continue;
+    }
+    // -0.0 counts as below +0.0
+    const bool better = !found || (max ? (f > best || (f == best && !std::signbit(f) && std::signbit(best)))
+                                       : (f < best || (f == best && std::signbit(f) && !std::signbit(best))));
+    if (better) best = f, found = true;
+  }
+  if (!found || (any_nan && nan_out)) return 0x7FFFFFFFu;
+  return std::bit_cast<uint32_t>(best);
+}
+
+TEST(EmuTcgen05, LoadWithReduction) {
+  const LdRed cases[] = {{".x8.min.u32"}, {".x8.max.s32"}, {".x8.min.f32"}, {".x8.max.abs.f32"}, {".x8.min.NaN.f32"}, {".x8.max.abs.NaN.f32"},
+                         {".x4.max.f32", true}, {".x4.min.s32", true}};
+  std::mt19937 g(77);
+  static const uint32_t kFloats[] = {0x3FC00000u, 0xBFC00000u, 0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u,
+                                     0x40400000u, 0xC0400000u, 0x00000001u, 0x80000001u};
+  for (const LdRed& c : cases) {
+    SCOPED_TRACE(c.mods);
+    const bool f32 = c.mods.find(".f32") != std::string::npos;
+    std::vector<uint32_t> vals(128 * 8);
+    for (uint32_t& v : vals) v = f32 ? kFloats[g() % std::size(kFloats)] : g();
+    for (unsigned j = 0; j < 8; ++j) vals[7 * 8 + j] = 0x7FC00000u | j, vals[9 * 8 + j] = j % 2 ? 0x80000000u : 0;  // lane 7 all NaN; lane 9 +-0
+    const unsigned R = c.split ? 4 : 8;
+    std::string body = alloc(32);
+    body += "\tshl.b32 %r4, %r2, 21;\n\tadd.u32 %t1, %t0, %r4;\n\tld.param.u64 %rd1, [p_vals];\n\tmul.wide.u32 %rd2, %r1, 32;\n\tadd.s64 %rd1, %rd1, %rd2;\n";
+    for (unsigned i = 0; i < 8; ++i) body += fmt::format("\tld.global.b32 %v{}, [%rd1+{}];\n", i, 4 * i);
+    body += fmt::format("\ttcgen05.st.sync.aligned.32x32b.x8.b32 [%t1], {};\n\ttcgen05.wait::st.sync.aligned;\n", regs("v", 0, 8));
+    body += fmt::format("\ttcgen05.ld.red.sync.aligned.{}{} {}, %r9, [%t1]{};\n\ttcgen05.wait::ld.sync.aligned;\n", c.split ? "16x32bx2" : "32x32b", c.mods,
+                        regs("v", 10, R), c.split ? ", 4" : "");
+    body += "\tld.param.u64 %rd3, [p_out];\n\tmul.wide.u32 %rd4, %r1, 36;\n\tadd.s64 %rd3, %rd3, %rd4;\n\tst.global.b32 [%rd3+32], %r9;\n";
+    for (unsigned i = 0; i < R; ++i) body += fmt::format("\tst.global.b32 [%rd3+{}], %v{};\n", 4 * i, 10 + i);
+    body += dealloc(32);
+    std::string ptx = module(".param .u64 p_vals, .param .u64 p_out", body, 16, "", "8.8");
+    ptx.replace(ptx.find("sm_100a"), 7, "sm_103a");
+    expect_assembles(ptx, "sm_103a");
+    if (&c == &cases[0]) {  // not on sm_100a (PTX ISA: sm_101a/sm_110a, the sm_103f and sm_110f families)
+      std::string on_100a = ptx;
+      on_100a.replace(on_100a.find("sm_103a"), 7, "sm_100a");
+      EmuRun wrong;
+      wrong.buffer(vals, "vals");
+      wrong.buffer(std::vector<uint32_t>(128 * 9), "out");
+      try {
+        wrong.launch(on_100a, "k", {1, 1, 1}, {128, 1, 1});
+        ADD_FAILURE() << "tcgen05.ld.red ran on sm_100a";
+      } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("requires PTX ISA 8.8, sm_103f (family) or sm_110f (family)"), std::string::npos) << e.what();
+      }
+    }
+    EmuRun run;
+    run.buffer(vals, "vals");
+    const uint64_t out = run.buffer(std::vector<uint32_t>(128 * 9, 0xDEADBEEF), "out");
+    run.launch(ptx, "k", {1, 1, 1}, {128, 1, 1});
+    const std::vector<uint32_t> got = run.read<uint32_t>(out, 128 * 9);
+    for (unsigned t = 0; t < 128; ++t) {
+      std::vector<uint32_t> loaded(R);
+      for (unsigned r = 0; r < R; ++r) {
+        const auto [dl, dc] = position(c.split ? "16x32bx2" : "32x32b", t % 32, r, 4);
+        loaded[r] = vals[(32 * (t / 32) + dl) * 8 + dc];
+        ASSERT_EQ(got[t * 9 + r], loaded[r]) << "thread " << t << " register " << r;
+      }
+      ASSERT_EQ(got[t * 9 + 8], reduce_reference(c.mods, loaded)) << "redval of thread " << t;
+    }
+  }
 }
 
 // Without .shared::cta the destination of tcgen05.alloc is a generic address.
@@ -1100,6 +1459,13 @@ TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
        "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n\tsetp.lt.u32 %p2, %r3, 16;\n"
        "\t@%p2 tcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n",
        "needs all 32 lanes"},
+      {"tcgen05.shift.cta_group::2 without a CTA pair",
+       "\ttcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t0, [tslot];\n\ttcgen05.shift.cta_group::2.down [%t0];\n",
+       "tcgen05.shift.cta_group::2 needs a pair of CTAs in the cluster (ranks 0 and 1); the cluster has 1"},
+      {"tcgen05.cp.cta_group::2 without a CTA pair",
+       "\ttcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t0, [tslot];\n\tmov.b64 %rd1, 0x400000000000;\n"
+       "\ttcgen05.cp.cta_group::2.128x128b.b8x16.b4x16_p64 [%t0], %rd1;\n",
+       "tcgen05.cp.cta_group::2 needs a pair of CTAs"},
       {"a register of tcgen05.ld used before tcgen05.wait::ld",
        "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n" + ld +
            "\tadd.u32 %r9, %v0, 1;\n\ttcgen05.wait::ld.sync.aligned;\n",
@@ -1128,7 +1494,20 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.ws.cta_group::1.kind::f16.collector::a::fill [%t0], %rd1, %rd2, %r1, %p1;\n", "takes .collector::b0 to ::b3"},
       {"\ttcgen05.mma.cta_group::1.kind::f16.collector::b0::fill [%t0], %rd1, %rd2, %r1, %p1;\n", ".collector::bN is for tcgen05.mma.ws"},
       {"\ttcgen05.mma.ws.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1, %rd3, %rd4;\n", "tcgen05.mma.ws with 7 operands"},
-      {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, [%t1], %r1, %p1;\n", "tcgen05.mma.sp"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, %p1;\n", "takes [sp-meta-tmem], a tensor memory address [register], after b-desc"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, [%t1], %r1;\n", "tcgen05.mma.sp (its operands without [sp-meta-tmem]): tcgen05.mma with 4"},
+      {"\ttcgen05.ld.sp.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n", ".sp is for tcgen05.mma"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::f16 [%t0], %rd1, %rd2, [%rd3], %r1, %p1;\n", "takes [sp-meta-tmem], a tensor memory address"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::mxf4 [%t0], %rd1, %rd2, [%t1], %r1, [%t2], [%t3], %p1;\n", "without [sp-meta-tmem]): tcgen05.mma.kind::mxf4 needs .block_scale"},
+      {"\ttcgen05.mma.sp.cta_group::1.kind::i8 [%t0], %rd1, %rd2, [%t1], %r1, %p1, 2;\n", "scale-input-d is only for"},
+      {"\ttcgen05.cp.cta_group::1.128x256b.b6x16_p32 [%t0], %rd1;\n", "both .b8x16 and a source format"},
+      {"\ttcgen05.ld.red.sync.aligned.16x64b.x2.min.u32 {%v0, %v1}, %r5, [%t1];\n", "takes the shapes .32x32b and .16x32bx2"},
+      {"\ttcgen05.ld.red.sync.aligned.32x32b.x2.u32 {%v0, %v1}, %r5, [%t1];\n", "needs .min or .max"},
+      {"\ttcgen05.ld.red.sync.aligned.32x32b.x2.min.abs.u32 {%v0, %v1}, %r5, [%t1];\n", ".abs and .NaN are for .f32 only"},
+      {"\ttcgen05.ld.red.sync.aligned.32x32b.x1.max.s32 {%v0}, %r5, [%t1];\n", "at least .x2"},
+      {"\ttcgen05.ld.red.sync.aligned.32x32b.x2.max.s32 {%v0, %v1}, [%t1];\n", "tcgen05.ld.red with 2 operands"},
+      {"\ttcgen05.ld.red.sync.aligned.32x32b.x2.max.f32 {%v0, %v1}, %rd5, [%t1];\n", "redval of tcgen05.ld.red must be a 32-bit register"},
+      {"\ttcgen05.ld.sync.aligned.32x32b.x2.max.b32 {%v0, %v1}, [%t1];\n", "are for tcgen05.ld.red"},
       {"\ttcgen05.mma.cta_group::1.kind::f16.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "only for .kind::mxf8f6f4"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "needs .block_scale"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::4X [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "not a scale vector size"},
@@ -1138,7 +1517,6 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.cta_group::1.kind::mxf6 [%t0], %rd1, %rd2, %r1, %p1;\n", "not a kind of tcgen05.mma"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], %p1;\n", "it takes 7"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, %r2, [%t2], %p1;\n", "scale-A-tmem of tcgen05.mma must be"},
-      {"\ttcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [%t0], %rd1;\n", "decompression"},
       {"\ttcgen05.mma.cta_group::1.kind::f8f6f4 [%t0], %rd1, %rd2, %r1, %p1, 3;\n", "scale-input-d is only for"},
       {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %rd1, %rd2, %r1, {%r2, %r3}, %p1;\n", "must be 4 registers"},
       {"\ttcgen05.mma.cta_group::1.kind::f16 [%t0], %r1, %rd2, %r1, %p1;\n", "64-bit descriptor"},
