@@ -816,7 +816,9 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
     return {m, col};
   };
   const bool d16 = dtype == 0;
-  const unsigned d_cols = d16 ? N / 2 : N;  // f16 D: two elements per 32-bit column
+  // D: one element per 32-bit column; an f16 D element in the column's low half (the
+  // unpacked layout that tcgen05.ld .pack::16b pairs up)
+  const unsigned d_cols = N;
   // A of tensor memory: its Ka elements packed in 8 32-bit columns per row
   const unsigned a_cols = Ka * ta->bits / 32;
 
@@ -891,7 +893,7 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
     TensorMemory& tm = w.tmem(first_rank + c);
     for (unsigned m = 0; m < Mc; ++m) {
       for (unsigned n = 0; n < N; ++n) {
-        const auto [pl, pc] = place(m, d16 ? n / 2 : n, d_cols);
+        const auto [pl, pc] = place(m, n, d_cols);
         const uint32_t tl = l0 + pl, tc = c0 + pc;
         if (tl >= TensorMemory::kLanes || tc >= TensorMemory::kColumns || !tm.allocated(tc, 1))
           w.fail(lane, fmt::format("tcgen05.mma: D at tensor memory lane {}, column {}: not allocated (allocated: {})", tl, tc, tm.describe()));
@@ -920,9 +922,8 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
           const float f = static_cast<float>(sum + old);
           cell = std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f);
         } else {
-          const unsigned shift = 16 * (n % 2);
-          const double old = accumulate ? decode(Format::F16, cell >> shift & 0xFFFF) * scale_d : 0.0;
-          cell = (cell & ~(0xFFFFu << shift)) | encode(Format::F16, sum + old) << shift;
+          const double old = accumulate ? decode(Format::F16, cell & 0xFFFF) * scale_d : 0.0;
+          cell = encode(Format::F16, sum + old);
         }
       }
     }

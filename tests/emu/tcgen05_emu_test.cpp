@@ -423,7 +423,8 @@ double scale_value(const MmaCase& c, uint32_t code) { return c.ue4m3 ? float_val
 
 unsigned k_step(const MmaCase& c) { return 256 / c.a->bits; }  // A's K per step as stored
 unsigned dense_k(const MmaCase& c) { return k_step(c) * (c.sparse ? 2 : 1); }  // the product's K per step
-unsigned d_cols(const MmaCase& c) { return std::string(c.d) == "f16" ? c.n / 2 : c.n; }
+// One 32-bit column per element of D, an f16 one in the low half (the unpacked layout).
+unsigned d_cols(const MmaCase& c) { return c.n; }
 // The tensor memory lane of row m of D (and of A in tensor memory): M = 128 lane m; M = 64 lanes
 // 0-15 of each warp's quarter (data path layout F).
 unsigned row_lane(const MmaCase& c, unsigned m) { return c.m == 128 ? m : 32 * (m / 16) + m % 16; }
@@ -720,7 +721,7 @@ void check_mma(const MmaCase& c, const MmaRun& run) {
         }
         sum += sa * run.a[m * Kt + k] * sb * run.b[n * Kt + k] * scales;
       }
-      unsigned lane = row_lane(c, m), col = d == "f16" ? n / 2 : n, cta = 0;
+      unsigned lane = row_lane(c, m), col = n, cta = 0;
       if (c.group == 2) {
         cta = m / (c.m / 2);
         std::tie(lane, col) = pair_position(c, m % (c.m / 2), n);
@@ -740,9 +741,8 @@ void check_mma(const MmaCase& c, const MmaRun& run) {
         const double want = sum + (c.accumulate ? scale * std::bit_cast<float>(before) : 0.0);
         ASSERT_EQ(std::bit_cast<float>(got), static_cast<float>(want)) << where;
       } else {
-        const unsigned h = 16 * (n % 2);
-        const double want = sum + (c.accumulate ? scale * f16_value(before >> h) : 0.0);
-        ASSERT_EQ(f16_value(got >> h), want) << where;
+        const double want = sum + (c.accumulate ? scale * f16_value(before & 0xFFFF) : 0.0);
+        ASSERT_EQ(f16_value(got & 0xFFFF), want) << where;
       }
     }
 }
