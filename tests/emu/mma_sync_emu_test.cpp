@@ -5,6 +5,7 @@
 // the kernel stored with the same functions. The data is random and the matrices are not
 // square or symmetric, so a transposed or swapped layout shows. ptxas checks every kernel.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfenv>
 #include <cmath>
@@ -499,7 +500,8 @@ struct SparseCase {
   int k;
   std::string prefix;  // "mma.sp" or "mma.sp::ordered_metadata"
   std::string types;   // ".f32.f16.f16.f32" ...
-  char kind;           // 'h' (f16), 'b' (bf16), 't' (tf32), 'E' (e4m3), 's'/'u' (8-bit integers), 'S'/'U' (4-bit)
+  char kind;           // 'h' (f16), 'b' (bf16), 't' (tf32), 'E' (e4m3), 'F' (e2m1 in bits 2-5 of a byte), 's'/'u' (8-bit
+                       // integers), 'S'/'U' (4-bit)
   std::string target;
   int f = 0;
   bool f16_acc = false;
@@ -512,7 +514,7 @@ struct SparseCase {
 std::string check_sparse(const SparseCase& c, uint32_t seed) {
   const int m = 16, n = 8, k = c.k;
   const bool four = c.kind == 'S' || c.kind == 'U', tf32 = c.kind == 't';
-  const bool eight = c.kind == 'E' || c.kind == 's' || c.kind == 'u';
+  const bool eight = c.kind == 'E' || c.kind == 'F' || c.kind == 's' || c.kind == 'u';
   const bool integer = c.kind == 's' || c.kind == 'u' || four;
   Form f;
   f.inst = c.prefix + ".sync.aligned.m16n8k" + std::to_string(k) + ".row.col" + c.types;
@@ -525,6 +527,7 @@ std::string check_sparse(const SparseCase& c, uint32_t seed) {
   std::mt19937 g(seed);
   auto value = [&] {
     if (four) return static_cast<double>(c.kind == 'S' ? static_cast<int>(g() % 16) - 8 : static_cast<int>(g() % 16));
+    if (c.kind == 'F') return std::array{0.0, 1.0, -1.0, 1.5, -1.5, 2.0, -3.0}[g() % 7];  // normal in e2m1
     const int v = static_cast<int>(g() % 7) - 3;
     return c.kind == 's' || c.kind == 'u' ? static_cast<double>(c.kind == 'u' ? v + 3 : v) : v * 0.5;
   };
@@ -561,6 +564,7 @@ std::string check_sparse(const SparseCase& c, uint32_t seed) {
       case 'b': return code_of(v, 7, 8);
       case 't': return std::bit_cast<uint32_t>(static_cast<float>(v));
       case 'E': return code_of(v, 3, 4);
+      case 'F': return code_of(v, 1, 2) << 2;
       default: return static_cast<uint64_t>(static_cast<int64_t>(v)) & (four ? 0xF : 0xFF);
     }
   };
@@ -626,6 +630,7 @@ TEST(MmaSyncSparse, EightBitM16n8k64) {
   EXPECT_EQ(check_sparse({64, "mma.sp", ".f32.e4m3.e4m3.f32", 'E', "sm_89"}, 83), "");
   EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".f16.e4m3.e4m3.f16", 'E', "sm_120a", 0, true}, 84), "");
   EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".kind::f8f6f4.f32.e4m3.e4m3.f32", 'E', "sm_120a"}, 85), "");
+  EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".kind::f8f6f4.f32.e2m1.e2m1.f32", 'F', "sm_120a"}, 86), "");
 }
 
 // .tf32 is 1:2 sparse: one element of each pair, its field 0b0100 (the first) or 0b1110.
