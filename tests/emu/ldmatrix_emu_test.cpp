@@ -10,6 +10,7 @@
 // low bits of a byte. ptxas checks every kernel for its target.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <string>
@@ -108,21 +109,44 @@ struct Source {
 };
 constexpr Source kB8{".b8", 8}, kB6{".b8x16.b6x16_p32", 6}, kB4{".b8x16.b4x16_p64", 4};
 
+// Register r of `lane` after ldmatrix .m16n16 (matrix r / 2, rows l/4 + 8 (r % 2) of the transpose).
+uint32_t want_m16n16(const RowData& s, int width, int lane, int r) {
+  const int m = r / 2, row = lane / 4 + 8 * (r % 2);
+  uint32_t want = 0;
+  for (int e = 0; e < 4; ++e) {
+    const int col = 4 * (lane % 4) + e;  // of the transpose: memory row `col`, element `row`
+    want |= element(s.bytes, s.offs[static_cast<size_t>(16 * m + col)], row, width) << (8 * e);
+  }
+  return want;
+}
+
+// Register m of `lane` after ldmatrix .m8n16.
+uint32_t want_m8n16(const RowData& s, int width, int lane, int m) {
+  uint32_t want = 0;
+  for (int e = 0; e < 4; ++e) want |= element(s.bytes, s.offs[static_cast<size_t>(8 * m + lane / 4)], 4 * (lane % 4) + e, width) << (8 * e);
+  return want;
+}
+
+// Shared memory (1 KiB, zeroed) after stmatrix .m16n8.trans of `matrices` registers per lane.
+std::vector<uint8_t> want_m16n8(const std::vector<uint32_t>& offs, int matrices, const std::function<uint32_t(int lane, int m)>& reg) {
+  std::vector<uint8_t> want(1024, 0);
+  for (int l = 0; l < 32; ++l)
+    for (int m = 0; m < matrices; ++m)
+      for (int e = 0; e < 4; ++e) {
+        const int row = l / 4 + 8 * (e / 2), col = 2 * (l % 4) + e % 2;  // of the 16x8 matrix
+        want[offs[static_cast<size_t>(8 * m + col)] + static_cast<uint32_t>(row)] = static_cast<uint8_t>(reg(l, m) >> (8 * e));
+      }
+  return want;
+}
+
 void check_m16n16(int matrices, const Source& src, const std::string& target, uint32_t seed) {
   const std::string inst = "ldmatrix.sync.aligned.m16n16.x" + std::to_string(matrices) + ".trans.shared" + src.suffix;
   const RowData s = random_setup(seed, 1024);
   const int regs = 2 * matrices;
   const auto got = run(inst, regs, false, target, s);
   for (int l = 0; l < 32; ++l)
-    for (int r = 0; r < regs; ++r) {
-      const int m = r / 2, row = l / 4 + 8 * (r % 2);
-      uint32_t want = 0;
-      for (int e = 0; e < 4; ++e) {
-        const int col = 4 * (l % 4) + e;  // of the transpose: memory row `col`, element `row`
-        want |= element(s.bytes, s.offs[static_cast<size_t>(16 * m + col)], row, src.width) << (8 * e);
-      }
-      ASSERT_EQ(got[static_cast<size_t>(l * regs + r)], want) << inst << " lane " << l << " r" << r;
-    }
+    for (int r = 0; r < regs; ++r)
+      ASSERT_EQ(got[static_cast<size_t>(l * regs + r)], want_m16n16(s, src.width, l, r)) << inst << " lane " << l << " r" << r;
 }
 
 void check_m8n16(int matrices, const Source& src, uint32_t seed) {
@@ -130,12 +154,8 @@ void check_m8n16(int matrices, const Source& src, uint32_t seed) {
   const RowData s = random_setup(seed, 1024);
   const auto got = run(inst, matrices, false, "sm_120a", s);
   for (int l = 0; l < 32; ++l)
-    for (int m = 0; m < matrices; ++m) {
-      uint32_t want = 0;
-      for (int e = 0; e < 4; ++e)
-        want |= element(s.bytes, s.offs[static_cast<size_t>(8 * m + l / 4)], 4 * (l % 4) + e, src.width) << (8 * e);
-      ASSERT_EQ(got[static_cast<size_t>(l * matrices + m)], want) << inst << " lane " << l << " r" << m;
-    }
+    for (int m = 0; m < matrices; ++m)
+      ASSERT_EQ(got[static_cast<size_t>(l * matrices + m)], want_m8n16(s, src.width, l, m)) << inst << " lane " << l << " r" << m;
 }
 
 TEST(LdmatrixSubByte, M16n16EightBitTransposes) {
@@ -159,17 +179,43 @@ TEST(LdmatrixSubByte, StmatrixM16n8StoresTheTransposeOfTheCFragment) {
     const std::string inst = "stmatrix.sync.aligned.m16n8.x" + std::to_string(matrices) + ".trans.shared.b8";
     const RowData s = random_setup(static_cast<uint32_t>(10 + matrices), 32u * 4u * static_cast<unsigned>(matrices));
     const auto got = run(inst, matrices, true, matrices == 1 ? "sm_100a" : "sm_120a", s);
-    std::vector<uint8_t> want(1024, 0);
-    for (int l = 0; l < 32; ++l)
-      for (int m = 0; m < matrices; ++m)
-        for (int e = 0; e < 4; ++e) {
-          const int row = l / 4 + 8 * (e / 2), col = 2 * (l % 4) + e % 2;  // of the 16x8 matrix
-          want[s.offs[static_cast<size_t>(8 * m + col)] + static_cast<uint32_t>(row)] =
-              s.bytes[static_cast<size_t>((l * matrices + m) * 4 + e)];
-        }
+    const auto want = want_m16n8(s.offs, matrices, [&](int l, int m) {
+      uint32_t v = 0;
+      for (int e = 0; e < 4; ++e) v |= static_cast<uint32_t>(s.bytes[static_cast<size_t>((l * matrices + m) * 4 + e)]) << (8 * e);
+      return v;
+    });
     for (size_t i = 0; i < want.size(); ++i)
       ASSERT_EQ(static_cast<uint8_t>(got[i / 4] >> (8 * (i % 4))), want[i]) << inst << " shared byte " << i;
   }
+}
+
+// tests/emu/kernels/subbyte_matrix.ptx (scripts/emu-vs-gpu compares it with an sm_120 GPU):
+// every form in one kernel, on inputs like those emu-vs-gpu gives it (random bytes, the row
+// slots a permutation), checked here with the same references.
+TEST(LdmatrixSubByte, KernelForTheGpuComparison) {
+  const std::string text = emu_kernel("subbyte_matrix.ptx");
+  if (have_ptxas()) {
+    const auto as = run_ptxas(text, "sm_120a");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+  const RowData s = random_setup(21, 1024);
+  EmuRun emu;
+  emu.buffer(s.bytes, "in");
+  emu.buffer(s.offs, "offs");
+  const uint64_t o = emu.buffer(std::vector<uint32_t>(896), "out");
+  emu.launch(text, "subbyte_matrix", {1, 1, 1}, {32, 1, 1});
+  const auto got = emu.read<uint32_t>(o, 896);
+  const Source m16n16[] = {kB8, kB6, kB4}, m8n16[] = {kB6, kB4};
+  for (int l = 0; l < 32; ++l) {
+    const uint32_t* regs = &got[static_cast<size_t>(20 * l)];
+    for (int f = 0; f < 3; ++f)
+      for (int r = 0; r < 4; ++r) ASSERT_EQ(regs[4 * f + r], want_m16n16(s, m16n16[f].width, l, r)) << "lane " << l << " v" << 4 * f + r;
+    for (int f = 0; f < 2; ++f)
+      for (int m = 0; m < 4; ++m) ASSERT_EQ(regs[12 + 4 * f + m], want_m8n16(s, m8n16[f].width, l, m)) << "lane " << l << " v" << 12 + 4 * f + m;
+  }
+  const auto want = want_m16n8(s.offs, 4, [&](int l, int m) { return got[static_cast<size_t>(20 * l + m)]; });
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(static_cast<uint8_t>(got[640 + i / 4] >> (8 * (i % 4))), want[i]) << "stored byte " << i;
 }
 
 // Forms the validator refuses first by default: the emulator's own decoding names the fault.
