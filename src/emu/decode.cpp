@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "ldmatrix.hpp"
 #include "mma_sync.hpp"
 #include "program.hpp"
 #include "texture.hpp"
@@ -749,20 +750,7 @@ class Decoder {
       throw unsupported(fmt::format("the modifier {} of movmatrix", mo));
     }
     if (op == "st" && mo == ".bulk") return void(st_bulk_ = true);
-    if (op == "ldmatrix" || op == "stmatrix") {
-      if (mo == ".sync" || mo == ".aligned") return;
-      if (mo == ".trans") return void(d.flags |= kTrans);
-      if (mo == ".x1" || mo == ".x2" || mo == ".x4") return void(d.vec = static_cast<uint8_t>(mo[2] - '0'));
-      if (mo == ".shared" || mo == ".shared::cta") return void(d.space = Space::Shared);
-      if (mo == ".satfinite") return void(d.flags |= kSatfinite);
-      unsigned m = 0, n = 0, k = 0;
-      if (std::sscanf(std::string(mo).c_str(), ".m%un%uk%u", &m, &n, &k) == 3) {
-        d.mma_m = static_cast<uint8_t>(m), d.mma_n = static_cast<uint8_t>(n), d.mma_k = static_cast<uint8_t>(k);
-        return;
-      }
-      if (mo == ".m8n8") return void(d.mma_m = 8);
-      throw unsupported(fmt::format("the modifier {} of {}", mo, op));
-    }
+    if (op == "ldmatrix" || op == "stmatrix") return;  // ldmatrix_decode reads all of them
     if (op == "barrier" && mo == ".cluster") return void(cluster_barrier_ = true);
     if (op == "prmt") {  // the modes: sub 1..6 (0: the general selector form)
       static const std::unordered_map<std::string_view, uint8_t> kModes = {{".f4e", 1}, {".b4e", 2}, {".rc8", 3},
@@ -953,7 +941,10 @@ class Decoder {
       spaces_seen_ = 0;
       if (d.sub == 0) throw unsupported("this tensormap instruction");
     }
-    if ((op == "ldmatrix" || op == "stmatrix") && d.mma_m != 8) throw unsupported(fmt::format("this {} shape", op));
+    if (op == "ldmatrix" || op == "stmatrix") {
+      if (auto e = ldmatrix_decode(d, mods))
+        throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+    }
     if (op == "set" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
     if ((op == "dp4a" || op == "dp2a") && types.size() == 2) d.type2 = types[0], d.type3 = types[1], d.type = Ty{'s', 32};
     if (op == "barrier" && cluster_barrier_) {  // barrier.cluster.arrive / .wait

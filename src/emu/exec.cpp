@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "float_formats.hpp"
+#include "ldmatrix.hpp"
 #include "mma_sync.hpp"
 #include "program.hpp"
 #include "ptxpp/spec/validator.hpp"
@@ -2157,40 +2158,20 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
   }
 }
 
-// ldmatrix/stmatrix .m8n8.x{1,2,4}{.trans}.b16: threads 8i..8i+7 give the row addresses of
-// matrix i; thread l holds, of each matrix, row l/4, columns 2(l%4) and 2(l%4)+1 (transposed: the
-// same of the transpose).
+// ldmatrix/stmatrix (ldmatrix.cpp): the whole warp's matrices, each row through the usual
+// shared-memory checks as a 16-byte access of the lane that gives its address.
 void Runner::ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store) {
   if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec), fmt::format("{} needs all 32 lanes of the warp", store ? "stmatrix" : "ldmatrix"));
-  const Opnd& a = store ? in.ops[0] : in.ops[1];
-  const Opnd& r = store ? in.ops[1] : in.ops[0];
-  const bool trans = in.flags & kTrans;
-  bool regs_ok = r.kind == Opnd::Vec ? r.count == in.vec : r.kind == Opnd::Reg && in.vec == 1;
-  for (uint32_t i = 0; regs_ok && r.kind == Opnd::Vec && i < r.count; ++i) regs_ok = p_.vec_slots[r.slot + i] != kNoSlot;
-  if (!regs_ok)
-    fail(w, 0, fmt::format("{}.x{} needs {} register{} (one .b32 per matrix)", store ? "stmatrix" : "ldmatrix", in.vec, in.vec,
-                           in.vec == 1 ? "" : "s"));
-  for (unsigned mat = 0; mat < in.vec; ++mat) {
-    uint16_t tile[8][8];
-    uint8_t* rows[8];
-    for (int row = 0; row < 8; ++row) rows[row] = access(w, static_cast<int>(mat * 8 + static_cast<unsigned>(row)), in, a, 16, store);
-    if (!store)
-      for (int row = 0; row < 8; ++row) std::memcpy(tile[row], rows[row], 16);
-    for (int l = 0; l < kLanes; ++l) {
-      const uint32_t slot = r.kind == Opnd::Vec ? p_.vec_slots[r.slot + mat] : r.slot;
-      const int row = l / 4, col = 2 * (l % 4);
-      if (!store) {
-        const uint16_t lo = trans ? tile[col][row] : tile[row][col], hi = trans ? tile[col + 1][row] : tile[row][col + 1];
-        reg(w, slot, l) = static_cast<uint64_t>(lo) | static_cast<uint64_t>(hi) << 16;
-      } else {
-        const uint64_t v = reg(w, slot, l);
-        (trans ? tile[col][row] : tile[row][col]) = static_cast<uint16_t>(v);
-        (trans ? tile[col + 1][row] : tile[row][col + 1]) = static_cast<uint16_t>(v >> 16);
-      }
-    }
-    if (store)
-      for (int row = 0; row < 8; ++row) std::memcpy(rows[row], tile[row], 16);
-  }
+  struct Access final : LdmatrixWarp {
+    Runner& r;
+    Warp& w;
+    const DInst& in;
+    Access(Runner& runner, Warp& warp, const DInst& inst) : r(runner), w(warp), in(inst) {}
+    uint64_t& reg(uint32_t slot, int lane) override { return r.reg(w, slot, lane); }
+    uint8_t* row(int lane, bool st) override { return r.access(w, lane, in, st ? in.ops[0] : in.ops[1], 16, st); }
+    [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
+  } access(*this, w, in);
+  ldmatrix_execute(p_, in, access, store);
 }
 
 // mma.sync (mma_sync.cpp): the whole warp's D = A * B + C, from and into its registers.

@@ -13,7 +13,10 @@ std::optional<Ty> matrix_element_type(std::string_view m) {
   if (m == ".tf32") return Ty{'t', 32};
   if (m == ".e4m3") return Ty{'E', 8};
   if (m == ".e5m2") return Ty{'M', 8};
-  if (m == ".e3m2" || m == ".e2m3" || m == ".e2m1") return Ty{'x', 8};
+  // the 6- and 4-bit types of .kind::f8f6f4, one per 8-bit container (the kinds of cvt's pairs)
+  if (m == ".e2m1") return Ty{'4', 8};
+  if (m == ".e2m3") return Ty{'6', 8};
+  if (m == ".e3m2") return Ty{'7', 8};
   if (m == ".f32") return Ty{'f', 32};
   if (m == ".f64") return Ty{'f', 64};
   if (m == ".s32") return Ty{'s', 32};
@@ -32,7 +35,9 @@ std::string matrix_type_name(Ty t) {
     case 't': return "tf32";
     case 'E': return "e4m3";
     case 'M': return "e5m2";
-    case 'x': return "f6/f4";
+    case '4': return "e2m1";
+    case '6': return "e2m3";
+    case '7': return "e3m2";
     default: return fmt::format("{}{}", t.k, static_cast<unsigned>(t.bits));
   }
 }

@@ -21,7 +21,8 @@
 //
 // mma.sp (9.7.14.6): A's registers hold its non-zero half in the layout of a dense A of K/2
 // columns; the metadata operand e of the lanes the selector f names places it (sparse_matrix.cpp).
-// Every form of the ISA runs but the block-scaled ones and the 6-/4-bit types of .kind::f8f6f4.
+// .kind::f8f6f4's 6- and 4-bit types sit one per byte where fp8 elements do (see value()).
+// Every form of the ISA runs but the block-scaled ones (kBlockScaled says why).
 #include "mma_sync.hpp"
 
 #include <algorithm>
@@ -46,6 +47,7 @@ namespace {
 enum MmaBits : uint8_t { kAColMajor = 1, kBRowMajor = 2, kBitXor = 4, kBitAnd = 8, kSparse = 16, kOrdered = 32 };
 
 bool is_fp8(Ty t) { return t.k == 'E' || t.k == 'M'; }
+bool is_f6f4(Ty t) { return t.k == '4' || t.k == '6' || t.k == '7'; }
 bool is_int(Ty t, unsigned bits) { return (t.k == 's' || t.k == 'u') && t.bits == bits; }
 
 // Whether m, n, k is one of `shapes` (given as {m, k}; n is always 8).
@@ -55,6 +57,14 @@ bool shape_in(unsigned m, unsigned n, unsigned k, std::initializer_list<std::pai
     if (s.first == m && s.second == k) return true;
   return false;
 }
+
+// The manual's text (9.7.14.3) says what scale_A and scale_B are, but which thread's
+// scale-a-data / scale-b-data byte holds the scale factor of each row of A and column of B, as
+// {byte-id, thread-id} select them, only its figures show.
+constexpr const char* kBlockScaled =
+    "the block-scaled mma forms (.kind::mxf4, .kind::mxf4nvf4, .kind::mxf8f6f4 with .block_scale): the manual gives the "
+    "layout of the scale factors in scale-a-data/scale-b-data over the threads, as {byte-id, thread-id} select them, only "
+    "in figures, not in its text";
 
 // ---- execution ------------------------------------------------------------------------
 
@@ -67,6 +77,11 @@ double value(Ty t, uint64_t bits) {
     case 't': return decode(Format::TF32, static_cast<uint32_t>(bits));
     case 'E': return decode(Format::E4M3, static_cast<uint32_t>(bits));
     case 'M': return decode(Format::E5M2, static_cast<uint32_t>(bits));
+    // .kind::f8f6f4's 8-bit containers (9.7.14.5.14): e2m1 in the central bits 2-5, e2m3 and
+    // e3m2 in the low bits 0-5; the padding bits are not read
+    case '4': return decode(Format::E2M1, static_cast<uint32_t>(bits >> 2) & 0xF);
+    case '6': return decode(Format::E2M3, static_cast<uint32_t>(bits) & 0x3F);
+    case '7': return decode(Format::E3M2, static_cast<uint32_t>(bits) & 0x3F);
     case 'f': return t.bits == 64 ? std::bit_cast<double>(bits) : std::bit_cast<float>(static_cast<uint32_t>(bits));
     case 's': {
       const unsigned shift = 64 - t.bits;
@@ -156,12 +171,10 @@ std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_v
     else if (mo == ".and") and_op = true;
     else if (mo == ".popc") popc = true;
     else if (mo == ".kind::f8f6f4") f8f6f4 = true;
-    else if (mo.substr(0, 7) == ".kind::" || mo == ".block_scale")
-      return unsupported("the block-scaled mma forms (.kind::mxf4, .kind::mxf4nvf4, .kind::mxf8f6f4 with .block_scale)");
+    else if (mo.substr(0, 7) == ".kind::" || mo == ".block_scale") return unsupported(kBlockScaled);
     else if (auto t = matrix_element_type(mo)) types.push_back(*t);
     else if (parse_matrix_shape(mo, m, n, k)) shape = true;
-    else if (mo == ".ue8m0" || mo == ".ue4m3" || mo.substr(0, 12) == ".scale_vec::")
-      return unsupported("the block-scaled mma forms (.kind::mxf4, .kind::mxf4nvf4, .kind::mxf8f6f4 with .block_scale)");
+    else if (mo == ".ue8m0" || mo == ".ue4m3" || mo.substr(0, 12) == ".scale_vec::") return unsupported(kBlockScaled);
     else return unsupported(fmt::format("the modifier {} of mma", mo));
   }
   if (!shape || types.size() != 4 || layouts != 2)
@@ -179,7 +192,7 @@ std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_v
   const bool bf16 = shapes({{16, 8}, {16, 16}}, {{16, 16}, {16, 32}}) && ta.k == 'B' && tb.k == 'B' && td == f32 && tc == f32;
   const bool tf32 = shapes({{16, 4}, {16, 8}}, {{16, 8}, {16, 16}}) && ta.k == 't' && tb.k == 't' && td == f32 && tc == f32;
   const bool fp8 = (f8f6f4 ? shapes({{16, 32}}, {{16, 64}}) : shapes({{16, 16}, {16, 32}}, {{16, 64}})) &&
-                   (is_fp8(ta) || ta.k == 'x') && (is_fp8(tb) || tb.k == 'x') && td == tc && (td == f16 || td == f32);
+                   (is_fp8(ta) || is_f6f4(ta)) && (is_fp8(tb) || is_f6f4(tb)) && td == tc && (td == f16 || td == f32);
   const bool dbl = !sparse && shape_in(m, n, k, {{8, 4}, {16, 4}, {16, 8}, {16, 16}}) && ta == f64 && tb == f64 && td == f64 && tc == f64;
   const bool int8 = shapes({{8, 16}, {16, 16}, {16, 32}}, {{16, 32}, {16, 64}}) && is_int(ta, 8) && is_int(tb, 8) && td == s32 && tc == s32;
   const bool int4 = shapes({{8, 32}, {16, 32}, {16, 64}}, {{16, 64}, {16, 128}}) && is_int(ta, 4) && is_int(tb, 4) && td == s32 && tc == s32;
@@ -189,13 +202,11 @@ std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_v
     return bad(fmt::format("mma{}: not a shape and type combination of the ISA", names));
   if (!volta && sub != 0) return bad(fmt::format("mma{} takes only .row.col (A row-major, B column-major)", names));
   if (f8f6f4 && !fp8) return bad(".kind::f8f6f4 is only for mma.m16n8k32 (mma.sp.m16n8k64) with 8-, 6- and 4-bit floating-point types");
-  if (!f8f6f4 && (ta.k == 'x' || tb.k == 'x')) return bad(fmt::format("mma{}: .e3m2/.e2m3/.e2m1 need .kind::f8f6f4", names));
+  if (!f8f6f4 && (is_f6f4(ta) || is_f6f4(tb))) return bad(fmt::format("mma{}: .e3m2/.e2m3/.e2m1 need .kind::f8f6f4", names));
   if ((d.flags & kSatfinite) && !(int8 || int4)) return bad(".satfinite is only for integer (.s8/.u8/.s4/.u4) mma");
   if (rnd && !dbl) return bad("a rounding modifier (.rn/.rz/.rm/.rp) is only for .f64 mma");
   if (b1 != popc || (b1 && xor_op == and_op) || (!b1 && (xor_op || and_op)))
     return bad("mma with .b1 needs .popc and one of .xor/.and; only it takes them");
-  if (ta.k == 'x' || tb.k == 'x')
-    return unsupported(fmt::format("mma{} (the placement of 6- and 4-bit elements in their 8-bit register slots is not modelled)", names));
   const size_t want_ops = sparse ? 6 : 4;
   if (ops.size() != want_ops)
     return bad(fmt::format("mma{} with {} operands; it has {}", names, ops.size(), sparse ? "6 (d, a, b, c, e, f)" : "4 (d, a, b, c)"));

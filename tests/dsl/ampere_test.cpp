@@ -248,6 +248,64 @@ TEST(Ampere, LdmatrixStmatrixEmitExactlyThis) {
                Error);
 }
 
+// The 8-, 6- and 4-bit forms of the sm_100a/sm_120a families: exact PTX, ptxas for both, and
+// misuse named at trace time (wrong counts, B8 for m8n16, an older target).
+TEST(Ampere, SubByteLdmatrixStmatrixEmitExactlyThis) {
+  auto body = [] {
+    auto buf = smem::alloc(b8, {64, 64}, 128);
+    Reg base = buf.base();
+    std::vector<Reg> a = ldmatrix_m16n16(2, base);
+    (void)ldmatrix_m16n16(1, base, 32, LdmatrixSource::B6x16_P32);
+    ldmatrix_m16n16({a[0], a[1]}, base, 0, LdmatrixSource::B4x16_P64);
+    (void)ldmatrix_m8n16(4, base, LdmatrixSource::B4x16_P64, 64);
+    ldmatrix_m8n16({a[2]}, base, LdmatrixSource::B6x16_P32);
+    stmatrix_m16n8(base, {a[0], a[1], a[2], a[3]}, 512);
+    stmatrix_m16n8(base, {a[3]});
+  };
+  const std::vector<std::string> want = {
+      "mov.u32 \t%r1, smem;",
+      "ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8 \t{%r2, %r3, %r4, %r5}, [%r1];",
+      "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b6x16_p32 \t{%r6, %r7}, [%r1+32];",
+      "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b4x16_p64 \t{%r2, %r3}, [%r1];",
+      "ldmatrix.sync.aligned.m8n16.x4.shared.b8x16.b4x16_p64 \t{%r8, %r9, %r10, %r11}, [%r1+64];",
+      "ldmatrix.sync.aligned.m8n16.x1.shared.b8x16.b6x16_p32 \t{%r4}, [%r1];",
+      "stmatrix.sync.aligned.m16n8.x4.trans.shared.b8 \t[%r1+512], {%r2, %r3, %r4, %r5};",
+      "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 \t[%r1], {%r5};",
+  };
+  for (const char* arch : {"sm_100a", "sm_120a"}) {
+    auto t = trace_body(body, arch);
+    EXPECT_EQ(instructions_of(t->ptx), want) << arch;
+    expect_clean(t->ptx, arch);
+  }
+  auto expect_error = [](const std::function<void()>& f, const std::string& says, const std::string& arch = "sm_100a") {
+    try {
+      (void)trace_body(f, arch);
+      ADD_FAILURE() << "no error; wanted: " << says;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  auto base = [] { return smem::alloc(b8, {1024}, 128).base(); };
+  expect_error([&] { (void)ldmatrix_m16n16(4, base()); }, "moves 1 or 2 matrices, not 4");
+  expect_error([&] {
+    Reg r = base();
+    ldmatrix_m16n16({r, r, r}, r);
+  }, "two registers per matrix, 2 or 4 (one or two matrices), not 3");
+  expect_error([&] { (void)ldmatrix_m8n16(1, base(), LdmatrixSource::B8); }, "loads packed rows only");
+  expect_error([&] { (void)ldmatrix_m8n16(3, base(), LdmatrixSource::B6x16_P32); }, "ldmatrix .m8n16 moves 1, 2 or 4 matrices, not 3");
+  expect_error([&] {
+    Reg r = base();
+    stmatrix_m16n8(r, {});
+  }, "stmatrix .m16n8 moves 1, 2 or 4 matrices, not 0");
+  expect_error([&] {
+    Reg p(u64);
+    (void)ldmatrix_m16n16(1, p);
+  }, "32-bit shared-window address");
+  // sm_90a has none of them: the validator names the target
+  expect_error([&] { (void)ldmatrix_m16n16(1, base()); }, "sm_90a", "sm_90a");
+  expect_error([&] { stmatrix_m16n8(base(), {base()}); }, "sm_90a", "sm_90a");
+}
+
 TEST(Ampere, CpAsyncEmitsExactlyThis) {
   auto t = kernel("k").in(tensor(b8, {"N"})).arch("sm_80").body([](Tensor x) {
     Reg g = x.global_ptr();

@@ -5,6 +5,7 @@
 // the kernel stored with the same functions. The data is random and the matrices are not
 // square or symmetric, so a transposed or swapped layout shows. ptxas checks every kernel.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfenv>
 #include <cmath>
@@ -421,8 +422,12 @@ TEST(MmaSyncVolta, EveryLayoutAndTypeCombination) {
 struct Fp8 {
   const char* name;
   int man, exp_bits;
+  int shift = 0;  // .kind::f8f6f4: where the element sits in its 8-bit container
+  int bits() const { return 1 + man + exp_bits; }
 };
 constexpr Fp8 kE4m3{".e4m3", 3, 4}, kE5m2{".e5m2", 2, 5};
+// The manual (9.7.14.5.14): e2m1 in the central 4 bits of its byte, e2m3 and e3m2 in the low 6.
+constexpr Fp8 kE2m1{".e2m1", 1, 2, 2}, kE2m3{".e2m3", 3, 2, 0}, kE3m2{".e3m2", 2, 3, 0};
 
 void check_fp8(int k, const Fp8& ta, const Fp8& tb, bool f16_acc, bool kind, uint32_t seed) {
   const int m = 16, n = 8;
@@ -433,15 +438,26 @@ void check_fp8(int k, const Fp8& ta, const Fp8& tb, bool f16_acc, bool kind, uin
   f.na = m * k / 4 / 32, f.nb = k * n / 4 / 32;
   f.nc = f.nd = f16_acc ? 2 : 4;
   std::mt19937 g(seed);
-  auto small = [&] { return static_cast<double>(static_cast<int>(g() % 13) - 6) * 0.5; };  // exact in e4m3 and e5m2
+  const bool narrow = ta.bits() < 8 || tb.bits() < 8;
+  // exact and normal (or zero) in every type: e2m1's values are 0, 0.5, 1, 1.5, 2, 3, 4, 6
+  const double kNormal[] = {0, 1, -1, 1.5, -1.5, 2, -2, 3, -3};
+  auto small = [&] {
+    if (narrow) return kNormal[g() % 9];
+    return static_cast<double>(static_cast<int>(g() % 13) - 6) * 0.5;  // exact in e4m3 and e5m2
+  };
   std::vector<double> A(static_cast<size_t>(m * k)), B(static_cast<size_t>(k * n)), C(static_cast<size_t>(m * n));
   for (auto& x : A) x = small();
   for (auto& x : B) x = small();
   for (auto& x : C) x = small() * 4;
   const int stride = f.na + f.nb + f.nc;
   std::vector<uint64_t> in(static_cast<size_t>(32 * stride));
-  pack(in, stride, 0, f.na, 8, a_layout(m, k, '8'), [&](Pos p) { return code_of(A[static_cast<size_t>(p.row * k + p.col)], ta.man, ta.exp_bits); });
-  pack(in, stride, f.na, f.nb, 8, b_layout(k, '8'), [&](Pos p) { return code_of(B[static_cast<size_t>(p.row * n + p.col)], tb.man, tb.exp_bits); });
+  // the element in its container; the padding bits random (the emulator's reading: not read)
+  auto container = [&](double v, const Fp8& t) -> uint64_t {
+    const uint32_t value_mask = ((1u << t.bits()) - 1) << t.shift;
+    return (code_of(v, t.man, t.exp_bits) << t.shift) | (g() & 0xFFu & ~value_mask);
+  };
+  pack(in, stride, 0, f.na, 8, a_layout(m, k, '8'), [&](Pos p) { return container(A[static_cast<size_t>(p.row * k + p.col)], ta); });
+  pack(in, stride, f.na, f.nb, 8, b_layout(k, '8'), [&](Pos p) { return container(B[static_cast<size_t>(p.row * n + p.col)], tb); });
   pack(in, stride, f.na + f.nb, f.nc, f16_acc ? 16 : 32, c_layout(m), [&](Pos p) -> uint64_t {
     const double v = C[static_cast<size_t>(p.row * n + p.col)];
     return f16_acc ? code_of(v, 10, 5) : std::bit_cast<uint32_t>(static_cast<float>(v));
@@ -470,6 +486,13 @@ TEST(MmaSyncFp8, KindF8f6f4WithEightBitTypes) {
   check_fp8(32, kE5m2, kE5m2, true, true, 65);
 }
 
+TEST(MmaSyncFp8, KindF8f6f4WithSixAndFourBitTypes) {
+  check_fp8(32, kE2m1, kE2m1, false, true, 66);
+  check_fp8(32, kE2m3, kE3m2, false, true, 67);
+  check_fp8(32, kE3m2, kE2m1, true, true, 68);
+  check_fp8(32, kE2m1, kE4m3, false, true, 69);
+}
+
 
 // ---- mma.sp --------------------------------------------------------------------------------
 
@@ -477,7 +500,8 @@ struct SparseCase {
   int k;
   std::string prefix;  // "mma.sp" or "mma.sp::ordered_metadata"
   std::string types;   // ".f32.f16.f16.f32" ...
-  char kind;           // 'h' (f16), 'b' (bf16), 't' (tf32), 'E' (e4m3), 's'/'u' (8-bit integers), 'S'/'U' (4-bit)
+  char kind;           // 'h' (f16), 'b' (bf16), 't' (tf32), 'E' (e4m3), 'F' (e2m1 in bits 2-5 of a byte), 's'/'u' (8-bit
+                       // integers), 'S'/'U' (4-bit)
   std::string target;
   int f = 0;
   bool f16_acc = false;
@@ -490,7 +514,7 @@ struct SparseCase {
 std::string check_sparse(const SparseCase& c, uint32_t seed) {
   const int m = 16, n = 8, k = c.k;
   const bool four = c.kind == 'S' || c.kind == 'U', tf32 = c.kind == 't';
-  const bool eight = c.kind == 'E' || c.kind == 's' || c.kind == 'u';
+  const bool eight = c.kind == 'E' || c.kind == 'F' || c.kind == 's' || c.kind == 'u';
   const bool integer = c.kind == 's' || c.kind == 'u' || four;
   Form f;
   f.inst = c.prefix + ".sync.aligned.m16n8k" + std::to_string(k) + ".row.col" + c.types;
@@ -503,6 +527,7 @@ std::string check_sparse(const SparseCase& c, uint32_t seed) {
   std::mt19937 g(seed);
   auto value = [&] {
     if (four) return static_cast<double>(c.kind == 'S' ? static_cast<int>(g() % 16) - 8 : static_cast<int>(g() % 16));
+    if (c.kind == 'F') return std::array{0.0, 1.0, -1.0, 1.5, -1.5, 2.0, -3.0}[g() % 7];  // normal in e2m1
     const int v = static_cast<int>(g() % 7) - 3;
     return c.kind == 's' || c.kind == 'u' ? static_cast<double>(c.kind == 'u' ? v + 3 : v) : v * 0.5;
   };
@@ -539,6 +564,7 @@ std::string check_sparse(const SparseCase& c, uint32_t seed) {
       case 'b': return code_of(v, 7, 8);
       case 't': return std::bit_cast<uint32_t>(static_cast<float>(v));
       case 'E': return code_of(v, 3, 4);
+      case 'F': return code_of(v, 1, 2) << 2;
       default: return static_cast<uint64_t>(static_cast<int64_t>(v)) & (four ? 0xF : 0xFF);
     }
   };
@@ -604,6 +630,7 @@ TEST(MmaSyncSparse, EightBitM16n8k64) {
   EXPECT_EQ(check_sparse({64, "mma.sp", ".f32.e4m3.e4m3.f32", 'E', "sm_89"}, 83), "");
   EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".f16.e4m3.e4m3.f16", 'E', "sm_120a", 0, true}, 84), "");
   EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".kind::f8f6f4.f32.e4m3.e4m3.f32", 'E', "sm_120a"}, 85), "");
+  EXPECT_EQ(check_sparse({64, "mma.sp::ordered_metadata", ".kind::f8f6f4.f32.e2m1.e2m1.f32", 'F', "sm_120a"}, 86), "");
 }
 
 // .tf32 is 1:2 sparse: one element of each pair, its field 0b0100 (the first) or 0b1110.
@@ -746,13 +773,13 @@ TEST(MmaSyncErrors, UnsupportedFormsAreReportedClearly) {
        "mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2, %r3}, {%f4, %f5, %f6, %f7};",
        "two registers for b"},
       {"sm_120a",
-       "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e4m3.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, "
-       "{%f4, %f5, %f6, %f7};",
-       "6- and 4-bit elements"},
-      {"sm_120a",
        "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, "
        "{%r4, %r5}, {%f4, %f5, %f6, %f7}, %r6, {%h0, %h1}, %r7, {%h2, %h3};",
-       "block-scaled mma"},
+       "only in figures, not in its text"},
+      {"sm_120a",
+       "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e2m1.e3m2.f32.ue8m0 {%f0, %f1, %f2, %f3}, "
+       "{%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f4, %f5, %f6, %f7}, %r6, {%h0, %h1}, %r7, {%h2, %h3};",
+       "the layout of the scale factors in scale-a-data/scale-b-data"},
   };
   for (const auto& c : cases) {
     const std::string rep = report_of(c.target, c.body);

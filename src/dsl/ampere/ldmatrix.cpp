@@ -25,6 +25,24 @@ std::string mnemonic(const char* op, size_t n, bool trans) {
   return fmt::format("{}.sync.aligned.m8n8.x{}{}.shared.b16", op, n, trans ? ".trans" : "");
 }
 
+// ".b8", ".b8x16.b6x16_p32" or ".b8x16.b4x16_p64".
+const char* source_suffix(LdmatrixSource src) {
+  switch (src) {
+    case LdmatrixSource::B6x16_P32: return ".b8x16.b6x16_p32";
+    case LdmatrixSource::B4x16_P64: return ".b8x16.b4x16_p64";
+    default: return ".b8";
+  }
+}
+
+std::vector<Reg> fresh_b32(int count, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  std::vector<Reg> regs;
+  for (int i = 0; i < count; ++i) regs.push_back(t.new_reg(DType::b32, {}, where));
+  return regs;
+}
+
+std::vector<Operand> operands_of(const std::vector<Reg>& regs) { return {regs.begin(), regs.end()}; }
+
 }  // namespace
 
 void ldmatrix(const std::vector<Operand>& dst, const Reg& shared_addr, int64_t offset, bool trans, ptx::SourceLocation where) {
@@ -58,6 +76,47 @@ void stmatrix(const Reg& shared_addr, const std::vector<Operand>& src, int64_t o
   check_addr(t, shared_addr, "stmatrix", where);
   const Operand ops[] = {ptx::addr(shared_addr, offset), ptx::vec(src)};
   t.emit_text(mnemonic("stmatrix", src.size(), trans), ops, where);
+}
+
+void ldmatrix_m16n16(const std::vector<Operand>& dst, const Reg& shared_addr, int64_t offset, LdmatrixSource src, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  if (dst.size() != 2 && dst.size() != 4)
+    throw Error(fmt::format("ldmatrix .m16n16 fills two registers per matrix, 2 or 4 (one or two matrices), not {}", dst.size()), where);
+  check_addr(t, shared_addr, "ldmatrix", where);
+  const Operand ops[] = {ptx::vec(dst), ptx::addr(shared_addr, offset)};
+  t.emit_text(fmt::format("ldmatrix.sync.aligned.m16n16.x{}.trans.shared{}", dst.size() / 2, source_suffix(src)), ops, where);
+}
+
+std::vector<Reg> ldmatrix_m16n16(int matrices, const Reg& shared_addr, int64_t offset, LdmatrixSource src, ptx::SourceLocation where) {
+  if (matrices != 1 && matrices != 2) throw Error(fmt::format("ldmatrix .m16n16 moves 1 or 2 matrices, not {}", matrices), where);
+  std::vector<Reg> regs = fresh_b32(2 * matrices, where);
+  ldmatrix_m16n16(operands_of(regs), shared_addr, offset, src, where);
+  return regs;
+}
+
+void ldmatrix_m8n16(const std::vector<Operand>& dst, const Reg& shared_addr, LdmatrixSource src, int64_t offset, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  if (src == LdmatrixSource::B8)
+    throw Error("ldmatrix .m8n16 loads packed rows only: LdmatrixSource::B6x16_P32 or B4x16_P64, not B8", where);
+  check_count(dst.size(), "ldmatrix .m8n16", where);
+  check_addr(t, shared_addr, "ldmatrix", where);
+  const Operand ops[] = {ptx::vec(dst), ptx::addr(shared_addr, offset)};
+  t.emit_text(fmt::format("ldmatrix.sync.aligned.m8n16.x{}.shared{}", dst.size(), source_suffix(src)), ops, where);
+}
+
+std::vector<Reg> ldmatrix_m8n16(int matrices, const Reg& shared_addr, LdmatrixSource src, int64_t offset, ptx::SourceLocation where) {
+  check_count(static_cast<size_t>(matrices < 0 ? 0 : matrices), "ldmatrix .m8n16", where);
+  std::vector<Reg> regs = fresh_b32(matrices, where);
+  ldmatrix_m8n16(operands_of(regs), shared_addr, src, offset, where);
+  return regs;
+}
+
+void stmatrix_m16n8(const Reg& shared_addr, const std::vector<Operand>& src, int64_t offset, ptx::SourceLocation where) {
+  Trace& t = Trace::current(where);
+  check_count(src.size(), "stmatrix .m16n8", where);
+  check_addr(t, shared_addr, "stmatrix", where);
+  const Operand ops[] = {ptx::addr(shared_addr, offset), ptx::vec(src)};
+  t.emit_text(fmt::format("stmatrix.sync.aligned.m16n8.x{}.trans.shared.b8", src.size()), ops, where);
 }
 
 }  // namespace ptx::ampere
