@@ -5,11 +5,14 @@
 // pipeline and TMA helpers of ptx::hopper work unchanged on sm_100a.
 #pragma once
 
+#include "ptxpp/dsl/blackwell/block_scaled_descriptor.hpp"
 #include "ptxpp/dsl/blackwell/commit.hpp"
 #include "ptxpp/dsl/blackwell/cta_group.hpp"
 #include "ptxpp/dsl/blackwell/fence.hpp"
 #include "ptxpp/dsl/blackwell/instr_descriptor.hpp"
 #include "ptxpp/dsl/blackwell/mma.hpp"
+#include "ptxpp/dsl/blackwell/mma_block_scaled.hpp"
+#include "ptxpp/dsl/blackwell/mma_options.hpp"
 #include "ptxpp/dsl/blackwell/smem_descriptor.hpp"
 #include "ptxpp/dsl/blackwell/tma_pair.hpp"
 #include "ptxpp/dsl/blackwell/tmem_alloc.hpp"
