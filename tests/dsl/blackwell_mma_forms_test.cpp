@@ -223,13 +223,16 @@ struct Ops {
   ptx::Reg d{b32}, at{b32}, sa{b32}, sb{b32}, meta{b32}, da{b64}, idesc{b32}, p{pred};
 };
 
-TEST(BlackwellMmaForms, BlockScaledMisuseIsReported) {
-  auto with = [](auto&& f) {
-    return [f] {
-      Ops o;
-      f(o);
-    };
+// A body that makes the operands and hands them to f.
+template <class F>
+std::function<void()> with(F f) {
+  return [f] {
+    Ops o;
+    f(o);
   };
+}
+
+TEST(BlackwellMmaForms, BlockScaledMisuseIsReported) {
   auto bs = [](const BlockScaledDescriptor& id) {
     return [id](Ops& o) { mma_block_scaled(id, o.d, o.da, o.da, o.sa, o.sb, o.p); };
   };
@@ -293,12 +296,6 @@ TEST(BlackwellMmaForms, BlockScaledMisuseIsReported) {
 }
 
 TEST(BlackwellMmaForms, OptionsMisuseIsReported) {
-  auto with = [](auto&& f) {
-    return [f] {
-      Ops o;
-      f(o);
-    };
-  };
   InstrDescriptor i8{.kind = MmaKind::I8, .a = MmaType::s8, .b = MmaType::s8, .d = AccType::s32, .m = 128, .n = 64};
   InstrDescriptor sparse = bf16_f32(128, 64);
   sparse.sparse = true;
@@ -350,6 +347,8 @@ TEST(BlackwellMmaForms, OptionsMisuseIsReported) {
          mma_ws(s, o.d, o.da, o.da, o.p, {.sparse_metadata = &o.meta});
        }),
        "(sparse .ws takes N = 64 or 128)"},
+      {with([sparse](Ops& o) { mma_ws(sparse, o.d, o.da, o.da, o.p); }),
+       "tcgen05.mma.ws: the descriptor is sparse: tcgen05.mma.ws.sp needs the metadata address (sparse_metadata)"},
       {with([](Ops& o) {
          InstrDescriptor w = bf16_f32(128, 64);
          w.ws = true;

@@ -39,6 +39,11 @@ Operand mma_a_operand(const Reg& a, bool a_tmem, ptx::SourceLocation where) {
   return a;
 }
 
+void check_sparse_metadata(bool sparse, const Reg* meta, std::string_view inst, ptx::SourceLocation where) {
+  if (sparse && !meta) throw Error(fmt::format("{}: the descriptor is sparse: {}.sp needs the metadata address (sparse_metadata)", inst, inst), where);
+  if (!sparse && meta) throw Error(fmt::format("{}: sparse metadata given, but the descriptor is dense (set sparse in it)", inst), where);
+}
+
 void emit_mma(bool ws, CtaGroup group, std::string_view kind, const std::string& modifiers, const Reg& d_tmem, const Operand& a,
               const Reg& b_desc, const Reg* meta, const Operand& idesc, std::span<const Operand> tail, ptx::SourceLocation where) {
   check_mma_tmem(d_tmem, "the D address", where);
@@ -68,10 +73,7 @@ void mma_with_options(CtaGroup group, MmaKind kind, const Reg& d_tmem, const Reg
                       const Reg& enable_input_d, const MmaOptions& opt, const KnownDescriptor* known, ptx::SourceLocation where) {
   const Operand a_op = detail::mma_a_operand(a, a_tmem, where);
   detail::check_pred(enable_input_d, "tcgen05.mma: enable-input-d", where);
-  if (known && known->sparse != (opt.sparse_metadata != nullptr))
-    throw Error(known->sparse ? "tcgen05.mma: the descriptor is sparse: tcgen05.mma.sp needs the metadata address (sparse_metadata)"
-                              : "tcgen05.mma: sparse metadata given, but the descriptor is dense (set sparse in it)",
-                where);
+  if (known) detail::check_sparse_metadata(known->sparse, opt.sparse_metadata, "tcgen05.mma", where);
   std::string modifiers;
   if (opt.ashift) {
     if (!a_tmem) throw Error("tcgen05.mma: .ashift shifts A in tensor memory (mma_tmem_a), not A from a shared-memory descriptor", where);
@@ -119,10 +121,7 @@ void mma_ws_any(MmaKind kind, const Reg& d_tmem, const Reg& a, bool a_tmem, cons
                 const Reg& enable_input_d, const MmaWsOptions& opt, const bool* sparse, ptx::SourceLocation where) {
   const Operand a_op = detail::mma_a_operand(a, a_tmem, where);
   detail::check_pred(enable_input_d, "tcgen05.mma.ws: enable-input-d", where);
-  if (sparse && *sparse != (opt.sparse_metadata != nullptr))
-    throw Error(*sparse ? "tcgen05.mma.ws: the descriptor is sparse: tcgen05.mma.ws.sp needs the metadata address (sparse_metadata)"
-                        : "tcgen05.mma.ws: sparse metadata given, but the descriptor is dense (set sparse in it)",
-                where);
+  if (sparse) detail::check_sparse_metadata(*sparse, opt.sparse_metadata, "tcgen05.mma.ws", where);
   std::vector<Operand> tail{enable_input_d};
   if (opt.zero_column_mask) {
     detail::check_int_reg(*opt.zero_column_mask, 64, "tcgen05.mma.ws: the zero-column mask descriptor", where);

@@ -28,10 +28,7 @@ void block_scaled_known(const BlockScaledDescriptor& id, const Reg& d_tmem, cons
                         ptx::SourceLocation where) {
   const uint32_t bits = id.bits(where);
   if (a_tmem && id.transpose_a) throw Error("tcgen05.mma: A in tensor memory cannot be transposed (MN-major)", where);
-  if (id.sparse != (opt.sparse_metadata != nullptr))
-    throw Error(id.sparse ? "tcgen05.mma: the descriptor is sparse: tcgen05.mma.sp needs the metadata address (sparse_metadata)"
-                          : "tcgen05.mma: sparse metadata given, but the descriptor is dense (set sparse in it)",
-                where);
+  detail::check_sparse_metadata(id.sparse, opt.sparse_metadata, "tcgen05.mma", where);
   emit_block_scaled(id.group, id.kind, id.vec, d_tmem, a, a_tmem, b_desc, Operand(bits), scale_a_tmem, scale_b_tmem, enable_input_d, opt,
                     where);
 }

@@ -20,6 +20,10 @@ void check_mma_tmem(const Reg& r, std::string_view what, ptx::SourceLocation whe
 // The A operand: a 64-bit descriptor register or [a_tmem] (checked).
 Operand mma_a_operand(const Reg& a, bool a_tmem, ptx::SourceLocation where);
 
+// An error unless the metadata address is given exactly when the descriptor is sparse; `inst`
+// is "tcgen05.mma" or "tcgen05.mma.ws".
+void check_sparse_metadata(bool sparse, const Reg* meta, std::string_view inst, ptx::SourceLocation where);
+
 // One tcgen05.mma of any form:
 //   tcgen05.mma{.ws}{.sp}.cta_group::N.KIND{modifiers} [d_tmem], a, b_desc, {[meta],} idesc, tail...;
 // `kind` is "kind::f16", ...; `modifiers` what follows it (".ashift.collector::a::fill", ...);
