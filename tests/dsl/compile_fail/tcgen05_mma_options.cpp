@@ -1,6 +1,7 @@
 // Compiled by the dsl.compile_fail.tcgen05_mma tests: with -DPTXPP_LEGAL it must compile, with
 // each -DPTXPP_CASE=N it must not (an option the tcgen05.mma form has no operand or modifier for).
-#include <ptxpp/dsl.hpp>
+#include <ptxpp/dsl/blackwell/mma.hpp>
+#include <ptxpp/dsl/blackwell/mma_block_scaled.hpp>
 
 namespace bw = ptx::blackwell;
 
