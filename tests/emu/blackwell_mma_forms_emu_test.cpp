@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../../examples/kernels/tcgen05_mma_probe.hpp"
 #include "../unit/ptxas_util.hpp"
 #include "emu_test_util.hpp"
 
@@ -74,7 +75,7 @@ uint32_t random_code(Elem t, std::mt19937& g) {
 // ---- the kernel -----------------------------------------------------------------------------
 
 // Operands of one case: A (128 rows) and B (n rows) as K-major rows of 32 bytes, codes[row][k]
-// (k < K); the scale factor cells of A's 128 rows and B's n columns (one 32-bit word each).
+// (k < K); the scale factor words of A's 128 rows and B's n columns.
 struct Operands {
   int n = 0, k = 0;
   Elem a = Elem::e4m3, b = Elem::e4m3;
@@ -83,10 +84,8 @@ struct Operands {
 };
 
 constexpr int kM = 128;
-constexpr uint32_t kLbo = 128, kSbo = 256;  // unswizzled K-major: 8 rows x 16 bytes per core matrix
-constexpr int64_t kSfaColumn = 64, kSfbColumn = 68;
 
-// The bytes of rows of 32 bytes in the canonical no-swizzle K-major layout.
+// The bytes of rows of 32 bytes in the probe's layout (examples/kernels/tcgen05_mma_probe.hpp).
 void place_rows(std::vector<uint8_t>& image, uint32_t base, int rows, const std::vector<uint32_t>& codes, int k, Elem t) {
   for (int r = 0; r < rows; ++r)
     for (int byte = 0; byte < 32; ++byte) {
@@ -94,104 +93,21 @@ void place_rows(std::vector<uint8_t>& image, uint32_t base, int rows, const std:
       if (t == Elem::e2m1_packed) v = codes[static_cast<size_t>(r * k + 2 * byte)] | codes[static_cast<size_t>(r * k + 2 * byte + 1)] << 4;
       else if (t == Elem::bf16) v = codes[static_cast<size_t>(r * k + byte / 2)] >> (8 * (byte % 2)) & 0xFF;
       else v = codes[static_cast<size_t>(r * k + byte)];
-      const uint32_t off = base + static_cast<uint32_t>(r / 8) * kSbo + static_cast<uint32_t>(byte / 16) * kLbo + static_cast<uint32_t>(r % 8) * 16 +
-                           static_cast<uint32_t>(byte % 16);
-      image[off] = static_cast<uint8_t>(v);
+      image[base + examples::probe_offset(r, byte)] = static_cast<uint8_t>(v);
     }
 }
 
-// What the issuing thread emits, given D, A/B descriptors, the scale factor addresses.
-using Issue = std::function<void(const Reg& d, const Reg& da, const Reg& db, const Reg& sfa, const Reg& sfb)>;
-
-// Runs one kernel of 128 threads: A and B into shared memory, the scale factor cells into tensor
-// memory columns 64-67 (A) and 68-69 (B) of every 32-lane quarter (each warp writes its own), then
-// thread 0 issues the mma(s), commits and all read D (columns 0..n-1) back.
-std::vector<float> run(const Operands& o, const Issue& issue) {
-  const uint32_t a_bytes = kM * 32, b_bytes = static_cast<uint32_t>(o.n) * 32;
-  const uint32_t total = (a_bytes + b_bytes + 2047) / 2048 * 2048;  // whole 16-byte steps of all 128 threads
+// Runs the probe kernel on the emulator (ptxas checks it first).
+std::vector<float> run(const Operands& o, const examples::ProbeIssue& issue) {
+  const uint32_t total = examples::probe_image_bytes(o.n);
   std::vector<uint8_t> image(total, 0);
   place_rows(image, 0, kM, o.a_codes, o.k, o.a);
-  place_rows(image, a_bytes, o.n, o.b_codes, o.k, o.b);
+  place_rows(image, kM * 32, o.n, o.b_codes, o.k, o.b);
   std::vector<uint32_t> words(total / 4);
   std::memcpy(words.data(), image.data(), total);
   std::vector<uint32_t> scales(o.sfa_cells);
   scales.insert(scales.end(), o.sfb_cells.begin(), o.sfb_cells.end());
-  const int n = o.n;
-  auto kern = ptx::kernel("mma_form")
-                  .in(ptx::tensor(u32, {static_cast<int64_t>(words.size())}))
-                  .in(ptx::tensor(u32, {static_cast<int64_t>(scales.size())}))
-                  .out(ptx::tensor(f32, {kM, n}))
-                  .block(128)
-                  .arch("sm_100a")
-                  .body([&](ptx::Tensor img, ptx::Tensor sf, ptx::Tensor out) {
-                    namespace inst = ptx::inst;
-                    auto buf = ptx::smem::alloc(b8, {total}, 1024);
-                    auto bars = ptx::smem::alloc(b64, {1}, 8);
-                    auto slot = ptx::smem::alloc(u32, {1}, 16);
-                    const hopper::Mbarrier done(bars.addr(0));
-                    ptx::Reg t = ptx::read(ptx::special::tid.x(), u32);
-                    ptx::Reg warp = t >> 5;
-                    ptx::Reg pi = img.global_ptr();
-                    ptx::Reg sbase = buf.base();
-                    for (uint32_t i = 0; i < total / 16 / 128; ++i) {
-                      ptx::Reg off = (t + i * 128) << 4;
-                      ptx::Reg src = pi + off;
-                      ptx::Reg dst = sbase + off;
-                      ptx::RegArray q(b32, 4);
-                      inst::ld.global.v4.b32(ptx::vec(q[0], q[1], q[2], q[3]), ptx::addr(src));
-                      inst::st.shared.v4.b32(ptx::addr(dst), ptx::vec(q[0], q[1], q[2], q[3]));
-                    }
-                    hopper::fence_proxy_async();
-                    ptx::Reg t0 = t == 0u;
-                    done.init(1, &t0);
-                    hopper::fence_mbarrier_init();
-                    ptx::Reg w0 = warp == 0u;
-                    ptx::if_(w0, [&] { bw::tmem_alloc(slot.addr(0), 128); });
-                    bw::fence_before_thread_sync();
-                    inst::bar.sync(0);
-                    bw::fence_after_thread_sync();
-                    ptx::Reg tmem(b32);
-                    inst::ld.shared.b32(tmem, slot.addr(0));
-                    // the scale factors: lane l of every quarter holds the cells of rows l, 32 + l, ...
-                    ptx::Reg lane = t & 31u;
-                    ptx::Reg lane_off = lane << 2;
-                    ptx::Reg ps = sf.global_ptr() + lane_off;
-                    ptx::RegArray cells(b32, 6);
-                    for (int c = 0; c < 6; ++c) inst::ld.global.b32(cells[static_cast<size_t>(c)], ptx::addr(ps, 4 * 32 * c));
-                    ptx::Reg quarter = warp << 21;
-                    ptx::Reg tq = tmem + quarter;
-                    bw::tmem_store(bw::TmemShape::S32x32b, 4, tq, cells, 0, kSfaColumn);
-                    bw::tmem_store(bw::TmemShape::S32x32b, 2, tq, cells, 4, kSfbColumn);
-                    bw::tmem_wait_st();
-                    bw::fence_before_thread_sync();
-                    inst::bar.sync(0);
-                    bw::fence_after_thread_sync();
-                    ptx::if_(t0, [&] {
-                      const bw::SmemDescriptor layout = bw::k_major(0, bw::SmemSwizzle::None, kSbo, kLbo);
-                      ptx::Reg da = bw::make_smem_descriptor(sbase, layout);
-                      ptx::Reg sb = sbase + a_bytes;
-                      ptx::Reg db = bw::make_smem_descriptor(sb, layout);
-                      ptx::Reg sfa = tmem + static_cast<uint32_t>(kSfaColumn);
-                      ptx::Reg sfb = tmem + static_cast<uint32_t>(kSfbColumn);
-                      issue(tmem, da, db, sfa, sfb);
-                      bw::commit(bw::CtaGroup::One, done);
-                    });
-                    done.wait(0);
-                    bw::fence_after_thread_sync();
-                    ptx::RegArray d(f32, static_cast<size_t>(n), "d");
-                    bw::tmem_load(bw::TmemShape::S32x32b, n, d, 0, tq);
-                    bw::tmem_wait_ld();
-                    ptx::Reg prow = out.global_ptr() + t * static_cast<uint32_t>(n * 4);
-                    for (int j = 0; j < n; ++j) inst::st.global.f32(ptx::addr(prow, 4 * j), d[static_cast<size_t>(j)]);
-                    bw::fence_before_thread_sync();
-                    inst::bar.sync(0);
-                    ptx::if_(w0, [&] {
-                      bw::fence_after_thread_sync();
-                      bw::tmem_dealloc(tmem, 128);
-                    });
-                    ptx::ret();
-                  });
-  auto tr = kern.trace();
+  auto tr = examples::tcgen05_mma_probe(o.n, issue).trace();
   if (have_ptxas()) {
     const auto r = run_ptxas(tr->ptx, "sm_100a");
     EXPECT_TRUE(r.ok) << r.log;
@@ -199,9 +115,9 @@ std::vector<float> run(const Operands& o, const Issue& issue) {
   EmuRun emu;
   emu.buffer(words, "image");
   emu.buffer(scales, "scales");
-  const uint64_t out = emu.buffer(std::vector<float>(static_cast<size_t>(kM * n), -1.0f), "out");
+  const uint64_t out = emu.buffer(std::vector<float>(static_cast<size_t>(kM * o.n), -1.0f), "out");
   emu.launch(*tr);
-  return emu.read<float>(out, static_cast<size_t>(kM * n));
+  return emu.read<float>(out, static_cast<size_t>(kM * o.n));
 }
 
 Operands random_operands(Elem a, Elem b, int n, int k, unsigned seed) {
