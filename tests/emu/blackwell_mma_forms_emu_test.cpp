@@ -72,7 +72,7 @@ uint32_t random_code(Elem t, std::mt19937& g) {
   }
 }
 
-// ---- the kernel -----------------------------------------------------------------------------
+// ---- operands and the probe run ------------------------------------------------------------
 
 // Operands of one case: A (128 rows) and B (n rows) as K-major rows of 32 bytes, codes[row][k]
 // (k < K); the scale factor words of A's 128 rows and B's n columns.
