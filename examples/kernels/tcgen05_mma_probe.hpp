@@ -26,14 +26,16 @@ inline constexpr int64_t kProbeScaleAColumn = 64, kProbeScaleBColumn = 68;
 
 // The byte offset of byte `byte` of row `row` of an operand in the probe's layout.
 inline uint32_t probe_offset(int row, int byte) {
-  return static_cast<uint32_t>(row / 8) * kProbeSbo + static_cast<uint32_t>(byte / 16) * kProbeLbo + static_cast<uint32_t>(row % 8) * 16 +
-         static_cast<uint32_t>(byte % 16);
+  return static_cast<uint32_t>(row / 8) * kProbeSbo + static_cast<uint32_t>(byte / 16) * kProbeLbo +
+         static_cast<uint32_t>(row % 8) * 16 + static_cast<uint32_t>(byte % 16);
 }
 // The image's size in bytes for n rows of B: whole 16-byte steps of all 128 threads.
-inline uint32_t probe_image_bytes(int n) { return (128u * kProbeRowBytes + static_cast<uint32_t>(n) * kProbeRowBytes + 2047) / 2048 * 2048; }
+inline uint32_t probe_image_bytes(int n) {
+  return (128u * kProbeRowBytes + static_cast<uint32_t>(n) * kProbeRowBytes + 2047) / 2048 * 2048;
+}
 
-using ProbeIssue = std::function<void(const ptx::Reg& d, const ptx::Reg& a_desc, const ptx::Reg& b_desc, const ptx::Reg& scale_a,
-                                      const ptx::Reg& scale_b)>;
+using ProbeIssue = std::function<void(const ptx::Reg& d, const ptx::Reg& a_desc, const ptx::Reg& b_desc,
+                                      const ptx::Reg& scale_a, const ptx::Reg& scale_b)>;
 
 // n: 8..64 (D columns).
 inline ptx::Kernel tcgen05_mma_probe(int n, const ProbeIssue& issue) {

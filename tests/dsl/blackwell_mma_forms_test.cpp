@@ -137,17 +137,24 @@ TEST(BlackwellMmaForms, EveryFormEmitsExactlyItsInstruction) {
         InstrDescriptor sp = bf16_f32(128, 64);
         sp.sparse = true;
         sp.sparsity_selector = 1;
-        mma(sp, d, da, db, p, {.collector_a = CollectorOp::Use, .sparse_metadata = &meta, .disable_output_lane = lanes, .scale_input_d = 3});
+        mma(sp, d, da, db, p,
+            {.collector_a = CollectorOp::Use,
+             .sparse_metadata = &meta,
+             .disable_output_lane = lanes,
+             .scale_input_d = 3});
         mma_tmem_a(bf16_f32(128, 64), d, at, db, p, {.collector_a = CollectorOp::Discard, .ashift = true});
         InstrDescriptor tf32{.kind = MmaKind::TF32, .a = MmaType::tf32, .b = MmaType::tf32, .m = 64, .n = 8};
         mma(tf32, d, da, db, p, {.scale_input_d = 15});
         mma(CtaGroup::One, MmaKind::I8, d, da, db, idesc, p, {.sparse_metadata = &meta, .disable_output_lane = lanes});
         // weight stationary
         mma_ws(bf16_f32(128, 64), d, da, db, p);
-        mma_ws(bf16_f32(32, 256), d, da, db, p, {.collector_b = CollectorB{CollectorBuffer::B2, CollectorOp::Fill}, .zero_column_mask = &zcm});
-        InstrDescriptor ws_sp{.kind = MmaKind::I8, .a = MmaType::s8, .b = MmaType::u8, .d = AccType::s32, .m = 64, .n = 128};
+        mma_ws(bf16_f32(32, 256), d, da, db, p,
+               {.collector_b = CollectorB{CollectorBuffer::B2, CollectorOp::Fill}, .zero_column_mask = &zcm});
+        InstrDescriptor ws_sp{
+            .kind = MmaKind::I8, .a = MmaType::s8, .b = MmaType::u8, .d = AccType::s32, .m = 64, .n = 128};
         ws_sp.sparse = true;
-        mma_ws_tmem_a(ws_sp, d, at, db, p, {.collector_b = CollectorB{CollectorBuffer::B3, CollectorOp::LastUse}, .sparse_metadata = &meta});
+        mma_ws_tmem_a(ws_sp, d, at, db, p,
+                      {.collector_b = CollectorB{CollectorBuffer::B3, CollectorOp::LastUse}, .sparse_metadata = &meta});
         mma_ws(MmaKind::F8F6F4, d, da, db, idesc, p, {.zero_column_mask = &zcm});
       },
       "sm_100a");
@@ -155,13 +162,18 @@ TEST(BlackwellMmaForms, EveryFormEmitsExactlyItsInstruction) {
   ASSERT_EQ(lines.size(), 28u) << t->ptx;
   const std::vector<std::string> mmas(lines.begin() + 14, lines.end());
   const std::vector<std::string> want = {
-      "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X \t[%r1], %rd1, %rd2, 143654912, [%r3], [%r4], %p1;",
-      "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.collector::a::fill \t[%r1], %rd1, %rd2, 142740864, [%r3], [%r4], %p1;",
+      "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X \t[%r1], %rd1, %rd2, 143654912, [%r3], [%r4], "
+      "%p1;",
+      "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.collector::a::fill \t[%r1], %rd1, %rd2, 142740864, [%r3], "
+      "[%r4], %p1;",
       "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.block32 \t[%r1], %rd1, %rd2, 143131776, [%r3], [%r4], %p1;",
-      "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16.collector::a::lastuse \t[%r1], [%r2], %rd2, 134481024, [%r3], [%r4], %p1;",
+      "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16.collector::a::lastuse \t[%r1], [%r2], %rd2, "
+      "134481024, [%r3], [%r4], %p1;",
       "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::2X \t[%r1], %rd1, %rd2, %r6, [%r3], [%r4], %p1;",
-      "tcgen05.mma.sp.cta_group::1.kind::mxf4.block_scale.scale_vec::2X \t[%r1], %rd1, %rd2, [%r5], 143656068, [%r3], [%r4], %p1;",
-      "tcgen05.mma.sp.cta_group::1.kind::f16.collector::a::use \t[%r1], %rd1, %rd2, [%r5], 135267477, {%r7, %r8, %r9, %r10}, %p1, 3;",
+      "tcgen05.mma.sp.cta_group::1.kind::mxf4.block_scale.scale_vec::2X \t[%r1], %rd1, %rd2, [%r5], 143656068, [%r3], "
+      "[%r4], %p1;",
+      "tcgen05.mma.sp.cta_group::1.kind::f16.collector::a::use \t[%r1], %rd1, %rd2, [%r5], 135267477, {%r7, %r8, %r9, "
+      "%r10}, %p1, 3;",
       "tcgen05.mma.cta_group::1.kind::f16.ashift.collector::a::discard \t[%r1], [%r2], %rd2, 135267472, %p1;",
       "tcgen05.mma.cta_group::1.kind::tf32 \t[%r1], %rd1, %rd2, 67242256, %p1, 15;",
       "tcgen05.mma.sp.cta_group::1.kind::i8 \t[%r1], %rd1, %rd2, [%r5], %r6, {%r7, %r8, %r9, %r10}, %p1;",
@@ -192,15 +204,18 @@ TEST(BlackwellMmaForms, CtaPairFormsEmitExactlyTheirInstruction) {
         f4.sparse = true;
         f4.scale_a_id = f4.scale_b_id = 2;
         mma_block_scaled(f4, d, da, da, sa, sb, p, {.sparse_metadata = &meta});
-        mma_block_scaled(scaled(ScaledKind::MXF8F6F4, MmaType::e5m2, ScaleVec::Block32, 256, 256, CtaGroup::Two), d, da, da, sa, sb, p);
+        mma_block_scaled(scaled(ScaledKind::MXF8F6F4, MmaType::e5m2, ScaleVec::Block32, 256, 256, CtaGroup::Two), d, da,
+                         da, sa, sb, p);
       },
       "sm_100a");
   const auto lines = instructions_of(t->ptx);
   ASSERT_EQ(lines.size(), 17u) << t->ptx;
   const std::vector<std::string> mmas(lines.begin() + 14, lines.end());
   const std::vector<std::string> want = {
-      "tcgen05.mma.cta_group::2.kind::f16 \t[%r1], %rd1, %rd1, 270533776, {%r5, %r6, %r7, %r8, %r9, %r10, %r11, %r12}, %p1, 1;",
-      "tcgen05.mma.sp.cta_group::2.kind::mxf4.block_scale.scale_vec::2X \t[%r1], %rd1, %rd1, [%r4], 1352664228, [%r2], [%r3], %p1;",
+      "tcgen05.mma.cta_group::2.kind::f16 \t[%r1], %rd1, %rd1, 270533776, {%r5, %r6, %r7, %r8, %r9, %r10, %r11, %r12}, "
+      "%p1, 1;",
+      "tcgen05.mma.sp.cta_group::2.kind::mxf4.block_scale.scale_vec::2X \t[%r1], %rd1, %rd1, [%r4], 1352664228, [%r2], "
+      "[%r3], %p1;",
       "tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.block32 \t[%r1], %rd1, %rd1, 281019520, [%r2], [%r3], %p1;",
   };
   EXPECT_EQ(mmas, want) << t->ptx;
@@ -214,7 +229,8 @@ struct Misuse {
 };
 
 void expect_misuse(const std::vector<Misuse>& cases) {
-  for (const Misuse& c : cases) EXPECT_NE(error_of(c.body).find(c.message), std::string::npos) << error_of(c.body) << "\nwanted: " << c.message;
+  for (const Misuse& c : cases)
+    EXPECT_NE(error_of(c.body).find(c.message), std::string::npos) << error_of(c.body) << "\nwanted: " << c.message;
 }
 
 // The operands every misuse case starts from: D, A in tensor memory, the scale factors and the
@@ -251,7 +267,8 @@ TEST(BlackwellMmaForms, BlockScaledMisuseIsReported) {
   id2_4x.scale_b_id = 2;
   BlockScaledDescriptor m64 = scaled(ScaledKind::MXF8F6F4, MmaType::e4m3, ScaleVec::X1, 64, 64);
   BlockScaledDescriptor n12 = scaled(ScaledKind::MXF8F6F4, MmaType::e4m3, ScaleVec::X1, 128, 12);
-  BlockScaledDescriptor sparse_pair_128 = scaled(ScaledKind::MXF8F6F4, MmaType::e4m3, ScaleVec::X1, 128, 64, CtaGroup::Two);
+  BlockScaledDescriptor sparse_pair_128 =
+      scaled(ScaledKind::MXF8F6F4, MmaType::e4m3, ScaleVec::X1, 128, 64, CtaGroup::Two);
   sparse_pair_128.sparse = true;
   BlockScaledDescriptor k96_f8 = scaled(ScaledKind::MXF8F6F4, MmaType::e4m3, ScaleVec::X1, 256, 64, CtaGroup::Two);
   k96_f8.k96 = true;
@@ -265,10 +282,15 @@ TEST(BlackwellMmaForms, BlockScaledMisuseIsReported) {
   expect_misuse({
       {with(bs(e4m3_f4)), "A e4m3 / B e4m3 are not types of .kind::mxf4 (e2m1 only)"},
       {with(bs(bf16_f8)), "A bf16 / B bf16 are not types of .kind::mxf8f6f4 (e4m3, e5m2, e2m3, e3m2, e2m1)"},
-      {with(bs(x4_f4)), "tcgen05.mma.kind::mxf4: .scale_vec::4X is not a scale vector size of it (kind::mxf4 takes .scale_vec::2X or .block32)"},
-      {with(bs(block16_f8)), ".block16 is not a scale vector size of it (kind::mxf8f6f4 takes .scale_vec::1X or .block32)"},
+      {with(bs(x4_f4)),
+       "tcgen05.mma.kind::mxf4: .scale_vec::4X is not a scale vector size of it (kind::mxf4 takes .scale_vec::2X or "
+       ".block32)"},
+      {with(bs(block16_f8)),
+       ".block16 is not a scale vector size of it (kind::mxf8f6f4 takes .scale_vec::1X or .block32)"},
       {with(bs(unnamed_nv)), "kind::mxf4nvf4 must name its scale vector size"},
-      {with(bs(ue4m3_2x)), "ue4m3 scale factors are only for .kind::mxf4nvf4 with .scale_vec::4X or .block16 (.kind::mxf4nvf4 with .scale_vec::2X takes ue8m0)"},
+      {with(bs(ue4m3_2x)),
+       "ue4m3 scale factors are only for .kind::mxf4nvf4 with .scale_vec::4X or .block16 (.kind::mxf4nvf4 with "
+       ".scale_vec::2X takes ue8m0)"},
       {with(bs(ue4m3_f8)), "ue4m3 scale factors are only for .kind::mxf4nvf4"},
       {with(bs(id1_2x)), "scale factor A ID 1 is not one of 0 or 2 (2 factors per row)"},
       {with(bs(id2_4x)), "scale factor B ID 2 is not one of 0 (4 factors fill the word) (4 factors per row)"},
@@ -286,11 +308,18 @@ TEST(BlackwellMmaForms, BlockScaledMisuseIsReported) {
          mma_block_scaled(ok, o.d, o.da, o.da, sa, o.sb, o.p);
        }),
        "tcgen05.mma: the scale-A address is a .b32 register (ptxas refuses .u32 here)"},
-      {with([ok](Ops& o) { mma_block_scaled(ok, o.d, o.da, o.da, o.sa, o.da, o.p); }), "the scale-B address is a .b32 register (ptxas refuses .b64 here)"},
-      {with([ok](Ops& o) { mma_block_scaled_tmem_a(ok, o.d, o.da, o.da, o.sa, o.sb, o.p); }), "the A address is a .b32 register (ptxas refuses .b64 here)"},
-      {with([](Ops& o) { mma_block_scaled(CtaGroup::One, ScaledKind::MXF8F6F4, ScaleVec::Block16, o.d, o.da, o.da, o.idesc, o.sa, o.sb, o.p); }),
+      {with([ok](Ops& o) { mma_block_scaled(ok, o.d, o.da, o.da, o.sa, o.da, o.p); }),
+       "the scale-B address is a .b32 register (ptxas refuses .b64 here)"},
+      {with([ok](Ops& o) { mma_block_scaled_tmem_a(ok, o.d, o.da, o.da, o.sa, o.sb, o.p); }),
+       "the A address is a .b32 register (ptxas refuses .b64 here)"},
+      {with([](Ops& o) {
+         mma_block_scaled(CtaGroup::One, ScaledKind::MXF8F6F4, ScaleVec::Block16, o.d, o.da, o.da, o.idesc, o.sa, o.sb,
+                          o.p);
+       }),
        ".block16 is not a scale vector size of it"},
-      {with([](Ops& o) { mma_block_scaled(CtaGroup::One, ScaledKind::MXF4, ScaleVec::X2, o.d, o.da, o.da, o.da, o.sa, o.sb, o.p); }),
+      {with([](Ops& o) {
+         mma_block_scaled(CtaGroup::One, ScaledKind::MXF4, ScaleVec::X2, o.d, o.da, o.da, o.da, o.sa, o.sb, o.p);
+       }),
        "the instruction descriptor is a 32-bit integer register, not .b64"},
   });
 }
@@ -305,7 +334,8 @@ TEST(BlackwellMmaForms, OptionsMisuseIsReported) {
        "tcgen05.mma: scale-input-d is for .kind::f16 and .kind::tf32 only, not .kind::i8"},
       {with([](Ops& o) { mma(CtaGroup::One, MmaKind::F8F6F4, o.d, o.da, o.da, o.idesc, o.p, {.scale_input_d = 0}); }),
        "scale-input-d is for .kind::f16 and .kind::tf32 only, not .kind::f8f6f4"},
-      {with([](Ops& o) { mma(bf16_f32(128, 64), o.d, o.da, o.da, o.p, {.scale_input_d = 16}); }), "scale-input-d is an immediate 0 to 15 (D scaled by 2^-s), not 16"},
+      {with([](Ops& o) { mma(bf16_f32(128, 64), o.d, o.da, o.da, o.p, {.scale_input_d = 16}); }),
+       "scale-input-d is an immediate 0 to 15 (D scaled by 2^-s), not 16"},
       // disable-output-lane
       {with([](Ops& o) {
          std::array<ptx::Reg, 3> m{ptx::Reg(b32), ptx::Reg(b32), ptx::Reg(b32)};
@@ -323,7 +353,8 @@ TEST(BlackwellMmaForms, OptionsMisuseIsReported) {
        }),
        "tcgen05.mma: a disable-output-lane register is a 32-bit integer register, not .f32"},
       // sparse
-      {with([sparse](Ops& o) { mma(sparse, o.d, o.da, o.da, o.p); }), "tcgen05.mma: the descriptor is sparse: tcgen05.mma.sp needs the metadata address"},
+      {with([sparse](Ops& o) { mma(sparse, o.d, o.da, o.da, o.p); }),
+       "tcgen05.mma: the descriptor is sparse: tcgen05.mma.sp needs the metadata address"},
       {with([](Ops& o) { mma(bf16_f32(128, 64), o.d, o.da, o.da, o.p, {.sparse_metadata = &o.meta}); }),
        "sparse metadata given, but the descriptor is dense (set sparse in it)"},
       {with([sparse](Ops& o) {
@@ -334,8 +365,11 @@ TEST(BlackwellMmaForms, OptionsMisuseIsReported) {
       // .ashift
       {with([](Ops& o) { mma(bf16_f32(128, 64), o.d, o.da, o.da, o.p, {.ashift = true}); }),
        ".ashift shifts A in tensor memory (mma_tmem_a), not A from a shared-memory descriptor"},
-      {with([](Ops& o) { mma_tmem_a(bf16_f32(64, 64), o.d, o.at, o.da, o.p, {.ashift = true}); }), ".ashift needs M = 128 or 256, not 64"},
-      {with([](Ops& o) { mma_tmem_a(bf16_f32(128, 64), o.d, o.at, o.da, o.p, {.collector_a = CollectorOp::Fill, .ashift = true}); }),
+      {with([](Ops& o) { mma_tmem_a(bf16_f32(64, 64), o.d, o.at, o.da, o.p, {.ashift = true}); }),
+       ".ashift needs M = 128 or 256, not 64"},
+      {with([](Ops& o) {
+         mma_tmem_a(bf16_f32(128, 64), o.d, o.at, o.da, o.p, {.collector_a = CollectorOp::Fill, .ashift = true});
+       }),
        ".ashift does not take .collector::a::fill or ::use"},
       // .ws
       {with([](Ops& o) { mma_ws(bf16_f32(256, 128, CtaGroup::Two), o.d, o.da, o.da, o.p); }),
@@ -363,7 +397,8 @@ TEST(BlackwellMmaForms, OptionsMisuseIsReported) {
        "the maximum B shift (bits 30-31) is for tcgen05.mma.ws only"},
       {with([](Ops& o) { mma_ws(bf16_f32(128, 64), o.d, o.da, o.da, o.p, {.zero_column_mask = &o.idesc}); }),
        "tcgen05.mma.ws: the zero-column mask descriptor is a 64-bit integer register, not .b32"},
-      {with([](Ops& o) { mma_ws(bf16_f32(128, 64), o.d, o.da, o.da, o.d); }), "tcgen05.mma.ws: enable-input-d: a predicate register is needed here"},
+      {with([](Ops& o) { mma_ws(bf16_f32(128, 64), o.d, o.da, o.da, o.d); }),
+       "tcgen05.mma.ws: enable-input-d: a predicate register is needed here"},
       // sparsity selector
       {with([i8](Ops& o) {
          InstrDescriptor s = i8;

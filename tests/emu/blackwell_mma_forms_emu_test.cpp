@@ -4,8 +4,8 @@
 // element and scale-factor formats itself (written here from the formats' definitions).
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <random>
 #include <vector>
@@ -28,7 +28,8 @@ namespace bw = ptx::blackwell;
 double minifloat(uint32_t bits, int ebits, int mbits, int bias, bool has_sign = true) {
   const uint32_t man = bits & ((1u << mbits) - 1), ex = bits >> mbits & ((1u << ebits) - 1);
   const bool neg = has_sign && (bits >> (ebits + mbits) & 1);
-  const double v = ex == 0 ? std::ldexp(man, 1 - bias - mbits) : std::ldexp((1u << mbits) + man, static_cast<int>(ex) - bias - mbits);
+  const double v = ex == 0 ? std::ldexp(man, 1 - bias - mbits)
+                           : std::ldexp((1u << mbits) + man, static_cast<int>(ex) - bias - mbits);
   return neg ? -v : v;
 }
 
@@ -36,12 +37,17 @@ enum class Elem { e4m3, e5m2, e2m3, e3m2, e2m1, e2m1_packed, bf16 };
 
 double element(Elem t, uint32_t code) {
   switch (t) {
-    case Elem::e4m3: return minifloat(code, 4, 3, 7);
-    case Elem::e5m2: return minifloat(code, 5, 2, 15);
-    case Elem::e2m3: return minifloat(code, 2, 3, 1);
-    case Elem::e3m2: return minifloat(code, 3, 2, 3);
+    case Elem::e4m3:
+      return minifloat(code, 4, 3, 7);
+    case Elem::e5m2:
+      return minifloat(code, 5, 2, 15);
+    case Elem::e2m3:
+      return minifloat(code, 2, 3, 1);
+    case Elem::e3m2:
+      return minifloat(code, 3, 2, 3);
     case Elem::e2m1:
-    case Elem::e2m1_packed: return minifloat(code, 2, 1, 1);
+    case Elem::e2m1_packed:
+      return minifloat(code, 2, 1, 1);
     case Elem::bf16: {
       const uint32_t f = code << 16;
       float x;
@@ -64,10 +70,13 @@ uint32_t random_code(Elem t, std::mt19937& g) {
         if ((x & 0x7C) != 0x7C) return x & 0xFF;
         break;
       case Elem::e2m3:
-      case Elem::e3m2: return x & 0x3F;
+      case Elem::e3m2:
+        return x & 0x3F;
       case Elem::e2m1:
-      case Elem::e2m1_packed: return x & 0xF;
-      case Elem::bf16: return 0x3C00u + (x & 0x7FFu) + (x >> 16 & 1) * 0x8000u;  // |x| in [2^-7, 2^-6 * ...): small, any sign
+      case Elem::e2m1_packed:
+        return x & 0xF;
+      case Elem::bf16:
+        return 0x3C00u + (x & 0x7FFu) + (x >> 16 & 1) * 0x8000u;  // |x| in [2^-7, 2^-6 * ...): small, any sign
     }
   }
 }
@@ -86,13 +95,17 @@ struct Operands {
 constexpr int kM = 128;
 
 // The bytes of rows of 32 bytes in the probe's layout (examples/kernels/tcgen05_mma_probe.hpp).
-void place_rows(std::vector<uint8_t>& image, uint32_t base, int rows, const std::vector<uint32_t>& codes, int k, Elem t) {
+void place_rows(std::vector<uint8_t>& image, uint32_t base, int rows, const std::vector<uint32_t>& codes, int k,
+                Elem t) {
   for (int r = 0; r < rows; ++r)
     for (int byte = 0; byte < 32; ++byte) {
       uint32_t v = 0;
-      if (t == Elem::e2m1_packed) v = codes[static_cast<size_t>(r * k + 2 * byte)] | codes[static_cast<size_t>(r * k + 2 * byte + 1)] << 4;
-      else if (t == Elem::bf16) v = codes[static_cast<size_t>(r * k + byte / 2)] >> (8 * (byte % 2)) & 0xFF;
-      else v = codes[static_cast<size_t>(r * k + byte)];
+      if (t == Elem::e2m1_packed)
+        v = codes[static_cast<size_t>(r * k + 2 * byte)] | codes[static_cast<size_t>(r * k + 2 * byte + 1)] << 4;
+      else if (t == Elem::bf16)
+        v = codes[static_cast<size_t>(r * k + byte / 2)] >> (8 * (byte % 2)) & 0xFF;
+      else
+        v = codes[static_cast<size_t>(r * k + byte)];
       image[base + examples::probe_offset(r, byte)] = static_cast<uint8_t>(v);
     }
 }
@@ -131,7 +144,8 @@ Operands random_operands(Elem a, Elem b, int n, int k, unsigned seed) {
 
 // Fills the cells with `vec` scale factor codes per row from byte `id`, random bytes elsewhere
 // (they must not be read), and returns the codes: codes[row * vec + j].
-std::vector<uint32_t> scale_cells(std::vector<uint32_t>& cells, int rows, int vec, int id, bool ue4m3, std::mt19937& g) {
+std::vector<uint32_t> scale_cells(std::vector<uint32_t>& cells, int rows, int vec, int id, bool ue4m3,
+                                  std::mt19937& g) {
   std::vector<uint32_t> codes;
   for (int r = 0; r < rows; ++r) {
     uint32_t cell = g();
@@ -147,19 +161,24 @@ std::vector<uint32_t> scale_cells(std::vector<uint32_t>& cells, int rows, int ve
   return codes;
 }
 
-double scale_value(uint32_t code, bool ue4m3) { return ue4m3 ? minifloat(code & 0x7F, 4, 3, 7, false) : std::ldexp(1.0, static_cast<int>(code) - 127); }
+double scale_value(uint32_t code, bool ue4m3) {
+  return ue4m3 ? minifloat(code & 0x7F, 4, 3, 7, false) : std::ldexp(1.0, static_cast<int>(code) - 127);
+}
 
 // D[i][j] = sum_k A[i][k] sa(i, k / (K / vec)) * B[j][k] sb(j, k / (K / vec)), checked element-wise.
-void check_scaled(const std::vector<float>& got, const Operands& o, int vec, const std::vector<uint32_t>& sa, const std::vector<uint32_t>& sb,
-                  bool ue4m3) {
+void check_scaled(const std::vector<float>& got, const Operands& o, int vec, const std::vector<uint32_t>& sa,
+                  const std::vector<uint32_t>& sb, bool ue4m3) {
   const int block = o.k / vec;
   for (int i = 0; i < kM; ++i)
     for (int j = 0; j < o.n; ++j) {
       double ref = 0;
       for (int kk = 0; kk < o.k; ++kk)
-        ref += element(o.a, o.a_codes[static_cast<size_t>(i * o.k + kk)]) * scale_value(sa[static_cast<size_t>(i * vec + kk / block)], ue4m3) *
-               element(o.b, o.b_codes[static_cast<size_t>(j * o.k + kk)]) * scale_value(sb[static_cast<size_t>(j * vec + kk / block)], ue4m3);
-      ASSERT_NEAR(got[static_cast<size_t>(i * o.n + j)], ref, 1e-6 * (1 + std::fabs(ref))) << "row " << i << ", column " << j;
+        ref += element(o.a, o.a_codes[static_cast<size_t>(i * o.k + kk)]) *
+               scale_value(sa[static_cast<size_t>(i * vec + kk / block)], ue4m3) *
+               element(o.b, o.b_codes[static_cast<size_t>(j * o.k + kk)]) *
+               scale_value(sb[static_cast<size_t>(j * vec + kk / block)], ue4m3);
+      ASSERT_NEAR(got[static_cast<size_t>(i * o.n + j)], ref, 1e-6 * (1 + std::fabs(ref)))
+          << "row " << i << ", column " << j;
     }
 }
 
@@ -195,20 +214,22 @@ void run_scaled(const ScaledCase& c, unsigned seed) {
 
 TEST(BlackwellMmaFormsOnEmulator, BlockScaledMxf8f6f4) {
   // e4m3 A x e3m2 B, one ue8m0 factor per row at byte 1 (A) and 3 (B)
-  run_scaled({bw::ScaledKind::MXF8F6F4, bw::MmaType::e4m3, bw::MmaType::e3m2, Elem::e4m3, Elem::e3m2, bw::ScaleVec::X1, 16, 32, 1, 1, 3, false}, 7);
+  run_scaled({bw::ScaledKind::MXF8F6F4, bw::MmaType::e4m3, bw::MmaType::e3m2, Elem::e4m3, Elem::e3m2, bw::ScaleVec::X1,
+              16, 32, 1, 1, 3, false},
+             7);
 }
 
 TEST(BlackwellMmaFormsOnEmulator, BlockScaledMxf4) {
   // two e2m1 per byte, K 64, two ue8m0 factors per row (.block32) in the upper half word of A's
-  run_scaled({bw::ScaledKind::MXF4, bw::MmaType::e2m1, bw::MmaType::e2m1, Elem::e2m1_packed, Elem::e2m1_packed, bw::ScaleVec::Block32, 16, 64, 2,
-              2, 0, false},
+  run_scaled({bw::ScaledKind::MXF4, bw::MmaType::e2m1, bw::MmaType::e2m1, Elem::e2m1_packed, Elem::e2m1_packed,
+              bw::ScaleVec::Block32, 16, 64, 2, 2, 0, false},
              8);
 }
 
 TEST(BlackwellMmaFormsOnEmulator, BlockScaledMxf4nvf4) {
   // four ue4m3 factors per row (.block16: blocks of 16 elements)
-  run_scaled({bw::ScaledKind::MXF4NVF4, bw::MmaType::e2m1, bw::MmaType::e2m1, Elem::e2m1_packed, Elem::e2m1_packed, bw::ScaleVec::Block16, 32, 64,
-              4, 0, 0, true},
+  run_scaled({bw::ScaledKind::MXF4NVF4, bw::MmaType::e2m1, bw::MmaType::e2m1, Elem::e2m1_packed, Elem::e2m1_packed,
+              bw::ScaleVec::Block16, 32, 64, 4, 0, 0, true},
              9);
 }
 
@@ -218,8 +239,8 @@ std::vector<double> product(const Operands& o) {
   for (int i = 0; i < kM; ++i)
     for (int j = 0; j < o.n; ++j)
       for (int kk = 0; kk < o.k; ++kk)
-        ref[static_cast<size_t>(i * o.n + j)] +=
-            element(o.a, o.a_codes[static_cast<size_t>(i * o.k + kk)]) * element(o.b, o.b_codes[static_cast<size_t>(j * o.k + kk)]);
+        ref[static_cast<size_t>(i * o.n + j)] += element(o.a, o.a_codes[static_cast<size_t>(i * o.k + kk)]) *
+                                                 element(o.b, o.b_codes[static_cast<size_t>(j * o.k + kk)]);
   return ref;
 }
 
@@ -227,10 +248,12 @@ TEST(BlackwellMmaFormsOnEmulator, WeightStationary) {
   const Operands o = random_operands(Elem::bf16, Elem::bf16, 64, 16, 10);
   const auto got = run(o, [](const Reg& d, const Reg& da, const Reg& db, const Reg&, const Reg&) {
     ptx::Reg fresh = d != d;
-    bw::mma_ws(bw::bf16_f32(kM, 64), d, da, db, fresh, {.collector_b = bw::CollectorB{bw::CollectorBuffer::B1, bw::CollectorOp::Fill}});
+    bw::mma_ws(bw::bf16_f32(kM, 64), d, da, db, fresh,
+               {.collector_b = bw::CollectorB{bw::CollectorBuffer::B1, bw::CollectorOp::Fill}});
   });
   const auto ref = product(o);
-  for (size_t i = 0; i < ref.size(); ++i) ASSERT_NEAR(got[i], ref[i], 1e-6 * (1 + std::fabs(ref[i]))) << "element " << i;
+  for (size_t i = 0; i < ref.size(); ++i)
+    ASSERT_NEAR(got[i], ref[i], 1e-6 * (1 + std::fabs(ref[i]))) << "element " << i;
 }
 
 // D = A*B, then D = A*B + D / 2 (scale-input-d 1) with lanes 5, 40 and 64..95 disabled: those
@@ -244,14 +267,16 @@ TEST(BlackwellMmaFormsOnEmulator, DisableOutputLaneAndScaleInputD) {
     ptx::Reg fresh = d != d, accumulate = d == d;
     const bw::InstrDescriptor id = bw::bf16_f32(kM, 16);
     bw::mma(id, d, da, db, fresh, {.collector_a = bw::CollectorOp::Fill});
-    bw::mma(id, d, da, db, accumulate, {.collector_a = bw::CollectorOp::LastUse, .disable_output_lane = lanes, .scale_input_d = 1});
+    bw::mma(id, d, da, db, accumulate,
+            {.collector_a = bw::CollectorOp::LastUse, .disable_output_lane = lanes, .scale_input_d = 1});
   });
   const auto ref = product(o);
   for (int i = 0; i < kM; ++i) {
     const bool disabled = masks[i / 32] >> (i % 32) & 1;
     for (int j = 0; j < o.n; ++j) {
       const double want = ref[static_cast<size_t>(i * o.n + j)] * (disabled ? 1.0 : 1.5);
-      ASSERT_NEAR(got[static_cast<size_t>(i * o.n + j)], want, 1e-6 * (1 + std::fabs(want))) << "row " << i << ", column " << j;
+      ASSERT_NEAR(got[static_cast<size_t>(i * o.n + j)], want, 1e-6 * (1 + std::fabs(want)))
+          << "row " << i << ", column " << j;
     }
   }
 }

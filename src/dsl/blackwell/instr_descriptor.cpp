@@ -129,8 +129,8 @@ uint32_t InstrDescriptor::bits(ptx::SourceLocation where) const {
     throw Error(fmt::format("instruction descriptor: the sparsity selector of .{} must be 0", kind_name(kind)), where);
   if (max_shift != WsMaxShift::None && !ws)
     throw Error("instruction descriptor: the maximum B shift (bits 30-31) is for tcgen05.mma.ws only", where);
-  return static_cast<uint32_t>(sparsity_selector) | uint32_t{sparse} << 2 | uint32_t{saturate} << 3 | static_cast<uint32_t>(d) << 4 | static_cast<uint32_t>(ca) << 7 |
-         static_cast<uint32_t>(cb) << 10 | uint32_t{negate_a} << 13 | uint32_t{negate_b} << 14 | uint32_t{transpose_a} << 15 |
+  return static_cast<uint32_t>(sparsity_selector) | uint32_t{sparse} << 2 | uint32_t{saturate} << 3 |
+         static_cast<uint32_t>(d) << 4 | static_cast<uint32_t>(ca) << 7 | static_cast<uint32_t>(cb) << 10 | uint32_t{negate_a} << 13 | uint32_t{negate_b} << 14 | uint32_t{transpose_a} << 15 |
          uint32_t{transpose_b} << 16 | static_cast<uint32_t>(n >> 3) << 17 | static_cast<uint32_t>(m >> 4) << 24 |
          static_cast<uint32_t>(max_shift) << 30;
 }

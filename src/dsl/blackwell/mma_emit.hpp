@@ -29,7 +29,8 @@ void check_sparse_metadata(bool sparse, const Reg* meta, std::string_view inst, 
 // `kind` is "kind::f16", ...; `modifiers` what follows it (".ashift.collector::a::fill", ...);
 // meta is the sparse metadata's tensor-memory address (null: dense). Checks D, B, meta and
 // the kernel's CTA group.
-void emit_mma(bool ws, CtaGroup group, std::string_view kind, const std::string& modifiers, const Reg& d_tmem, const Operand& a,
-              const Reg& b_desc, const Reg* meta, const Operand& idesc, std::span<const Operand> tail, ptx::SourceLocation where);
+void emit_mma(bool ws, CtaGroup group, std::string_view kind, const std::string& modifiers, const Reg& d_tmem,
+              const Operand& a, const Reg& b_desc, const Reg* meta, const Operand& idesc, std::span<const Operand> tail,
+              ptx::SourceLocation where);
 
 }  // namespace ptx::blackwell::detail

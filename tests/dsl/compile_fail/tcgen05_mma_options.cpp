@@ -5,7 +5,8 @@
 
 namespace bw = ptx::blackwell;
 
-void f(const ptx::Reg& d, const ptx::Reg& a, const ptx::Reg& p, const bw::InstrDescriptor& id, const bw::BlockScaledDescriptor& bs) {
+void f(const ptx::Reg& d, const ptx::Reg& a, const ptx::Reg& p, const bw::InstrDescriptor& id,
+       const bw::BlockScaledDescriptor& bs) {
 #if defined(PTXPP_LEGAL)
   bw::mma(id, d, a, a, p, {.collector_a = bw::CollectorOp::Fill, .scale_input_d = 1});
   bw::mma_ws(id, d, a, a, p, {.collector_b = bw::CollectorB{bw::CollectorBuffer::B1, bw::CollectorOp::Use}});

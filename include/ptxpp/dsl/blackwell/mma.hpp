@@ -25,23 +25,28 @@ void mma(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_desc, const 
 // The same with a run-time descriptor (a 32-bit register); .sp when opt.sparse_metadata is set:
 //   tcgen05.mma.cta_group::N.kind::K [d_tmem], a_desc, b_desc, idesc, enable_input_d;
 void mma(CtaGroup group, MmaKind kind, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc, const Reg& idesc,
-         const Reg& enable_input_d, const MmaOptions& opt = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
+         const Reg& enable_input_d, const MmaOptions& opt = {},
+         ptx::SourceLocation where = ptx::SourceLocation::current());
 // A from tensor memory (a .b32 register holding its address):
 //   tcgen05.mma.cta_group::1.kind::f16 [d_tmem], [a_tmem], b_desc, IDESC, enable_input_d;
-void mma_tmem_a(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_tmem, const Reg& b_desc, const Reg& enable_input_d,
-                const MmaOptions& opt = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
+void mma_tmem_a(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_tmem, const Reg& b_desc,
+                const Reg& enable_input_d, const MmaOptions& opt = {},
+                ptx::SourceLocation where = ptx::SourceLocation::current());
 
 // Weight stationary (cta_group::1 only; the descriptor is checked with ws set, so the .ws
 // shapes apply and a maximum B shift may be given):
 //   tcgen05.mma.ws.cta_group::1.kind::f16{.collector::bN::OP} [d_tmem], a_desc, b_desc, IDESC,
 //       enable_input_d{, zero_column_mask};
 // and tcgen05.mma.ws.sp ... [d_tmem], a_desc, b_desc, [meta], IDESC, ... for a sparse descriptor.
-void mma_ws(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc, const Reg& enable_input_d,
-            const MmaWsOptions& opt = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
-void mma_ws_tmem_a(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_tmem, const Reg& b_desc, const Reg& enable_input_d,
-                   const MmaWsOptions& opt = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
+void mma_ws(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc,
+            const Reg& enable_input_d, const MmaWsOptions& opt = {},
+            ptx::SourceLocation where = ptx::SourceLocation::current());
+void mma_ws_tmem_a(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_tmem, const Reg& b_desc,
+                   const Reg& enable_input_d, const MmaWsOptions& opt = {},
+                   ptx::SourceLocation where = ptx::SourceLocation::current());
 // With a run-time descriptor (.sp when opt.sparse_metadata is set).
-void mma_ws(MmaKind kind, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc, const Reg& idesc, const Reg& enable_input_d,
-            const MmaWsOptions& opt = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
+void mma_ws(MmaKind kind, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc, const Reg& idesc,
+            const Reg& enable_input_d, const MmaWsOptions& opt = {},
+            ptx::SourceLocation where = ptx::SourceLocation::current());
 
 }  // namespace ptx::blackwell

@@ -18,17 +18,19 @@ namespace ptx::blackwell {
 // address, their bytes from the descriptor's scale factor ID on, copied into all four 32-lane
 // quarters of tensor memory. A sparse descriptor makes it tcgen05.mma.sp with
 // [opt.sparse_metadata] after b_desc.
-void mma_block_scaled(const BlockScaledDescriptor& id, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc, const Reg& scale_a_tmem,
-                      const Reg& scale_b_tmem, const Reg& enable_input_d, const BlockScaledOptions& opt = {},
-                      ptx::SourceLocation where = ptx::SourceLocation::current());
+void mma_block_scaled(const BlockScaledDescriptor& id, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc,
+                      const Reg& scale_a_tmem, const Reg& scale_b_tmem, const Reg& enable_input_d,
+                      const BlockScaledOptions& opt = {}, ptx::SourceLocation where = ptx::SourceLocation::current());
 // A from tensor memory: ... [d_tmem], [a_tmem], b_desc, IDESC, [scale_a_tmem], [scale_b_tmem], p;
-void mma_block_scaled_tmem_a(const BlockScaledDescriptor& id, const Reg& d_tmem, const Reg& a_tmem, const Reg& b_desc, const Reg& scale_a_tmem,
-                             const Reg& scale_b_tmem, const Reg& enable_input_d, const BlockScaledOptions& opt = {},
+void mma_block_scaled_tmem_a(const BlockScaledDescriptor& id, const Reg& d_tmem, const Reg& a_tmem, const Reg& b_desc,
+                             const Reg& scale_a_tmem, const Reg& scale_b_tmem, const Reg& enable_input_d,
+                             const BlockScaledOptions& opt = {},
                              ptx::SourceLocation where = ptx::SourceLocation::current());
 // With a run-time descriptor (a 32-bit register; .sp when opt.sparse_metadata is set); the
 // kind and scale vector size are checked against each other.
-void mma_block_scaled(CtaGroup group, ScaledKind kind, ScaleVec vec, const Reg& d_tmem, const Reg& a_desc, const Reg& b_desc, const Reg& idesc,
-                      const Reg& scale_a_tmem, const Reg& scale_b_tmem, const Reg& enable_input_d, const BlockScaledOptions& opt = {},
+void mma_block_scaled(CtaGroup group, ScaledKind kind, ScaleVec vec, const Reg& d_tmem, const Reg& a_desc,
+                      const Reg& b_desc, const Reg& idesc, const Reg& scale_a_tmem, const Reg& scale_b_tmem,
+                      const Reg& enable_input_d, const BlockScaledOptions& opt = {},
                       ptx::SourceLocation where = ptx::SourceLocation::current());
 
 }  // namespace ptx::blackwell
