@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -26,6 +27,7 @@
 #include "../examples/kernels/gemm_sm90_grouped_contiguous.hpp"
 #include "../examples/kernels/gemm_sm90_persistent.hpp"
 #include "../examples/kernels/rows.hpp"
+#include "../examples/kernels/tcgen05_mma_probe.hpp"
 #include "runtime/driver.hpp"
 #include "../examples/kernels/bf16_host.hpp"
 
@@ -92,6 +94,94 @@ struct Cublas {
                    kAlgoDefault) == 0;
   }
 };
+
+// The tcgen05.mma forms of ptx::blackwell (block-scaled kinds, .ws, disable-output-lane with
+// scale-input-d) on examples::tcgen05_mma_probe, run on the GPU and on the emulator with the same
+// random operands: one line each, "ok" when every element agrees (relative 1e-5). This checks
+// the DSL's descriptor bits and the emulator against the hardware.
+void tcgen05_forms_check(const ptx::Device& dev, std::ostringstream& table) {
+  namespace bw = ptx::blackwell;
+  struct Form {
+    const char* name;
+    int n;
+    bool nvf4_scales;  // ue4m3 factors (bytes 0x20..0x4f); otherwise ue8m0 (119..134)
+    bool bf16;         // bf16 operands (otherwise any byte but the e4m3 NaN 0x7f)
+    examples::ProbeIssue issue;
+  };
+  auto scaled = [](bw::ScaledKind kind, bw::MmaType t, bw::ScaleVec vec, int n, bool ue4m3, int id_a, int id_b) {
+    bw::BlockScaledDescriptor id;
+    id.kind = kind, id.a = id.b = t, id.vec = vec, id.m = 128, id.n = n;
+    id.scale_type = ue4m3 ? bw::ScaleType::ue4m3 : bw::ScaleType::ue8m0;
+    id.scale_a_id = id_a, id.scale_b_id = id_b;
+    return [id](const ptx::Reg& d, const ptx::Reg& da, const ptx::Reg& db, const ptx::Reg& sa, const ptx::Reg& sb) {
+      ptx::Reg fresh = d != d;
+      bw::mma_block_scaled(id, d, da, db, sa, sb, fresh);
+    };
+  };
+  const Form forms[] = {
+      {"mxf8f6f4.1X", 16, false, false, scaled(bw::ScaledKind::MXF8F6F4, bw::MmaType::e4m3, bw::ScaleVec::X1, 16, false, 1, 3)},
+      {"mxf4.block32", 16, false, false, scaled(bw::ScaledKind::MXF4, bw::MmaType::e2m1, bw::ScaleVec::Block32, 16, false, 2, 0)},
+      {"mxf4nvf4.block16", 32, true, false, scaled(bw::ScaledKind::MXF4NVF4, bw::MmaType::e2m1, bw::ScaleVec::Block16, 32, true, 0, 0)},
+      {"ws.f16", 64, false, true,
+       [](const ptx::Reg& d, const ptx::Reg& da, const ptx::Reg& db, const ptx::Reg&, const ptx::Reg&) {
+         ptx::Reg fresh = d != d;
+         bw::mma_ws(bw::bf16_f32(128, 64), d, da, db, fresh);
+       }},
+      {"f16.lanes.scaled", 16, false, true,
+       [](const ptx::Reg& d, const ptx::Reg& da, const ptx::Reg& db, const ptx::Reg&, const ptx::Reg&) {
+         std::array<ptx::Reg, 4> lanes{ptx::Reg(ptx::types::b32), ptx::Reg(ptx::types::b32), ptx::Reg(ptx::types::b32),
+                                       ptx::Reg(ptx::types::b32)};
+         const uint32_t masks[4] = {1u << 5, 1u << 8, 0xFFFFFFFFu, 0};
+         for (size_t i = 0; i < 4; ++i) ptx::inst::mov.b32(lanes[i], masks[i]);
+         ptx::Reg fresh = d != d, accumulate = d == d;
+         bw::mma(bw::bf16_f32(128, 16), d, da, db, fresh);
+         bw::mma(bw::bf16_f32(128, 16), d, da, db, accumulate, {.disable_output_lane = lanes, .scale_input_d = 1});
+       }},
+  };
+  const ptx::Device cpu = ptx::device::cpu();
+  uint32_t seed = 99;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u, seed >> 8; };
+  for (const Form& f : forms) {
+    const uint32_t bytes = examples::probe_image_bytes(f.n);
+    std::vector<uint32_t> image(bytes / 4), scales(128 + 64);
+    for (auto& w : image) {
+      w = 0;
+      for (int b = 0; b < 4; ++b) {
+        uint32_t v = next() & 0xFF;
+        if (f.bf16 && b % 2 == 1) v = 0x3C + (v & 7) + (v & 0x80);  // bf16 high bytes: |x| in 2^-7 .. 2^8
+        else if ((v & 0x7F) == 0x7F) v &= 0x7E;                      // no e4m3 NaN
+        w |= v << (8 * b);
+      }
+    }
+    for (auto& w : scales) {
+      w = 0;
+      for (int b = 0; b < 4; ++b) w |= (f.nvf4_scales ? 0x20 + next() % 0x30 : 119 + next() % 16) << (8 * b);
+    }
+    const ptx::Kernel kern = examples::tcgen05_mma_probe(f.n, f.issue);
+    const size_t out_n = static_cast<size_t>(128 * f.n);
+    std::vector<float> got[2];
+    int which = 0;
+    for (const ptx::Device& d : {dev, cpu}) {
+      ptx::DevicePtr di = d.alloc(bytes, "image"), ds = d.alloc(scales.size() * 4, "scales"), dout = d.alloc(out_n * 4, "out");
+      d.copy_to_device(di, image.data(), bytes);
+      d.copy_to_device(ds, scales.data(), scales.size() * 4);
+      d.fill(dout, 0xff, out_n * 4);
+      auto k = ptx::bind(d, kern, {});
+      k(di, ds, dout);
+      d.synchronize();
+      got[which].resize(out_n);
+      d.copy_to_host(got[which].data(), dout, out_n * 4);
+      ++which;
+      for (ptx::DevicePtr p : {di, ds, dout}) d.free(p);
+    }
+    bool ok = true;
+    for (size_t i = 0; i < out_n && ok; ++i) ok = std::fabs(got[0][i] - got[1][i]) <= 1e-5 * (1 + std::fabs(got[1][i]));
+    char line[160];
+    std::snprintf(line, sizeof line, "tcgen05.mma %-18s 128x%-3d GPU vs emulator   %s\n", f.name, f.n, ok ? "ok" : "WRONG");
+    table << line;
+    std::fputs(line, stdout);
+  }
+}
 
 }  // namespace
 
@@ -293,8 +383,9 @@ int main(int argc, char** argv) {
         const auto maps2 = examples::gemm_sm100_tensor_maps(dev, ga, gb, gm, gn, gk, 2);
         auto k100p = ptx::bind(dev, examples::gemm_sm100(arch, 2), {{"M", gm}, {"N", gn}, {"K", gk}});
         row("gemm_sm100_2sm", [&] { k100p(maps2.first, maps2.second, gc); });
+        if (sz == 4096) tcgen05_forms_check(dev, table);
       } else if (sz == 4096) {
-        const std::string skip = "gemm_sm100, gemm_sm100_2sm: skipped (tcgen05 needs an sm_100a GPU; this is " + arch + ")\n";
+        const std::string skip = "gemm_sm100, gemm_sm100_2sm, tcgen05.mma forms: skipped (tcgen05 needs an sm_100a GPU; this is " + arch + ")\n";
         table << skip;
         std::fputs(skip.c_str(), stdout);
       }

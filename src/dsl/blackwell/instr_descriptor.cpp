@@ -16,14 +16,9 @@ std::string_view kind_name(MmaKind k) {
   return "kind::f16";
 }
 
-int mma_k(MmaKind k) {
-  switch (k) {
-    case MmaKind::F16: return 16;
-    case MmaKind::TF32: return 8;
-    case MmaKind::F8F6F4:
-    case MmaKind::I8: return 32;
-  }
-  return 16;
+int mma_k(MmaKind k, bool sparse) {
+  const int dense = k == MmaKind::F16 ? 16 : k == MmaKind::TF32 ? 8 : 32;
+  return sparse ? 2 * dense : dense;
 }
 
 std::string_view type_name(MmaType t) {
@@ -85,10 +80,17 @@ bool legal_acc(MmaKind k, AccType d) {
   return false;
 }
 
-// The ISA's dense shapes (the manual's "Various combinations of .kind and shapes"); an empty
-// string when (m, n) is one, else what the legal ones are.
-std::string shape_problem(MmaKind k, CtaGroup g, int m, int n) {
+// The ISA's shapes (the manual's "Various combinations of .kind and shapes"); an empty
+// string when (m, n) is one, else what the legal ones are. Sparsity changes only K, except
+// for .ws, whose sparse forms have no N = 256.
+std::string shape_problem(MmaKind k, CtaGroup g, int m, int n, bool ws, bool sparse) {
   auto in = [&](int lo, int step) { return n >= lo && n <= 256 && n % step == 0; };
+  if (ws) {
+    if (g != CtaGroup::One) return "tcgen05.mma.ws is cta_group::1 only";
+    if (m != 32 && m != 64 && m != 128) return ".ws takes M = 32, 64 or 128";
+    if (sparse) return n == 64 || n == 128 ? "" : "sparse .ws takes N = 64 or 128";
+    return n == 64 || n == 128 || n == 256 ? "" : ".ws takes N = 64, 128 or 256";
+  }
   if (g == CtaGroup::One) {
     if (m != 64 && m != 128) return "cta_group::1 takes M = 64 or 128";
     if (k == MmaKind::I8 && m == 64)
@@ -115,20 +117,32 @@ uint32_t InstrDescriptor::bits(ptx::SourceLocation where) const {
   if (!legal_acc(kind, d))
     throw Error(fmt::format("instruction descriptor: D of type {} is not one .{} accumulates into", acc_name(d), kind_name(kind)),
                 where);
-  if (const std::string p = shape_problem(kind, group, m, n); !p.empty())
+  if (const std::string p = shape_problem(kind, group, m, n, ws, sparse); !p.empty())
     throw Error(fmt::format("instruction descriptor: M = {}, N = {} is not a tcgen05.mma shape ({})", m, n, p), where);
   if (kind == MmaKind::I8 && (negate_a || negate_b))
     throw Error("instruction descriptor: .kind::i8 has no negate", where);
   if (kind != MmaKind::I8 && saturate) throw Error("instruction descriptor: saturate is for .kind::i8 only", where);
-  return uint32_t{saturate} << 3 | static_cast<uint32_t>(d) << 4 | static_cast<uint32_t>(ca) << 7 |
-         static_cast<uint32_t>(cb) << 10 | uint32_t{negate_a} << 13 | uint32_t{negate_b} << 14 | uint32_t{transpose_a} << 15 |
-         uint32_t{transpose_b} << 16 | static_cast<uint32_t>(n >> 3) << 17 | static_cast<uint32_t>(m >> 4) << 24;
+  if (sparsity_selector < 0 || sparsity_selector > 3)
+    throw Error(fmt::format("instruction descriptor: the sparsity selector is 0 to 3, not {}", sparsity_selector), where);
+  if (sparsity_selector != 0 && !sparse) throw Error("instruction descriptor: a sparsity selector needs sparse = true", where);
+  if (sparsity_selector != 0 && (kind == MmaKind::F8F6F4 || kind == MmaKind::I8))
+    throw Error(fmt::format("instruction descriptor: the sparsity selector of .{} must be 0", kind_name(kind)), where);
+  if (max_shift != WsMaxShift::None && !ws)
+    throw Error("instruction descriptor: the maximum B shift (bits 30-31) is for tcgen05.mma.ws only", where);
+  return static_cast<uint32_t>(sparsity_selector) | uint32_t{sparse} << 2 | uint32_t{saturate} << 3 |
+         static_cast<uint32_t>(d) << 4 | static_cast<uint32_t>(ca) << 7 | static_cast<uint32_t>(cb) << 10 | uint32_t{negate_a} << 13 | uint32_t{negate_b} << 14 | uint32_t{transpose_a} << 15 |
+         uint32_t{transpose_b} << 16 | static_cast<uint32_t>(n >> 3) << 17 | static_cast<uint32_t>(m >> 4) << 24 |
+         static_cast<uint32_t>(max_shift) << 30;
 }
 
-InstrDescriptor InstrDescriptor::decode(uint32_t b, MmaKind kind, CtaGroup group) {
+InstrDescriptor InstrDescriptor::decode(uint32_t b, MmaKind kind, CtaGroup group, bool ws) {
   InstrDescriptor d;
   d.kind = kind;
   d.group = group;
+  d.ws = ws;
+  d.sparsity_selector = static_cast<int>(b & 3);
+  d.sparse = (b >> 2 & 1) != 0;
+  d.max_shift = static_cast<WsMaxShift>(b >> 30);
   d.saturate = (b >> 3 & 1) != 0;
   d.d = static_cast<AccType>(b >> 4 & 3);
   d.a = type_of(kind, b >> 7 & 7);

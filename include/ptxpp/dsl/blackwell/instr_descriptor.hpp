@@ -13,8 +13,9 @@ namespace ptx::blackwell {
 enum class MmaKind : uint8_t { F16, TF32, F8F6F4, I8 };
 // "kind::f16", "kind::tf32", "kind::f8f6f4", "kind::i8"
 std::string_view kind_name(MmaKind k);
-// The K of one instruction (dense): 16 for f16, 8 for tf32, 32 for f8f6f4 and i8.
-int mma_k(MmaKind k);
+// The K of one instruction: 16 for f16, 8 for tf32, 32 for f8f6f4 and i8; twice that sparse
+// (tcgen05.mma.sp: A holds K/2 stored elements per row).
+int mma_k(MmaKind k, bool sparse = false);
 
 // Element types of A and B, with their descriptor encodings per kind:
 //   kind::f16: f16 0, bf16 1;  kind::tf32: tf32 2;
@@ -24,13 +25,17 @@ enum class MmaType : uint8_t { f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, u8
 enum class AccType : uint8_t { f16 = 0, f32 = 1, s32 = 2 };
 std::string_view type_name(MmaType t);
 
+// .ws only: how far B may shift while the tensor core tries to reuse it (bits 30-31).
+enum class WsMaxShift : uint8_t { None = 0, By8 = 1, By16 = 2, By32 = 3 };
+
 // The fields of the descriptor. bits() encodes them:
-//   bits  0-1  sparsity selector (0)      bit  2  sparsity (0: dense)
+//   bits  0-1  sparsity selector           bit  2  sparsity (1: tcgen05.mma.sp)
 //   bit   3    saturate (kind::i8 only)    bits 4-5  D type
 //   bits  7-9  A type                      bits 10-12  B type
 //   bit  13    negate A                    bit 14  negate B   (not kind::i8)
 //   bit  15    transpose A (1: MN-major)   bit 16  transpose B (1: MN-major)
 //   bits 17-22 N >> 3                      bits 24-28  M >> 4
+//   bits 30-31 maximum B shift (.ws only)
 // and checks at trace time (ptx::Error): the types belong to the kind (A and B the same
 // kind::f16 / tf32 type; any two f8f6f4 types; u8/s8 mixed), D is legal for the kind (f16:
 // f16/f32; tf32: f32; f8f6f4: f16/f32; i8: s32), and (M, N) is a dense shape of the ISA's
@@ -38,6 +43,10 @@ std::string_view type_name(MmaType t);
 //   CtaGroup::One: M = 64 or 128, N in 8..256 step 8
 //   CtaGroup::Two: M = 128 or 256, N in 16..256 step 16
 //   kind::i8: N = 8, 16, 24 or 32..256 step 16 (One); 32..256 step 16 (Two)
+//   ws (tcgen05.mma.ws, CtaGroup::One only): M = 32, 64 or 128, N = 64, 128 or 256 (sparse:
+//   64 or 128)
+// Sparse (the manual's "Sparse Matrices"): the same shapes, K doubled; the sparsity selector
+// (0-3, picking the metadata's sub-columns) only with sparse, and 0 for kind::f8f6f4 and i8.
 struct InstrDescriptor {
   MmaKind kind = MmaKind::F16;
   MmaType a = MmaType::bf16, b = MmaType::bf16;
@@ -47,10 +56,14 @@ struct InstrDescriptor {
   bool transpose_a = false, transpose_b = false;
   bool negate_a = false, negate_b = false;
   bool saturate = false;
+  bool sparse = false;
+  int sparsity_selector = 0;
+  bool ws = false;  // for tcgen05.mma.ws (mma_ws sets it); not in the bits, it decides the shapes
+  WsMaxShift max_shift = WsMaxShift::None;
 
   uint32_t bits(ptx::SourceLocation where = ptx::SourceLocation::current()) const;
-  // The fields back from bits (the kind and CTA group are not in the descriptor: given).
-  static InstrDescriptor decode(uint32_t bits, MmaKind kind, CtaGroup group = CtaGroup::One);
+  // The fields back from bits (the kind, CTA group and .ws are not in the descriptor: given).
+  static InstrDescriptor decode(uint32_t bits, MmaKind kind, CtaGroup group = CtaGroup::One, bool ws = false);
   friend bool operator==(const InstrDescriptor&, const InstrDescriptor&) = default;
 };
 
