@@ -110,6 +110,17 @@ namespace {
 
 const char* kKindNames[] = {"f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"};
 
+// The operands every tcgen05.mma form starts with: [d-tmem], a-desc or [a-tmem], b-desc, idesc.
+std::optional<Tcgen05DecodeError> check_d_a_b_idesc(std::span<const Opnd> ops, const Program& p) {
+  auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
+  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  if (ops[1].kind == Opnd::Addr ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
+    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
+  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
+  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
+  return std::nullopt;
+}
+
 // tcgen05.mma.kind.block_scale{.scale_vectorsize} [d-tmem], a-desc or [a-tmem], b-desc, idesc,
 // [scale-A-tmem], [scale-B-tmem], enable-input-d. DInst: ops[0-3] d, a, b, idesc, ops[4]
 // enable-input-d, ops[5] scale-A-tmem; scale-B-tmem's register in callee and its offset in
@@ -131,12 +142,8 @@ std::optional<Tcgen05DecodeError> decode_block_scaled(DInst& d, int kind, bool b
                            "2X/4X/.block32/.block16 for mxf4nvf4)",
                            vec, block ? fmt::format(".block{}", block) : fmt::format(".scale_vec::{}X", scale_vec), name));
   if (ops.size() != 7) return bad(fmt::format("tcgen05.mma{}.block_scale with {} operands; it takes 7 ([d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d)", name, ops.size()));
-  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  if (auto e = check_d_a_b_idesc(ops, p)) return e;
   const bool a_tmem = ops[1].kind == Opnd::Addr;
-  if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
-    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
-  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
-  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
   for (int i : {4, 5})
     if (!is_tmem_addr(ops[i], p) || ops[i].imm > 0xFFFFFFFFu)
       return bad(fmt::format("{} of tcgen05.mma must be a tensor memory address [register]", i == 4 ? "scale-A-tmem" : "scale-B-tmem"));
@@ -167,12 +174,8 @@ std::optional<Tcgen05DecodeError> decode_dense(DInst& d, int kind, unsigned cta_
   if (ops.size() < enable + 1) return bad("tcgen05.mma needs enable-input-d");
   const bool scale = ops.size() == enable + 2;
   if (ops.size() > enable + 2) return bad(fmt::format("tcgen05.mma with {} operands", ops.size()));
-  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  if (auto e = check_d_a_b_idesc(ops, p)) return e;
   const bool a_tmem = ops[1].kind == Opnd::Addr;
-  if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
-    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
-  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
-  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
   if (!(is_reg(ops[enable], p, 'p', 1) || is_imm(ops[enable]))) return bad("enable-input-d of tcgen05.mma must be a predicate");
   if (lanes) {
     const uint32_t want = 4 * cta_group;
@@ -219,12 +222,8 @@ std::optional<Tcgen05DecodeError> decode_ws(DInst& d, int kind, unsigned cta_gro
     return bad(fmt::format("{}: tcgen05.mma.ws takes .collector::b0 to ::b3 with ::fill, ::use, ::lastuse or ::discard", collector));
   if (ops.size() != 5 && ops.size() != 6)
     return bad(fmt::format("tcgen05.mma.ws with {} operands; it takes [d-tmem], a, b-desc, idesc, enable-input-d and optionally zero-column-mask-desc", ops.size()));
-  if (!is_tmem_addr(ops[0], p)) return bad("d-tmem of tcgen05.mma must be a tensor memory address [register]");
+  if (auto e = check_d_a_b_idesc(ops, p)) return e;
   const bool a_tmem = ops[1].kind == Opnd::Addr;
-  if (a_tmem ? !is_tmem_addr(ops[1], p) : !(is_reg(ops[1], p, 'b', 64) || is_imm(ops[1])))
-    return bad("a of tcgen05.mma must be a 64-bit descriptor (register or immediate) or a tensor memory address [a-tmem]");
-  if (!(is_reg(ops[2], p, 'b', 64) || is_imm(ops[2]))) return bad("b-desc of tcgen05.mma must be a 64-bit register or an immediate");
-  if (!(is_reg(ops[3], p, 'b', 32) || is_imm(ops[3]))) return bad("idesc of tcgen05.mma must be a 32-bit register or an immediate");
   if (!(is_reg(ops[4], p, 'p', 1) || is_imm(ops[4]))) return bad("enable-input-d of tcgen05.mma.ws must be a predicate");
   if (ops.size() == 6 && !(is_reg(ops[5], p, 'b', 64) || is_imm(ops[5]))) return bad("zero-column-mask-desc of tcgen05.mma.ws must be a 64-bit register or an immediate");
   d.sub = static_cast<uint8_t>(Tc05Op::Mma);

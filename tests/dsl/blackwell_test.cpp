@@ -11,20 +11,8 @@ namespace {
 
 using namespace ptx::blackwell;
 
-std::string listing_of(const std::string& ptx) {
-  std::string s;
-  for (const auto& x : instructions_of(ptx)) s += x + "\n";
-  return s;
-}
-
-std::string error_of(const std::function<void()>& body) {
-  try {
-    (void)trace_body(body, "sm_100a");
-  } catch (const Error& e) {
-    return std::string(e.what());
-  }
-  return "no error";
-}
+// The error tracing `body` for sm_100a gives.
+std::string sm100_error_of(const std::function<void()>& body) { return error_of(body, "sm_100a"); }
 
 TEST(Blackwell, TensorMemoryAllocationEmitsExactlyItsInstructions) {
   auto t = trace_body(
@@ -60,7 +48,7 @@ TEST(Blackwell, TensorMemoryAllocationEmitsExactlyItsInstructions) {
             "ld.shared.b32 \t%r1, [smem];\n"
             "tcgen05.dealloc.cta_group::2.sync.aligned.b32 \t%r1, 512;\n");
   expect_clean(t2->ptx, "sm_100a");
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               auto slot = ptx::smem::alloc(u32, {1}, 16);
               tmem_alloc(slot.addr(0), 32);
               tmem_relinquish_alloc_permit(CtaGroup::Two);
@@ -73,19 +61,19 @@ TEST(Blackwell, TensorMemoryAllocationEmitsExactlyItsInstructions) {
 
 TEST(Blackwell, TensorMemoryColumnCountsAreCheckedAtTraceTime) {
   for (uint32_t bad : {0u, 16u, 48u, 96u, 1024u}) {
-    EXPECT_NE(error_of([bad] { tmem_alloc(ptx::smem::alloc(u32, {1}, 16).addr(0), bad); })
+    EXPECT_NE(sm100_error_of([bad] { tmem_alloc(ptx::smem::alloc(u32, {1}, 16).addr(0), bad); })
                   .find("tcgen05.alloc: " + std::to_string(bad) + " columns is not a power of 2 in [32, 512]"),
               std::string::npos);
-    EXPECT_NE(error_of([bad] {
+    EXPECT_NE(sm100_error_of([bad] {
                 ptx::Reg r(b32);
                 tmem_dealloc(r, bad);
               }).find("tcgen05.dealloc: " + std::to_string(bad) + " columns"),
               std::string::npos);
   }
   for (uint32_t good : {32u, 64u, 128u, 256u, 512u})
-    EXPECT_EQ(error_of([good] { tmem_alloc(ptx::smem::alloc(u32, {1}, 16).addr(0), good); }), "no error");
-  EXPECT_NE(error_of([] { tmem_alloc(ptx::Operand(4), 32); }).find("the destination is a shared address"), std::string::npos);
-  EXPECT_NE(error_of([] {
+    EXPECT_EQ(sm100_error_of([good] { tmem_alloc(ptx::smem::alloc(u32, {1}, 16).addr(0), good); }), "no error");
+  EXPECT_NE(sm100_error_of([] { tmem_alloc(ptx::Operand(4), 32); }).find("the destination is a shared address"), std::string::npos);
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg r(f32);
               tmem_dealloc(r, 32);
             }).find("is a 32-bit integer register, not .f32"),
@@ -280,34 +268,34 @@ TEST(Blackwell, MmaCommitAndFencesEmitExactlyTheirInstructions) {
 }
 
 TEST(Blackwell, MmaMisuseIsReported) {
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg d(u32), a(b64), p(pred);
               mma(bf16_f32(128, 256), d, a, a, p);
             }).find("the D address is a .b32 register (ptxas refuses .u32 here)"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg d(b32), a(b32), p(pred);
               mma(bf16_f32(128, 256), d, a, a, p);
             }).find("the A descriptor is a 64-bit integer register, not .b32"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg d(b32), a(b64), p(b32);
               mma(bf16_f32(128, 256), d, a, a, p);
             }).find("enable-input-d: a predicate register is needed here"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg d(b32), a(b64), p(pred);
               mma(bf16_f32(128, 260), d, a, a, p);
             }).find("M = 128, N = 260 is not a tcgen05.mma shape"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg d(b32), a(b64), p(pred);
               InstrDescriptor id = bf16_f32(128, 64);
               id.transpose_a = true;
               mma_tmem_a(id, d, d, a, p);
             }).find("A in tensor memory cannot be transposed"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               auto bars = ptx::smem::alloc(b64, {1}, 8);
               ptx::Reg m(b32);
               commit_multicast(CtaGroup::One, hopper::Mbarrier(bars.addr(0)), m);
@@ -384,25 +372,25 @@ TEST(Blackwell, TensorMemoryLoadsStoresCopiesEmitExactlyTheirInstructions) {
             "tcgen05.cp.cta_group::2.128x256b \t[%r1], %rd1;\n"
             "tcgen05.shift.cta_group::2.down \t[%r1];\n");
   expect_clean(t2->ptx, "sm_100a");
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg ta(b32);
               ptx::RegArray r(b32, 256);
               tmem_load(TmemShape::S16x256b, 64, r, 0, ta);
             }).find(".16x256b.x64 would be 256 registers per thread (128 at most)"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg ta(b32);
               ptx::RegArray r(b32, 8);
               tmem_load(TmemShape::S32x32b, 3, r, 0, ta);
             }).find(".x3 is not a power of 2 in 1..128"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg ta(b32);
               ptx::RegArray r(b32, 8);
               tmem_load(TmemShape::S32x32b, 8, r, 4, ta);
             }).find("tcgen05.ld: 8 registers from 4 are needed; the array has 8"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg ta(b32);
               ptx::RegArray r(f64, 8);
               tmem_store(TmemShape::S32x32b, 8, ta, r, 0);
@@ -411,23 +399,23 @@ TEST(Blackwell, TensorMemoryLoadsStoresCopiesEmitExactlyTheirInstructions) {
 }
 
 TEST(Blackwell, CopyShiftCommitAndPairTmaMisuseIsReported) {
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg ta(b32), sd(b32);
               tmem_copy(CtaGroup::One, CpShape::S128x256b, ta, sd);
             }).find("tcgen05.cp: the shared-memory descriptor is a 64-bit integer register, not .b32"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               ptx::Reg ta(b64);
               tmem_shift_down(CtaGroup::One, ta);
             }).find("tcgen05.shift: the tensor-memory address is a 32-bit integer register, not .b64"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               auto bars = ptx::smem::alloc(b64, {1}, 8);
               ptx::Reg g(u32);
               commit(CtaGroup::One, hopper::Mbarrier(bars.addr(0)), &g);
             }).find("a predicate register is needed here"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               auto bars = ptx::smem::alloc(b64, {1}, 8);
               ptx::Reg map(b64);
               tma_load_pair(bars.addr(0), map, {0, 0, 0, 0, 0, 0}, hopper::Mbarrier(bars.addr(0)));
@@ -494,7 +482,7 @@ TEST(Blackwell, PairTmaLoadEmitsExactlyItsInstruction) {
   EXPECT_EQ(l[l.size() - 2],
             "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 \t[smem], [%rd2, {%r1}], [smem_2];");
   expect_clean(t->ptx, "sm_100a");
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(sm100_error_of([] {
               auto bars = ptx::smem::alloc(b64, {1}, 8);
               ptx::Reg map(b64);
               tma_load_pair(ptx::Operand(0), map, {0}, hopper::Mbarrier(bars.addr(0)));

@@ -23,6 +23,21 @@ inline std::shared_ptr<const Traced> trace_body(const std::function<void()>& bod
   return kernel("k").arch(arch).debug(debug).body([body]() { body(); }).trace();
 }
 
+// The message of the ptx::Error `f` throws, or "no error".
+inline std::string thrown_by(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// The message of the ptx::Error tracing `body` for `arch` throws, or "no error".
+inline std::string error_of(const std::function<void()>& body, const std::string& arch = "sm_90a") {
+  return thrown_by([&] { (void)trace_body(body, arch); });
+}
+
 // The instruction lines of a traced module: every line that starts with a tab and is
 // not a declaration, label or directive.
 inline std::vector<std::string> instructions_of(const std::string& ptx) {
@@ -37,6 +52,13 @@ inline std::vector<std::string> instructions_of(const std::string& ptx) {
     out.push_back(line.substr(1));
   }
   return out;
+}
+
+// The instruction lines of a traced module, each ending in a newline.
+inline std::string listing_of(const std::string& ptx) {
+  std::string s;
+  for (const auto& line : instructions_of(ptx)) s += line + "\n";
+  return s;
 }
 
 // The module parses, passes the validator for its own target, and ptxas accepts it.

@@ -21,15 +21,6 @@ namespace {
 
 using namespace ptx::hopper;
 
-[[maybe_unused]] std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += x + "\n";
-  return s;
-}
-
-// The instructions of a traced module, joined with newlines.
-std::string listing_of(const std::string& ptx) { return join(instructions_of(ptx)); }
-
 TEST(Hopper, WarpSpecializeEmitsTheRolesAndSetmaxnreg) {
   auto t = trace_body([] {
     ptx::Reg tid = ptx::read(ptx::special::tid.x(), u32);
@@ -209,14 +200,6 @@ TEST(Hopper, ClusterHelpersEmitExactlyTheirInstructions) {
 }
 
 TEST(Hopper, MisuseIsReported) {
-  auto error_of = [](const std::function<void()>& body) {
-    try {
-      (void)trace_body(body);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_NE(error_of([] { Pipeline(ptx::smem::alloc(b64, {4}, 8), 3); }).find("a 3-stage pipeline needs 48 bytes of mbarriers"),
             std::string::npos);
   EXPECT_NE(error_of([] { Pipeline(ptx::smem::alloc(b64, {4}, 8), 2).full(2); }).find("pipeline stage 2 of 2"), std::string::npos);
@@ -369,14 +352,6 @@ TEST(Hopper, WgmmaWithARegistersEmitsExactlyItsInstruction) {
             lines.end())
       << t->ptx;
   expect_clean(t->ptx, "sm_90a");
-  auto error_of = [](const std::function<void()>& body) {
-    try {
-      (void)trace_body(body);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_NE(error_of([] {
               ptx::RegArray acc(f32, 32), a(b32, 4);
               ptx::Reg d(b64), p(pred);

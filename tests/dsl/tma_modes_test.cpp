@@ -11,21 +11,6 @@ using namespace ptx::hopper;
 using ptx::blackwell::tma_load_gather4;
 using ptx::blackwell::tma_store_scatter4;
 
-std::string listing_of(const std::string& ptx) {
-  std::string s;
-  for (const auto& line : instructions_of(ptx)) s += line + "\n";
-  return s;
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 std::shared_ptr<const Traced> modes_kernel() {
   return ptx::kernel("modes").tensor_map("m").arch("sm_90a").body([](ptx::TensorMapParam m) {
     auto buf = ptx::smem::alloc(f32, {256}, 128);
@@ -123,13 +108,13 @@ TEST(TmaModes, Gather4AndScatter4AreSm100) {
                 "ret;\n");
   expect_clean(t->ptx, "sm_100a");
   // Hopper has no row gather: the ISA table's requirement, at trace time
-  EXPECT_NE(error_of([&] { (void)ptx::kernel("g4").tensor_map("m").arch("sm_90a").body(body).trace(); }).find("needs"),
+  EXPECT_NE(thrown_by([&] { (void)ptx::kernel("g4").tensor_map("m").arch("sm_90a").body(body).trace(); }).find("needs"),
             std::string::npos);
 }
 
 TEST(TmaModes, MisuseIsReported) {
   auto traced = [](const std::function<void(const ptx::Reg& map, Mbarrier& bar, ptx::smem::Buffer& buf)>& f) {
-    return error_of([&] {
+    return thrown_by([&] {
       (void)ptx::kernel("bad").tensor_map("m").arch("sm_90a").body([&](ptx::TensorMapParam m) {
         auto buf = ptx::smem::alloc(f32, {64}, 128);
         auto bars = ptx::smem::alloc(b64, {1}, 8);
@@ -225,7 +210,7 @@ TEST(TmaModes, TensormapEditingEmitsExactlyItsInstructions) {
 
 TEST(TmaModes, TensormapEditingMisuseIsReported) {
   auto traced = [](const std::function<void(ptx::smem::Buffer& buf)>& f) {
-    return error_of([&] {
+    return thrown_by([&] {
       (void)trace_body([&] {
         auto buf = ptx::smem::alloc(b64, {16}, 128);
         f(buf);

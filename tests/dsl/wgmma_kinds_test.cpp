@@ -21,14 +21,6 @@ namespace {
 
 using namespace ptx::hopper;
 
-std::string error_of(const std::function<void()>& body) {
-  try {
-    (void)trace_body(body);
-  } catch (const Error& e) {
-    return std::string(e.what());
-  }
-  return std::string("no error");
-}
 
 // The register type a kind's accumulators are declared with here.
 DType acc_type(WgmmaKind k) { return k.d == f32 ? f32 : b32; }

@@ -55,6 +55,20 @@ struct EmuRun {
   }
 };
 
+// What the emulator itself reports for a kernel the validator does not see first (the
+// decoder's own errors): `text` launched as entry `t` with one warp; "" when it runs.
+inline std::string unvalidated_report(const std::string& text) {
+  emu::Options unvalidated;
+  unvalidated.validate = false;
+  EmuRun r{emu::Emulator(unvalidated), {}};
+  try {
+    r.launch(text, "t", {1, 1, 1}, {32, 1, 1});
+  } catch (const emu::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // A kernel of tests/emu/kernels: PTX files that scripts/emu-vs-gpu also runs on a GPU.
 inline std::string emu_kernel(const std::string& file) {
   const std::string path = std::string(PTXPP_EMU_KERNELS_DIR) + "/" + file;

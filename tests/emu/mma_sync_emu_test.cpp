@@ -823,18 +823,10 @@ TEST(MmaSyncErrors, MalformedFormsAreReportedUnvalidated) {
        "{%r12, %r13, %r14, %r15}, %r16, 0;",
        "operand a must be a vector of 2 registers"},
   };
-  emu::Options unvalidated;
-  unvalidated.validate = false;
   for (const auto& c : cases) {
-    const std::string text = std::string(".version 8.7\n.target sm_90\n.address_size 64\n\n.visible .entry t()\n{\n\t.reg .b32 %r<20>;\n") +
-                             "\t.reg .f32 %f<8>;\n\t" + c.body + "\n\tret;\n}\n";
-    EmuRun r{emu::Emulator(unvalidated), {}};
-    std::string rep;
-    try {
-      r.launch(text, "t", {1, 1, 1}, {32, 1, 1});
-    } catch (const emu::Error& e) {
-      rep = e.what();
-    }
+    const std::string rep = unvalidated_report(
+        std::string(".version 8.7\n.target sm_90\n.address_size 64\n\n.visible .entry t()\n{\n\t.reg .b32 %r<20>;\n") +
+        "\t.reg .f32 %f<8>;\n\t" + c.body + "\n\tret;\n}\n");
     EXPECT_NE(rep.find(c.says), std::string::npos) << c.body << ": " << rep;
   }
 }
