@@ -7,8 +7,12 @@ set -euo pipefail
 src=$1 work=$2
 rm -rf "$work"
 "$src"/scripts/device-deps "$work/deps"
-cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/deps/usr" \
-  -DCMAKE_IGNORE_PREFIX_PATH="/usr;/usr/local;/" -DPTXPP_TORCH=OFF -DPTXPP_JAX=OFF > "$work/configure.log"
+if ! cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/deps/usr" \
+  -DCMAKE_IGNORE_PREFIX_PATH="/usr;/usr/local;/" -DPTXPP_TORCH=OFF -DPTXPP_JAX=OFF > "$work/configure.log" 2>&1; then
+  echo "FAIL: configuring against $work/deps failed; the end of $work/configure.log:"
+  tail -n 40 "$work/configure.log"
+  exit 1
+fi
 status=0
 for pkg in fmt CLI11 GTest benchmark; do
   dir=$(sed -n "s/^${pkg}_DIR:PATH=//p" "$work/build/CMakeCache.txt")
