@@ -95,10 +95,64 @@ struct Cublas {
   }
 };
 
+// A probe image of random bytes: bf16 (high bytes |x| in 2^-7 .. 2^8) or any byte but the e4m3
+// NaN 0x7f (s8 for kind::i8).
+template <class Next>
+std::vector<uint32_t> random_image(uint32_t bytes, bool bf16, Next& next) {
+  std::vector<uint32_t> image(bytes / 4);
+  for (auto& w : image) {
+    w = 0;
+    for (int b = 0; b < 4; ++b) {
+      uint32_t v = next() & 0xFF;
+      if (bf16 && b % 2 == 1)
+        v = 0x3C + (v & 7) + (v & 0x80);
+      else if ((v & 0x7F) == 0x7F)
+        v &= 0x7E;
+      w |= v << (8 * b);
+    }
+  }
+  return image;
+}
+
+// Runs a probe kernel (examples/kernels/tcgen05_mma_probe.hpp: image, a second u32 input, out
+// 128 x n) on the GPU and on the emulator; one line, "ok" when every element agrees (relative
+// 1e-5; `exact`: the same bits, for an s32 D).
+void probe_gpu_vs_emulator(const ptx::Device& dev, const ptx::Kernel& kern, const std::vector<uint32_t>& image,
+                           const std::vector<uint32_t>& second, int n, bool exact, const char* name,
+                           std::ostringstream& table) {
+  const ptx::Device cpu = ptx::device::cpu();
+  const size_t out_n = static_cast<size_t>(128 * n), bytes = image.size() * 4;
+  std::vector<float> got[2];
+  int which = 0;
+  for (const ptx::Device& d : {dev, cpu}) {
+    ptx::DevicePtr di = d.alloc(bytes, "image"), ds = d.alloc(second.size() * 4, "second"),
+                   dout = d.alloc(out_n * 4, "out");
+    d.copy_to_device(di, image.data(), bytes);
+    d.copy_to_device(ds, second.data(), second.size() * 4);
+    d.fill(dout, 0xff, out_n * 4);
+    auto k = ptx::bind(d, kern, {});
+    k(di, ds, dout);
+    d.synchronize();
+    got[which].resize(out_n);
+    d.copy_to_host(got[which].data(), dout, out_n * 4);
+    ++which;
+    for (ptx::DevicePtr p : {di, ds, dout}) d.free(p);
+  }
+  bool ok = true;
+  for (size_t i = 0; i < out_n && ok; ++i)
+    ok = exact ? std::memcmp(&got[0][i], &got[1][i], 4) == 0
+               : std::fabs(got[0][i] - got[1][i]) <= 1e-5 * (1 + std::fabs(got[1][i]));
+  char line[160];
+  std::snprintf(line, sizeof line, "tcgen05.mma %-18s 128x%-3d GPU vs emulator   %s\n", name, n, ok ? "ok" : "WRONG");
+  table << line;
+  std::fputs(line, stdout);
+}
+
 // The tcgen05.mma forms of ptx::blackwell (block-scaled kinds, .ws, disable-output-lane with
 // scale-input-d) on examples::tcgen05_mma_probe, run on the GPU and on the emulator with the same
-// random operands: one line each, "ok" when every element agrees (relative 1e-5). This checks
-// the DSL's descriptor bits and the emulator against the hardware.
+// random operands: one line each, "ok" when every element agrees (relative 1e-5); then the sparse
+// tcgen05.mma.sp for kind::f16 and kind::i8 the same way. This checks the DSL's descriptor bits
+// and the emulator (the sparse metadata's layout: this emulator's reading) against the hardware.
 void tcgen05_forms_check(const ptx::Device& dev, std::ostringstream& table) {
   namespace bw = ptx::blackwell;
   struct Form {
@@ -138,48 +192,51 @@ void tcgen05_forms_check(const ptx::Device& dev, std::ostringstream& table) {
          bw::mma(bw::bf16_f32(128, 16), d, da, db, accumulate, {.disable_output_lane = lanes, .scale_input_d = 1});
        }},
   };
-  const ptx::Device cpu = ptx::device::cpu();
   uint32_t seed = 99;
   auto next = [&] { return seed = seed * 1664525u + 1013904223u, seed >> 8; };
   for (const Form& f : forms) {
-    const uint32_t bytes = examples::probe_image_bytes(f.n);
-    std::vector<uint32_t> image(bytes / 4), scales(128 + 64);
-    for (auto& w : image) {
-      w = 0;
-      for (int b = 0; b < 4; ++b) {
-        uint32_t v = next() & 0xFF;
-        if (f.bf16 && b % 2 == 1) v = 0x3C + (v & 7) + (v & 0x80);  // bf16 high bytes: |x| in 2^-7 .. 2^8
-        else if ((v & 0x7F) == 0x7F) v &= 0x7E;                      // no e4m3 NaN
-        w |= v << (8 * b);
-      }
-    }
+    std::vector<uint32_t> image = random_image(examples::probe_image_bytes(f.n), f.bf16, next), scales(128 + 64);
     for (auto& w : scales) {
       w = 0;
       for (int b = 0; b < 4; ++b) w |= (f.nvf4_scales ? 0x20 + next() % 0x30 : 119 + next() % 16) << (8 * b);
     }
-    const ptx::Kernel kern = examples::tcgen05_mma_probe(f.n, f.issue);
-    const size_t out_n = static_cast<size_t>(128 * f.n);
-    std::vector<float> got[2];
-    int which = 0;
-    for (const ptx::Device& d : {dev, cpu}) {
-      ptx::DevicePtr di = d.alloc(bytes, "image"), ds = d.alloc(scales.size() * 4, "scales"), dout = d.alloc(out_n * 4, "out");
-      d.copy_to_device(di, image.data(), bytes);
-      d.copy_to_device(ds, scales.data(), scales.size() * 4);
-      d.fill(dout, 0xff, out_n * 4);
-      auto k = ptx::bind(d, kern, {});
-      k(di, ds, dout);
-      d.synchronize();
-      got[which].resize(out_n);
-      d.copy_to_host(got[which].data(), dout, out_n * 4);
-      ++which;
-      for (ptx::DevicePtr p : {di, ds, dout}) d.free(p);
+    probe_gpu_vs_emulator(dev, examples::tcgen05_mma_probe(f.n, f.issue), image, scales, f.n, false, f.name, table);
+  }
+  // tcgen05.mma.sp (examples::tcgen05_mma_sparse_probe): every 4-bit field of the metadata one the
+  // manual lists, so any layout reading is valid input and only the GPU tells which is right
+  struct SparseForm {
+    const char* name;
+    bw::InstrDescriptor id;
+  };
+  bw::InstrDescriptor sparse_f16 = bw::bf16_f32(128, 32);
+  sparse_f16.sparse = true, sparse_f16.sparsity_selector = 1;
+  const SparseForm sparse_forms[] = {
+      {"sp.f16.sel1", sparse_f16},
+      {"sp.i8",
+       {.kind = bw::MmaKind::I8,
+        .a = bw::MmaType::s8,
+        .b = bw::MmaType::s8,
+        .d = bw::AccType::s32,
+        .m = 128,
+        .n = 32,
+        .sparse = true}},
+  };
+  constexpr uint32_t kFields[] = {0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110};
+  for (const SparseForm& f : sparse_forms) {
+    const bw::InstrDescriptor id = f.id;
+    const bool bf16 = id.kind == bw::MmaKind::F16;
+    const uint32_t bytes = examples::probe_image_bytes(id.n, examples::kSparseProbeBRowBytes);
+    std::vector<uint32_t> image = random_image(bytes, bf16, next), meta(128 * 2);
+    for (auto& w : meta) {
+      w = 0;
+      for (int b = 0; b < 8; ++b) w |= kFields[next() % 7] << (4 * b);
     }
-    bool ok = true;
-    for (size_t i = 0; i < out_n && ok; ++i) ok = std::fabs(got[0][i] - got[1][i]) <= 1e-5 * (1 + std::fabs(got[1][i]));
-    char line[160];
-    std::snprintf(line, sizeof line, "tcgen05.mma %-18s 128x%-3d GPU vs emulator   %s\n", f.name, f.n, ok ? "ok" : "WRONG");
-    table << line;
-    std::fputs(line, stdout);
+    auto kern = examples::tcgen05_mma_sparse_probe(
+        id.n, [id](const ptx::Reg& d, const ptx::Reg& da, const ptx::Reg& db, const ptx::Reg& m) {
+          ptx::Reg fresh = d != d;
+          bw::mma(id, d, da, db, fresh, {.sparse_metadata = &m});
+        });
+    probe_gpu_vs_emulator(dev, kern, image, meta, id.n, !bf16, f.name, table);
   }
 }
 
