@@ -322,6 +322,9 @@ class Decoder {
     }
   }
 
+  // {a, b, ...}: a list of initializer elements, not a parenthesized expression.
+  static bool is_braced(const Expr& e) { return e.kind == ExprKind::List && e.sub == static_cast<uint8_t>(Delim::Brace); }
+
   // The shape an initializer fills: the declared dimensions, a leading `[]` taken from the
   // initializer's outermost list, and a vector type's lanes as the innermost dimension.
   std::vector<uint64_t> initializer_dims(const Declarator& dc, uint64_t vector) {
@@ -331,7 +334,7 @@ class Decoder {
       dims.push_back(l.b == 0 ? 0 : static_cast<uint64_t>(std::max<int64_t>(eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0), 0)));
     }
     if (vector > 1) dims.push_back(vector);
-    if (!dims.empty() && dims[0] == 0 && dc.init && m_.expr(dc.init).kind == ExprKind::List) {
+    if (!dims.empty() && dims[0] == 0 && dc.init && is_braced(m_.expr(dc.init))) {
       dims[0] = m_.expr(dc.init).b;  // one element (or row) per item
     }
     return dims;
@@ -373,7 +376,7 @@ class Decoder {
     };
     std::function<void(ExprId, size_t, uint64_t, uint64_t)> fill = [&](ExprId e, size_t level, uint64_t first, uint64_t span) {
       const Expr& x = m_.expr(e);
-      if (x.kind != ExprKind::List) {
+      if (!is_braced(x)) {  // a value (parentheses group an expression)
         if (level < dims.size() && dims.size() > 1)  // as ptxas: {21, 22} for a [2][2] array is an error
           throw Error(fmt::format("kernel {}: the initializer of {} has a value where a braced list is expected", entry_, name));
         return put(e, first);

@@ -161,5 +161,35 @@ TEST(EmuMiscInstructions, BadInitializersAreReported) {
   }
 }
 
+// Parentheses in an initializer group an expression; only braces make a list.
+TEST(EmuMiscInstructions, ParenthesizedInitializersAreValues) {
+  const std::string text = R"(.version 8.3
+.target sm_90
+.address_size 64
+.global .u32 scalar = ((((1 + 1) * (2 + 2)) << ((1))) - (~0 & 0xF));
+.global .u32 pair[] = {(1 + 2), ((4))};
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [out];
+	ld.global.u32 %r1, [scalar];
+	ld.global.u32 %r2, [pair];
+	ld.global.u32 %r3, [pair+4];
+	st.global.v2.u32 [%rd1], {%r1, %r2};
+	st.global.u32 [%rd1+8], %r3;
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(3), "out");
+  r.launch(text, "k", {1, 1, 1}, {1, 1, 1});
+  EXPECT_EQ(r.read<uint32_t>(out, 3), (std::vector<uint32_t>{1, 3, 4}));  // (2 * 4) << 1 - 15
+  if (have_ptxas()) {
+    const auto as = run_ptxas(text, "sm_90");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
