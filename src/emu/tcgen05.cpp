@@ -637,14 +637,16 @@ double element_value(const ElementType& t, uint32_t bits) {
 // cta_group::2 from 32). The block-scaled kinds (Table 39): cta_group::1 M = 128 with N multiples
 // of 8, cta_group::2 M = 128 or 256 with N multiples of 16 (sparse: 256 only). The sparse forms
 // take the dense shapes otherwise.
-bool valid_shape(unsigned kind, unsigned group, unsigned m, unsigned n, bool scaled, bool sparse) {
+bool valid_shape(unsigned kind, unsigned group, unsigned m, unsigned n, bool scaled, bool sparse, bool a_tmem) {
   if (n > 256) return false;
   if (scaled && sparse && group == 2 && m != 256) return false;  // Table 39: sparse block-scaled cta_group::2 is M = 256 only
   if (scaled) return group == 1 ? m == 128 && n >= 8 && n % 8 == 0 : (m == 128 || m == 256) && n >= 16 && n % 16 == 0;
-  const unsigned step = group == 1 && m == 64 ? 8 : 16, lowest = group == 2 && kind == kI8 ? 32 : step;
   if (group == 1 ? m != 64 && m != 128 : m != 128 && m != 256) return false;
-  if (n < lowest || n % step != 0) return false;
-  return kind != kI8 || n <= 24 || n % 16 == 0;
+  // cta_group::1: N 8..256 step 8 (kind::i8: 8, 16, 24, then step 16), A in tensor memory with
+  // M = 128 step 16; cta_group::2: N 16..256 step 16 (kind::i8: 32..256 step 32)
+  const unsigned step = group == 2 ? (kind == kI8 ? 32 : 16) : a_tmem && m == 128 ? 16 : 8;
+  if (n < step || n % step != 0) return false;
+  return group == 2 || kind != kI8 || n <= 24 || n % 16 == 0;
 }
 
 // The instruction descriptor's fields (Table 45 without block scaling; Tables 46, 47 with it).
@@ -773,7 +775,7 @@ MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int la
       fail(fmt::format("tcgen05.mma.ws with M = {}: the emulator does not support its tensor memory data path layout ({}) yet; M = 128 (layout D) runs",
                        M, M == 64 ? "layout E" : "layout G"));
     if (in.flags & kTc05ZeroMask) check_zero_column_mask(w.value(in.ops[5], lane), fail);
-  } else if (!valid_shape(kind, group, M, N, scaled, sparse)) {
+  } else if (!valid_shape(kind, group, M, N, scaled, sparse, in.flags & kTc05ATmem)) {
     fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc, group));
   }
   // the sparsity selector (bits 0-1; reserved, so checked above, with block scaling): 9.7.16.10.8.4

@@ -124,21 +124,35 @@ TEST(Blackwell, InstructionDescriptorShapesAndTypesAreChecked) {
   for (CtaGroup g : {CtaGroup::One, CtaGroup::Two})
     for (int m : {32, 64, 128, 256, 512})
       for (int n = 8; n <= 264; n += 8) {
-        const bool ok = g == CtaGroup::One ? (m == 64 || (m == 128 && n % 16 == 0)) && n <= 256
+        const bool ok = g == CtaGroup::One ? (m == 64 || m == 128) && n <= 256
                                            : (m == 128 || m == 256) && n % 16 == 0 && n <= 256;
         const InstrDescriptor d = bf16_f32(m, n, g);
         EXPECT_EQ(err(d) == "no error", ok) << m << "x" << n << " " << err(d);
         legal += ok;
       }
-  EXPECT_EQ(legal, 32 + 16 + 16 + 16);
-  EXPECT_NE(err(bf16_f32(128, 24)).find("M = 128, N = 24 is not a tcgen05.mma shape (with M = 128, N is 16..256 step 16)"), std::string::npos);
+  EXPECT_EQ(legal, 32 + 32 + 16 + 16);
+  EXPECT_NE(err(bf16_f32(128, 264)).find("M = 128, N = 264 is not a tcgen05.mma shape (with cta_group::1, N is 8..256 step 8)"), std::string::npos);
   EXPECT_NE(err(bf16_f32(256, 24, CtaGroup::Two)).find("(with cta_group::2, N is 16..256 step 16)"), std::string::npos);
   EXPECT_NE(err(bf16_f32(256, 256)).find("cta_group::1 takes M = 64 or 128"), std::string::npos);
   EXPECT_NE(err(bf16_f32(64, 64, CtaGroup::Two)).find("cta_group::2 takes M = 128 or 256"), std::string::npos);
   InstrDescriptor i8{.kind = MmaKind::I8, .a = MmaType::s8, .b = MmaType::s8, .d = AccType::s32, .m = 64, .n = 40};
-  EXPECT_NE(err(i8).find("kind::i8 with M = 64 takes N = 8, 16, 24 or 32..256 step 16"), std::string::npos);
+  EXPECT_NE(err(i8).find("kind::i8 with cta_group::1 takes N = 8, 16, 24 or 32..256 step 16"), std::string::npos);
   i8.n = 48;
   EXPECT_EQ(err(i8), "no error");
+  i8.m = 256, i8.group = CtaGroup::Two;  // the CTA pair: steps of 32
+  EXPECT_NE(err(i8).find("with cta_group::2, kind::i8 takes N = 32..256 step 32"), std::string::npos);
+  i8.n = 64;
+  EXPECT_EQ(err(i8), "no error");
+  i8.m = 64, i8.n = 48, i8.group = CtaGroup::One;
+  // A in tensor memory with M = 128: N in steps of 16 (from shared memory: steps of 8)
+  EXPECT_NE(sm100_error_of([] {
+              ptx::Reg d(b32), b(b64);
+              inst::mov.b32(d, 0);
+              inst::mov.b64(b, 0);
+              ptx::Reg p = d == d;
+              mma_tmem_a(bf16_f32(128, 24), d, d, b, p);
+            }).find("with A in tensor memory and M = 128, N is 16..256 step 16, not 24"),
+            std::string::npos);
   i8.d = AccType::f32;
   EXPECT_NE(err(i8).find("D of type f32 is not one .kind::i8 accumulates into"), std::string::npos);
   InstrDescriptor mixed{.kind = MmaKind::F16, .a = MmaType::f16, .b = MmaType::bf16};

@@ -774,9 +774,14 @@ TEST(EmuTcgen05, MmaShapesAndTypes) {
     run_and_check(c, 11);
   }
   {
-    MmaCase c;  // f16 accumulating in f16 (two per column), N = 256
+    MmaCase c;  // f16 accumulating in f16 (one per column), N = 256
     c.d = "f16", c.n = 256, c.accumulate = true, c.swz_a = 64, c.swz_b = 32;
     run_and_check(c, 12);
+  }
+  {
+    MmaCase c;  // M = 128 with N = 24: A from shared memory takes N in steps of 8
+    c.n = 24, c.swz_a = c.swz_b = 0;
+    run_and_check(c, 17);
   }
   {
     MmaCase c;  // tf32, MN-major B
@@ -1108,11 +1113,11 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
     MmaCase c;
     const char* report;
   };
-  std::vector<Case> cases(14);
+  std::vector<Case> cases(15);
   cases[0].c.extra_idesc = 1u << 2, cases[0].report = "sparse";
   cases[1].c.a_desc_xor = uint64_t{1} << 46, cases[1].report = "0b001";
   cases[2].c.a_desc_xor = uint64_t{1} << 61, cases[2].report = "invalid swizzle mode";  // 128B (2) becomes 3
-  cases[3].c.n = 72, cases[3].report = "not a shape";  // M = 128 needs N % 16 == 0
+  cases[3].c.n = 72, cases[3].c.a_tmem = true, cases[3].report = "not a shape";  // A in tensor memory, M = 128: N % 16 == 0
   cases[4].c.b = &kBF16, cases[4].report = "needs both f16 or both bf16";
   cases[5].c.kind = "i8", cases[5].c.a = &kS8, cases[5].c.b = &kS8, cases[5].c.d = "f32", cases[5].report = "not a D type";
   cases[6].c.kind = "f8f6f4", cases[6].c.a = cases[6].c.b = &kE4M3, cases[6].c.m = 64, cases[6].c.n = 8, cases[6].c.mn_b = true;
@@ -1126,6 +1131,9 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
   // kind::i8 with M = 64 takes N = 8, 16, 24, then multiples of 16 only (the DSL's descriptor agrees)
   cases[13].c.kind = "i8", cases[13].c.a = cases[13].c.b = &kS8, cases[13].c.d = "s32", cases[13].c.m = 64, cases[13].c.n = 40;
   cases[13].report = "M = 64 and N = 40";
+  // kind::i8 on the CTA pair: N in steps of 32
+  cases[14].c.kind = "i8", cases[14].c.a = cases[14].c.b = &kS8, cases[14].c.d = "s32", cases[14].c.group = 2, cases[14].c.m = 256, cases[14].c.n = 48;
+  cases[14].report = "M = 256 and N = 48";
   for (const Case& t : cases) {
     SCOPED_TRACE(t.report);
     const MmaRun run = run_mma(t.c, 5);

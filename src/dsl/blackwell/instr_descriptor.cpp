@@ -91,15 +91,15 @@ std::string shape_problem(MmaKind k, CtaGroup g, int m, int n, bool ws, bool spa
     if (sparse) return n == 64 || n == 128 ? "" : "sparse .ws takes N = 64 or 128";
     return n == 64 || n == 128 || n == 256 ? "" : ".ws takes N = 64, 128 or 256";
   }
+  // (A in tensor memory with M = 128 takes N in steps of 16 only: mma_tmem_a checks that.)
   if (g == CtaGroup::One) {
     if (m != 64 && m != 128) return "cta_group::1 takes M = 64 or 128";
-    if (k == MmaKind::I8 && m == 64)
-      return (n == 8 || n == 16 || n == 24 || in(32, 16)) ? "" : "kind::i8 with M = 64 takes N = 8, 16, 24 or 32..256 step 16";
-    if (m == 64) return in(8, 8) ? "" : "with M = 64, N is 8..256 step 8";
-    return in(16, 16) ? "" : "with M = 128, N is 16..256 step 16";
+    if (k == MmaKind::I8)
+      return (n == 8 || n == 16 || n == 24 || in(32, 16)) ? "" : "kind::i8 with cta_group::1 takes N = 8, 16, 24 or 32..256 step 16";
+    return in(8, 8) ? "" : "with cta_group::1, N is 8..256 step 8";
   }
   if (m != 128 && m != 256) return "cta_group::2 takes M = 128 or 256";
-  if (k == MmaKind::I8) return in(32, 16) ? "" : "with cta_group::2, kind::i8 takes N = 32..256 step 16";
+  if (k == MmaKind::I8) return in(32, 32) ? "" : "with cta_group::2, kind::i8 takes N = 32..256 step 32";
   return in(16, 16) ? "" : "with cta_group::2, N is 16..256 step 16";
 }
 

@@ -171,6 +171,8 @@ void mma(CtaGroup group, MmaKind kind, const Reg& d_tmem, const Reg& a_desc, con
 
 void mma_tmem_a(const InstrDescriptor& id, const Reg& d_tmem, const Reg& a_tmem, const Reg& b_desc,
                 const Reg& enable_input_d, const MmaOptions& opt, ptx::SourceLocation where) {
+  if (id.group == CtaGroup::One && id.m == 128 && id.n % 16 != 0)
+    throw Error(fmt::format("tcgen05.mma: with A in tensor memory and M = 128, N is 16..256 step 16, not {}", id.n), where);
   mma_known(id, d_tmem, a_tmem, true, b_desc, enable_input_d, opt, where);
 }
 

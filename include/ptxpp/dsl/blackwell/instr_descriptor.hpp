@@ -40,9 +40,10 @@ enum class WsMaxShift : uint8_t { None = 0, By8 = 1, By16 = 2, By32 = 3 };
 // kind::f16 / tf32 type; any two f8f6f4 types; u8/s8 mixed), D is legal for the kind (f16:
 // f16/f32; tf32: f32; f8f6f4: f16/f32; i8: s32), and (M, N) is a dense shape of the ISA's
 // table ("Various combinations of .kind and shapes") for the CTA group:
-//   CtaGroup::One: M = 64 or 128, N in 8..256 step 8
+//   CtaGroup::One: M = 64 or 128, N in 8..256 step 8 (A in tensor memory with M = 128: step
+//     16, checked by mma_tmem_a)
 //   CtaGroup::Two: M = 128 or 256, N in 16..256 step 16
-//   kind::i8: N = 8, 16, 24 or 32..256 step 16 (One); 32..256 step 16 (Two)
+//   kind::i8: N = 8, 16, 24 or 32..256 step 16 (One); 32..256 step 32 (Two)
 //   ws (tcgen05.mma.ws, CtaGroup::One only): M = 32, 64 or 128, N = 64, 128 or 256 (sparse:
 //   64 or 128)
 // Sparse (the manual's "Sparse Matrices"): the same shapes, K doubled; the sparsity selector
