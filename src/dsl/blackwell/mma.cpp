@@ -11,14 +11,14 @@
 
 namespace ptx::blackwell {
 
-std::string collector_modifier(CollectorOp a) {
-  static constexpr std::string_view ops[] = {"fill", "use", "lastuse", "discard"};
-  return fmt::format(".collector::a::{}", ops[static_cast<int>(a)]);
-}
+namespace {
+constexpr std::string_view kCollectorOps[] = {"fill", "use", "lastuse", "discard"};  // CollectorOp's order
+}  // namespace
+
+std::string collector_modifier(CollectorOp a) { return fmt::format(".collector::a::{}", kCollectorOps[static_cast<int>(a)]); }
 
 std::string collector_modifier(CollectorB b) {
-  static constexpr std::string_view ops[] = {"fill", "use", "lastuse", "discard"};
-  return fmt::format(".collector::b{}::{}", static_cast<int>(b.buffer), ops[static_cast<int>(b.op)]);
+  return fmt::format(".collector::b{}::{}", static_cast<int>(b.buffer), kCollectorOps[static_cast<int>(b.op)]);
 }
 
 namespace detail {

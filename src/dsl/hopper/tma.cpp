@@ -49,8 +49,10 @@ void add_cache_hint(const Reg* policy, const char* what, std::string& m, std::ve
   ops.push_back(*policy);
 }
 
-// .multicast::cluster / .L2::cache_hint on a load: their suffixes and operands.
-void add_load_options(const TmaOptions& opt, const char* what, std::string& m, std::vector<Operand>& ops, ptx::SourceLocation where) {
+// .multicast::cluster, a CTA group, .L2::cache_hint on a load (in the ISA's order): their
+// suffixes and operands.
+void add_load_options(const TmaOptions& opt, std::string_view cta_group, const char* what, std::string& m, std::vector<Operand>& ops,
+                      ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   if (opt.multicast) {
     t.check_reg(*opt.multicast, where);
@@ -58,6 +60,7 @@ void add_load_options(const TmaOptions& opt, const char* what, std::string& m, s
     m += ".multicast::cluster";
     ops.push_back(*opt.multicast);
   }
+  m += cta_group;
   add_cache_hint(opt.cache_hint, what, m, ops, where);
 }
 
@@ -89,12 +92,12 @@ namespace detail {
 
 void tma_load_mode(const char* what, size_t dims, std::string_view mode, const Operand& dst, const Reg& map,
                    std::initializer_list<Operand> coords, const Operand* offsets, const Mbarrier& bar, const TmaOptions& opt,
-                   ptx::SourceLocation where) {
+                   ptx::SourceLocation where, std::string_view cta_group) {
   if (dst.kind != OperandKind::Addr) throw Error(fmt::format("{}: the destination is a shared address", what), where);
   std::string m = fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.{}.mbarrier::complete_tx::bytes", dims, mode);
   std::vector<Operand> ops = {dst, tensor_coords(map, coords, where), bar.addr()};
   if (offsets) ops.push_back(*offsets);
-  add_load_options(opt, what, m, ops, where);
+  add_load_options(opt, cta_group, what, m, ops, where);
   emit(m, ops, opt.guard, where);
 }
 

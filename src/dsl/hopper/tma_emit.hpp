@@ -11,11 +11,12 @@
 
 namespace ptx::hopper::detail {
 
-// cp.async.bulk.tensor.{dims}d.shared::cluster.global.{mode}.mbarrier::complete_tx::bytes[.multicast::cluster][.L2::cache_hint]
+// cp.async.bulk.tensor.{dims}d.shared::cluster.global.{mode}.mbarrier::complete_tx::bytes[.multicast::cluster]{cta_group}[.L2::cache_hint]
 //     [dst], [map, {coords}], [bar]{, offsets}{, ctaMask}{, policy};
+// (cta_group: "" or ".cta_group::2", the tcgen05 CTA pair's loads)
 void tma_load_mode(const char* what, size_t dims, std::string_view mode, const Operand& dst, const Reg& map,
                    std::initializer_list<Operand> coords, const Operand* offsets, const Mbarrier& bar, const TmaOptions& opt,
-                   ptx::SourceLocation where);
+                   ptx::SourceLocation where, std::string_view cta_group = "");
 // MNEMONIC[.L2::cache_hint] [map, {coords}], [src]{, policy};  (stores and reductions)
 void tma_to_global(const char* what, const std::string& mnemonic, const Reg& map, std::initializer_list<Operand> coords,
                    const Operand& src, const TmaCacheOptions& opt, ptx::SourceLocation where);
