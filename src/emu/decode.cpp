@@ -455,7 +455,8 @@ class Decoder {
           const Expr& l = m_.expr(dc.range);
           const int64_t n = l.b ? eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0) : 0;
           if (n < 0 || p_.slot_types.size() + static_cast<uint64_t>(n) > kMaxRegisters)
-            throw Error(fmt::format("kernel {}: {} registers %{}<...> are more than the emulator takes", entry_, n, name));
+            throw Error(fmt::format("kernel {}: {} registers {}<...>: more than the emulator takes ({} in a kernel and its functions)", entry_, n,
+                                    name, kMaxRegisters));
           for (int64_t i = 0; i < n; ++i) add_reg(fmt::format("{}{}", name, i), t);
         } else {
           add_reg(name, t);

@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "bounds.hpp"
 #include "float_formats.hpp"
 #include "ldmatrix.hpp"
 #include "mma_sync.hpp"
@@ -31,6 +32,10 @@
 #include "wgmma.hpp"
 #include "wmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
+#include "launch_budget.hpp"
+#include "launch_limits.hpp"
+#include "launch_watch.hpp"
+#include "ptxpp/ir/queries.hpp"
 #include "ptxpp/emu/tensor_map.hpp"
 
 namespace ptx::emu {
@@ -91,20 +96,25 @@ struct Warp {
 
 class Runner {
  public:
-  Runner(const Program& p, Memory& mem, const Options& opt, const LaunchConfig& cfg, std::vector<uint8_t> params, Stats& stats)
-      : p_(p), mem_(mem), opt_(opt), cfg_(cfg), params_(std::move(params)), stats_(stats) {
+  Runner(const Program& p, Memory& mem, const Options& opt, const LaunchConfig& cfg, std::vector<uint8_t> params, Stats& stats,
+         LaunchBudget& budget, LaunchWatch& watch)
+      : p_(p), mem_(mem), opt_(opt), cfg_(cfg), params_(std::move(params)), stats_(stats), budget_(budget), watch_(watch) {
     const Dim3 c = cluster_shape(p, cfg);
     cdim_[0] = c.x, cdim_[1] = c.y, cdim_[2] = c.z;
   }
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
+  ~Runner() { budget_.give_back(held_); }
 
-  // Runs clusters (linear indices) taken from `next` until none are left or `stop` is set;
+  // Runs clusters (linear indices) taken from `next` until none are left or the launch stops;
   // the CTAs of a cluster run interleaved on this host thread.
-  void run(std::atomic<uint64_t>& next, const std::atomic<bool>& stop) {
+  void run(std::atomic<uint64_t>& next) {
     const uint64_t total = static_cast<uint64_t>(cfg_.grid.x / cdim_[0]) * (cfg_.grid.y / cdim_[1]) * (cfg_.grid.z / cdim_[2]);
     next_ = &next, total_ = total;  // clusterlaunchcontrol.try_cancel takes clusters from it too
-    for (uint64_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < total;) cluster(i);
+    for (uint64_t i; !watch_.stopped() && (i = next.fetch_add(1)) < total;) {
+      if (!cluster(i)) return;
+      watch_.cluster_done();
+    }
   }
 
   // The cluster shape of a launch: the launch's, else the kernel's .reqnctapercluster, else one CTA.
@@ -157,6 +167,7 @@ class Runner {
     TensorMemory tmem;                            // tcgen05 (tcgen05.cpp)
     std::vector<PendingMma> mma_pending;          // mmas writing this CTA's tensor memory, not yet known complete
     bool saw_failed_cancel = false;               // a query_cancel here found a failed try_cancel
+    uint64_t held = 0;                            // launch-budget bytes held for this CTA's state (hold_cta_state)
     // The 16 named barriers: a barrier completes when `expected` threads (0: every live warp's 32)
     // have arrived, counted 32 per warp as on the GPU; bar.red reduces the lanes' predicates.
     struct NamedBarrier {
@@ -175,6 +186,7 @@ class Runner {
   void init_cta(Cta& c, uint32_t x, uint32_t y, uint32_t z, uint32_t rank) {
     c.ctaid[0] = x, c.ctaid[1] = y, c.ctaid[2] = z;
     c.rank = rank;
+    hold_cta_state(c);
     c.smem.assign(p_.static_smem + cfg_.dynamic_smem, 0);
     c.mbars.clear();
     c.tmem.reset();
@@ -204,10 +216,12 @@ class Runner {
       wp.cl_target = 0;
       wp.tc_loading.clear();
       for (int l = 0; l < kLanes; ++l) {
+        release_stack(wp.local[l]);
         wp.local[l].assign(p_.funcs[0].frame, 0);
         wp.sp[l] = 0;
         wp.top[l] = p_.funcs[0].frame;
         wp.fn[l] = 0;
+        for (const Warp::CallFrame& f : wp.calls[l]) give_back(f.saved.size() * sizeof(uint64_t));  // (a thread that exited in a call)
         wp.calls[l].clear();
       }
       wp.regs.assign(static_cast<size_t>(p_.slots) * kLanes, 0);
@@ -222,7 +236,9 @@ class Runner {
             static_cast<uint32_t>(index / (static_cast<uint64_t>(ncx) * ncy)) * cdim_[2]};
   }
 
-  void cluster(uint64_t index) {
+  static constexpr uint32_t kQuantum = 4096;  // warp instructions a warp runs before the next warp's turn
+  // Runs cluster `index` to its end; false when the launch stopped (another thread failed).
+  bool cluster(uint64_t index) {
     const auto [x0, y0, z0] = first_ctaid(index);
     const uint32_t n = cdim_[0] * cdim_[1] * cdim_[2];
     ctas_.resize(n);
@@ -240,10 +256,15 @@ class Runner {
         for (Warp& w : c.warps) {
           w.yield = false;
           bool stepped = false;
-          while (w.live && !w.waiting && !w.yield) {
+          // A warp runs until it waits, spins or has had its quantum: then the next one runs, so a
+          // warp spinning on a flag another warp sets sees it set, as on the GPU.
+          for (uint32_t quantum = kQuantum; w.live && !w.waiting && !w.yield && quantum; --quantum) {
             step(w);
             progressed = stepped = true;
-            if (++steps > opt_.max_steps) fail(w, std::countr_zero(w.live), n > 1 ? "the cluster ran for too long (hung?)" : "the CTA ran for too long (hung?)");
+            if (++steps > opt_.max_steps) [[unlikely]]
+              hung(fmt::format("still running after {} warp instructions (the limit: Options::max_steps, ptxpp run --max-steps)", opt_.max_steps));
+            if (steps % LaunchWatch::kPollSteps == 0 && !keep_running()) [[unlikely]]
+              return false;
           }
           // progress: a warp ran and did not end spinning (a warp already at a barrier waits for the others)
           if (w.live && !w.yield && stepped) all_spinning = false;
@@ -252,7 +273,10 @@ class Runner {
           any_live = any_live || w.live;
         }
       }
-      if (!any_live) return tmem_leak_check();
+      if (!any_live) {
+        tmem_leak_check();
+        return true;
+      }
       bool released = any_cluster_wait && cluster_release();  // exits may complete the cluster barrier
       idle_rounds = all_spinning && epoch == mbar_epoch_ && !released ? idle_rounds + 1 : 0;
       if (idle_rounds > 64) {
@@ -284,22 +308,56 @@ class Runner {
                                 p_.name, c.ctaid[0], c.ctaid[1], c.ctaid[2], c.tmem.describe()));
   }
 
-  // A deadlock of the cluster: where every live warp of every CTA is.
-  [[gnu::noinline]] [[noreturn]] void deadlock(const std::string& what) const {
+  // Where every live warp of the cluster is, for reports: "warp 1 waiting at ...; warp 0 spinning at ...".
+  // `running` names a warp that is neither at a barrier nor in a spin-wait.
+  std::string warp_positions(const char* running) const {
     std::string where;
     for (const Cta& c : ctas_) {
       bool any = false;
       for (const Warp& w : c.warps) {
         if (!w.live) continue;
-        if (!any) where += fmt::format(" CTA ({},{},{}) (rank {}):", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
+        if (!any && ctas_.size() > 1) where += fmt::format(" CTA ({},{},{}) (rank {}):", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
         any = true;
-        where += fmt::format(" warp {} {} {};", w.index, w.waiting ? "waiting at" : "spinning at",
+        where += fmt::format(" warp {} {} {};", w.index, w.waiting ? "waiting at" : w.yield ? "spinning at" : running,
                              p_.texts[p_.code[w.yield ? w.spin_pc : lane_pc(w, std::countr_zero(w.live))].stmt]);
       }
-      if (!any) where += fmt::format(" CTA ({},{},{}) (rank {}): exited;", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
+      if (!any && ctas_.size() > 1) where += fmt::format(" CTA ({},{},{}) (rank {}): exited;", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.rank);
     }
+    return where;
+  }
+  std::string cluster_name() const {
+    const Cta& c = ctas_[0];
+    return ctas_.size() == 1 ? fmt::format("CTA ({},{},{})", c.ctaid[0], c.ctaid[1], c.ctaid[2])
+                             : fmt::format("cluster of {} CTAs from CTA ({},{},{})", ctas_.size(), c.ctaid[0], c.ctaid[1], c.ctaid[2]);
+  }
+
+  // A deadlock of the cluster: where every live warp of every CTA is.
+  [[gnu::noinline]] [[noreturn]] void deadlock(const std::string& what) const {
     throw Error(fmt::format("kernel {}, cluster of {} CTAs from CTA ({},{},{}): deadlock: {}:{}", p_.name, ctas_.size(), ctas_[0].ctaid[0],
-                            ctas_[0].ctaid[1], ctas_[0].ctaid[2], what, where));
+                            ctas_[0].ctaid[1], ctas_[0].ctaid[2], what, warp_positions("spinning at")));
+  }
+
+  // A cluster still running at a limit (steps, time): a livelock when some warps wait at a barrier
+  // that the others, running, never reach; else a hang. Either way, where each warp is.
+  [[gnu::noinline]] [[noreturn]] void hung(const std::string& why) const {
+    bool waiting = false, running = false;
+    for (const Cta& c : ctas_)
+      for (const Warp& w : c.warps) {
+        if (!w.live) continue;
+        (w.waiting || w.cl_waiting ? waiting : running) = true;
+      }
+    const char* what = waiting && running ? "livelock: warps wait at a barrier that the other warps, running, never reach" : "hung";
+    throw Error(fmt::format("kernel {}, {}: {}; {}:{}", p_.name, cluster_name(), what, why, warp_positions("running at")));
+  }
+
+  // Polled every LaunchWatch::kPollSteps warp instructions: false when the launch stopped.
+  [[gnu::noinline]] bool keep_running() {
+    switch (watch_.poll(LaunchWatch::kPollSteps)) {
+      case LaunchWatch::Poll::Run: return true;
+      case LaunchWatch::Poll::Stopped: return false;
+      case LaunchWatch::Poll::TimedOut: break;
+    }
+    hung(fmt::format("still running after {:.3g} s (the limit: Options::timeout_seconds, ptxpp run --timeout)", watch_.seconds()));
   }
 
   // Completes the cluster barrier's phase when every live thread of the cluster has arrived:
@@ -471,7 +529,7 @@ class Runner {
           fail(w, lane, fmt::format("{}-byte {} at shared::cluster address {:#x}: CTA rank {} is out of range (the cluster has {} CTA{})", size,
                                     store ? "store" : "load", addr, rank, ctas_.size(), ctas_.size() == 1 ? "" : "s"));
         Cta& t = ctas_[rank];
-        if (off + size > t.smem.size())
+        if (!fits(off, size, t.smem.size()))
           fail(w, lane, fmt::format("{}-byte {} at shared+{} of CTA rank {}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load",
                                     off, rank, t.smem.size()));
         if (opt_.check_races && !sync_access_) race_check(w, lane, t, off, size, store);
@@ -490,8 +548,9 @@ class Runner {
         return p;
       }
       case Space::Shared:
-        if (addr + size > c_->smem.size())
-          fail(w, lane, fmt::format("{}-byte {} at shared+{}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", addr, c_->smem.size()));
+        if (!fits(addr, size, c_->smem.size()))
+          fail(w, lane, fmt::format("{}-byte {} at {}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", at_offset("shared", addr),
+                                    c_->smem.size()));
         if (opt_.check_races && !sync_access_) race_check(w, lane, *c_, addr, size, store);
         if (store) std::memset(c_->written.data() + addr, 1, size);
         else if (opt_.check_shared_init)
@@ -500,11 +559,12 @@ class Runner {
         return c_->smem.data() + addr;
       case Space::Param:
         if (store) fail(w, lane, "store to a kernel parameter");
-        if (addr + size > params_.size()) fail(w, lane, fmt::format("{}-byte load at param+{}: out of bounds", size, addr));
+        if (!fits(addr, size, params_.size()))
+          fail(w, lane, fmt::format("{}-byte load at {}: out of bounds (the parameters have {} bytes)", size, at_offset("param", addr), params_.size()));
         return params_.data() + addr;
       case Space::Local:
-        if (addr + size > w.local[lane].size())
-          fail(w, lane, fmt::format("{}-byte {} at local+{}: outside the thread's frames ({} bytes)", size, store ? "store" : "load", addr,
+        if (!fits(addr, size, w.local[lane].size()))
+          fail(w, lane, fmt::format("{}-byte {} at {}: outside the thread's frames ({} bytes)", size, store ? "store" : "load", at_offset("local", addr),
                                     w.local[lane].size()));
         return w.local[lane].data() + addr;
       default: fail(w, lane, "this state space is not supported yet");
@@ -569,10 +629,15 @@ class Runner {
   std::string where(const Cta& mem) const { return &mem == c_ ? "" : fmt::format(" of CTA rank {}", mem.rank); }
   std::string c_string(Warp& w, int lane, uint64_t addr);
 
+  // "shared+16"; an offset no window has (an index that went negative) in hex: "shared+0xfffffffffffffffc".
+  static std::string at_offset(const char* space, uint64_t offset) {
+    return offset < kWindowSize ? fmt::format("{}+{}", space, offset) : fmt::format("{}+{:#x}", space, offset);
+  }
   std::string describe(Space sp, uint64_t addr) const {
-    if (sp == Space::Shared) return fmt::format("shared+{}", addr);
+    if (sp == Space::Shared) return at_offset("shared", addr);
     if (sp == Space::SharedCluster) return fmt::format("shared::cluster address {:#x}", addr);
-    if (sp == Space::Param) return fmt::format("param+{}", addr);
+    if (sp == Space::Param) return at_offset("param", addr);
+    if (sp == Space::Local) return at_offset("local", addr);
     return mem_.describe(addr);
   }
 
@@ -685,6 +750,9 @@ class Runner {
   const LaunchConfig& cfg_;
   std::vector<uint8_t> params_;
   Stats& stats_;
+  LaunchBudget& budget_;
+  LaunchWatch& watch_;
+  uint64_t held_ = 0;       // bytes of budget_ this runner holds (given back when it ends)
   uint64_t heap_used_ = 0;  // device malloc, this runner's share
   uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction (in the cluster)
   uint64_t mbar_generation_ = 0;                   // mbarrier.init count (Mbarrier::generation)
@@ -704,7 +772,71 @@ class Runner {
   void texture(Warp& w, const DInst& in, uint32_t exec);
   void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
   void cluster_launch_control(Warp& w, const DInst& in, uint32_t exec);
-  static constexpr uint64_t kMaxStack = 1u << 24;  // bytes of .local frames and alloca per thread
+  // ---- the launch's memory budget (Options::max_launch_memory, max_stack_bytes) ----------------
+  bool take(uint64_t bytes) {
+    if (!budget_.take(bytes)) return false;
+    held_ += bytes;
+    return true;
+  }
+  void give_back(uint64_t bytes) {
+    budget_.give_back(bytes);
+    held_ -= bytes;
+  }
+  std::string budget_note() const {
+    return fmt::format("the launch may hold {} bytes of host memory (Options::max_launch_memory, ptxpp run --max-memory); {} are in use",
+                       budget_.limit(), budget_.used());
+  }
+  // What this CTA's state needs, from the budget (a CTA slot's first use; the next CTAs reuse it):
+  // its registers, the kernel's frame of each thread, shared memory and its check shadows.
+  void hold_cta_state(Cta& c) {
+    const uint64_t threads = uint64_t{cfg_.block.x} * cfg_.block.y * cfg_.block.z, warps = (threads + kLanes - 1) / kLanes;
+    const uint64_t frame = p_.funcs[0].frame;
+    if (frame > max_stack())
+      throw Error(fmt::format("kernel {}: its .local variables take {} bytes per thread; the stack limit is {} (Options::max_stack_bytes)", p_.name,
+                              frame, max_stack()));
+    const uint64_t smem = uint64_t{p_.static_smem} + cfg_.dynamic_smem;
+    const uint64_t regs = warps * p_.slots * kLanes * sizeof(uint64_t), frames = warps * kLanes * frame;
+    const uint64_t shared = smem * (2 + (opt_.check_races ? sizeof(Shadow) : 0));
+    const uint64_t bytes = regs + frames + shared;
+    if (bytes <= c.held) return;
+    if (!take(bytes - c.held))
+      throw Error(fmt::format("kernel {}, CTA ({},{},{}): its state needs {} bytes of host memory ({} for {} registers in {} warps, {} for the "
+                              "threads' .local frames, {} for {} bytes of shared memory and its checks): more than is left: {}",
+                              p_.name, c.ctaid[0], c.ctaid[1], c.ctaid[2], bytes, regs, p_.slots, warps, frames, shared, smem, budget_note()));
+    c.held = bytes;
+  }
+  uint64_t max_stack() const { return std::min<uint64_t>(opt_.max_stack_bytes, 0xFFFFFFF0u); }  // frame offsets are 32-bit
+  // A lane's stack beyond the kernel's frame is charged as it grows (grow_stack) and freed here
+  // when its CTA slot is reused: what one CTA's recursion took is not kept for the next.
+  void release_stack(std::vector<uint8_t>& stack) {
+    const uint64_t frame = p_.funcs[0].frame;
+    if (stack.capacity() <= frame) return;
+    give_back(stack.capacity() - frame);
+    std::vector<uint8_t>().swap(stack);
+  }
+  // Lane `l`'s stack to `bytes` (zero-filled), within the stack limit and the launch's budget;
+  // what() names the instruction for a report.
+  template <class What>
+  void grow_stack(Warp& w, int l, uint64_t bytes, What what) {
+    std::vector<uint8_t>& stack = w.local[l];
+    if (bytes <= stack.size()) return;
+    if (bytes > max_stack())
+      fail(w, l, fmt::format("{}: the thread's stack would reach {} bytes; the limit is {} (call frames and alloca: Options::max_stack_bytes)", what(),
+                             bytes, max_stack()));
+    const uint64_t frame = p_.funcs[0].frame;
+    auto beyond_frame = [&](uint64_t capacity) { return capacity > frame ? capacity - frame : 0; };
+    const uint64_t cap = std::max<uint64_t>(bytes, std::min<uint64_t>(2 * stack.capacity(), max_stack()));
+    if (cap > stack.capacity()) {
+      if (!take(beyond_frame(cap) - beyond_frame(stack.capacity())))
+        fail(w, l, fmt::format("{}: {} more bytes of stack: {}", what(), cap - stack.capacity(), budget_note()));
+      stack.reserve(cap);
+    }
+    stack.resize(bytes, 0);
+  }
+  // A call's saved registers (recursion) come from the budget too.
+  void hold_frame(Warp& w, int l, uint64_t bytes, const std::string& callee) {
+    if (!take(bytes)) fail(w, l, fmt::format("call to {}: {} bytes to save its registers: {}", callee, bytes, budget_note()));
+  }
   // A *.sync warp collective's member mask (synccheck): each lane executing it is in the mask and
   // every live lane of the mask executes it with them; otherwise the result is undefined (the
   // GPU may hang), so it is reported.
@@ -1802,9 +1934,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       lanes([&](int l) {
         const uint64_t size = value(w, o[1], l), align = in.nops >= 3 ? std::max<uint64_t>(value(w, o[2], l), 8) : 8;
         const uint64_t at = (uint64_t{w.top[l]} + align - 1) & ~(align - 1);
-        if (at + size > kMaxStack)
-          fail(w, l, fmt::format("alloca of {} bytes: the thread's stack would reach {} bytes (the emulator allows {})", size, at + size, kMaxStack));
-        if (w.local[l].size() < at + size) w.local[l].resize(at + size, 0);
+        if (size > max_stack() || at + size > max_stack())  // (at < 2^32: no wrap)
+          fail(w, l, fmt::format("alloca of {} bytes: the thread's stack would reach {} bytes; the limit is {} (call frames and alloca: "
+                                 "Options::max_stack_bytes)", size, at + size, max_stack()));
+        grow_stack(w, l, at + size, [&] { return fmt::format("alloca of {} bytes", size); });
         w.top[l] = static_cast<uint32_t>(at + size);
         write(w, o[0], l, at, t);
       });
@@ -1929,9 +2062,10 @@ void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
     if (nparams != f.formal_offsets.size())
       fail(w, l, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.formal_offsets.size()));
     (void)caller;
-    const uint32_t new_sp = (w.top[l] + 15) & ~15u;  // above the caller's frame and its alloca'd memory
+    const uint64_t new_sp = (uint64_t{w.top[l]} + 15) & ~uint64_t{15};  // above the caller's frame and its alloca'd memory
+    grow_stack(w, l, new_sp + f.frame, [&] { return "call to " + f.name; });
+    hold_frame(w, l, uint64_t{f.slot_count} * sizeof(uint64_t), f.name);
     std::vector<uint8_t>& stack = w.local[l];
-    if (stack.size() < new_sp + f.frame) stack.resize(new_sp + f.frame, 0);
     // arguments: registers or the caller's .param variables, into the callee's registers or frame
     uint64_t reg_args[32];
     if (nparams > 32) fail(w, l, fmt::format("call to {} with {} arguments (the emulator takes 32)", f.name, nparams));
@@ -1955,8 +2089,8 @@ void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
     for (uint32_t k = 0; k < nparams && k < f.formal_regs.size(); ++k)
       if (f.formal_regs[k] != kNoSlot) reg(w, f.formal_regs[k], l) = reg_args[k];
     w.calls[l].push_back(std::move(frame));
-    w.sp[l] = new_sp;
-    w.top[l] = new_sp + f.frame;
+    w.sp[l] = static_cast<uint32_t>(new_sp);  // (< max_stack(): grow_stack checked)
+    w.top[l] = static_cast<uint32_t>(new_sp + f.frame);
     w.fn[l] = static_cast<uint32_t>(index);
     w.pc[l] = f.entry;
   }
@@ -2105,6 +2239,7 @@ void Runner::ret(Warp& w, uint32_t exec) {
     w.top[l] = frame.caller_top;  // the callee's alloca'd memory goes with its frame
     w.fn[l] = frame.caller_fn;
     w.pc[l] = frame.return_pc;
+    give_back(frame.saved.size() * sizeof(uint64_t));
     w.calls[l].pop_back();
   }
 }
@@ -2560,7 +2695,7 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     const uint64_t ta = value(w, o[1], l);
     const uint8_t* tm = nullptr;
     if ((o[1].kind == Opnd::Imm && o[1].symbol && o[1].space == Space::Param) || ta < params_.size()) {
-      if (ta + kTensorMapBytes > params_.size()) fail(w, l, fmt::format("the tensor map at param+{}: out of bounds", ta));
+      if (!fits(ta, kTensorMapBytes, params_.size())) fail(w, l, fmt::format("the tensor map at param+{}: out of bounds", ta));
       tm = params_.data() + ta;
     } else {
       tm = resolve(w, l, Space::Generic, ta, kTensorMapBytes, false);
@@ -2995,44 +3130,40 @@ std::vector<uint32_t> Emulator::parameter_sizes(const ir::Module& m, std::string
 Emulator::~Emulator() = default;
 
 void Emulator::launch(const ir::Module& m, std::string_view entry, const LaunchConfig& cfg, std::span<const Arg> args) {
-  if (cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0 || cfg.block.x == 0 || cfg.block.y == 0 || cfg.block.z == 0)
-    throw Error(fmt::format("launch of {}: grid and block dimensions must be positive", entry));
-  if (static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z > 1024)
-    throw Error(fmt::format("launch of {}: {} threads per block; at most 1024", entry,
-                            static_cast<uint64_t>(cfg.block.x) * cfg.block.y * cfg.block.z));
+  check_launch_shape(entry, cfg, cfg.cluster);
   if (options_.validate) require_valid(m, entry);
   const Program p = decode(m, entry, memory_);
   if (args.size() != p.param_offsets.size())
-    throw Error(fmt::format("launch of {}: {} arguments for {} parameters", entry, args.size(), p.param_offsets.size()));
+    throw ConfigError(ConfigError::Field::Arguments, fmt::format("launch of {}: {} arguments for {} parameters", entry, args.size(), p.param_offsets.size()));
   std::vector<uint8_t> params(p.param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].bytes.size() != p.param_sizes[i])
-      throw Error(fmt::format("launch of {}: argument {} has {} bytes; the parameter has {}", entry, i, args[i].bytes.size(), p.param_sizes[i]));
+      throw ConfigError(ConfigError::Field::Arguments,
+                        fmt::format("launch of {}: argument {} has {} bytes; the parameter has {}", entry, i, args[i].bytes.size(), p.param_sizes[i]));
     std::memcpy(params.data() + p.param_offsets[i], args[i].bytes.data(), args[i].bytes.size());
   }
   const Dim3 cl = Runner::cluster_shape(p, cfg);
-  if (cl.x == 0 || cl.y == 0 || cl.z == 0 || static_cast<uint64_t>(cl.x) * cl.y * cl.z > 16)
-    throw Error(fmt::format("launch of {}: cluster ({},{},{}): each dimension positive, at most 16 CTAs", entry, cl.x, cl.y, cl.z));
-  if (cfg.grid.x % cl.x || cfg.grid.y % cl.y || cfg.grid.z % cl.z)
-    throw Error(fmt::format("launch of {}: the grid ({},{},{}) is not a whole number of clusters ({},{},{})", entry, cfg.grid.x, cfg.grid.y,
-                            cfg.grid.z, cl.x, cl.y, cl.z));
+  check_launch_shape(entry, cfg, cl);  // with the kernel's .reqnctapercluster
   if (p.req_cluster[0] && static_cast<uint64_t>(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1 &&
       (cl.x != p.req_cluster[0] || cl.y != p.req_cluster[1] || cl.z != p.req_cluster[2]))
-    throw Error(fmt::format("launch of {}: cluster ({},{},{}), but the kernel requires .reqnctapercluster {},{},{}", entry, cl.x, cl.y, cl.z,
-                            p.req_cluster[0], p.req_cluster[1], p.req_cluster[2]));
+    throw ConfigError(ConfigError::Field::Cluster, fmt::format("launch of {}: cluster ({},{},{}), but the kernel requires .reqnctapercluster {},{},{}",
+                                                               entry, cl.x, cl.y, cl.z, p.req_cluster[0], p.req_cluster[1], p.req_cluster[2]));
+  const auto target = ir::target_words(m);
+  check_shared_memory(entry, target.empty() ? std::string_view{} : target[0], p.static_smem, cfg.dynamic_smem);
   const uint64_t ctas = static_cast<uint64_t>(cfg.grid.x / cl.x) * (cfg.grid.y / cl.y) * (cfg.grid.z / cl.z);  // clusters
   unsigned threads = options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<uint64_t>(threads, ctas));
   std::atomic<uint64_t> next{0};
-  std::atomic<bool> stop{false};
+  LaunchBudget budget(options_.max_launch_memory);
+  LaunchWatch watch(options_, ctas, cl.x * cl.y * cl.z);
   std::vector<Stats> stats(threads);
   std::vector<std::exception_ptr> errors(threads);
   auto work = [&](unsigned t) {
     try {
-      Runner(p, memory_, options_, cfg, params, stats[t]).run(next, stop);
+      Runner(p, memory_, options_, cfg, params, stats[t], budget, watch).run(next);
     } catch (...) {
       errors[t] = std::current_exception();
-      stop = true;
+      watch.stop();
     }
   };
   if (threads <= 1) {

@@ -5,6 +5,8 @@
 
 #include "ptxpp/emu/emulator.hpp"
 
+#include "bounds.hpp"
+
 namespace ptx::emu {
 
 namespace {
@@ -63,9 +65,9 @@ thread_local LookupCache g_cache;
 
 uint8_t* Memory::find(uint64_t address, size_t size) {
   const Allocation* a = g_cache.memory == this && g_cache.generation == generation_ ? g_cache.alloc : nullptr;
-  if (!a || address < a->base || address + size > a->base + a->bytes.size()) {
+  if (!a || !within(address, size, a->base, a->bytes.size())) {
     a = owner(address);
-    if (!a || a->freed || address + size > a->base + a->bytes.size()) return nullptr;
+    if (!a || a->freed || !within(address, size, a->base, a->bytes.size())) return nullptr;
     g_cache = {this, generation_, a};
   }
   return const_cast<uint8_t*>(a->bytes.data()) + (address - a->base);
@@ -86,13 +88,15 @@ void Memory::read(void* dst, uint64_t address, size_t bytes) const {
 void Memory::fill(uint64_t address, uint8_t value, size_t bytes) {
   uint8_t* p = find(address, bytes);
   if (!p) throw Error(fmt::format("fill of {} bytes at {}: outside every allocation", bytes, describe(address)));
-  std::memset(p, value, bytes);
+  if (bytes) std::memset(p, value, bytes);
 }
 
 std::string Memory::describe(uint64_t address) const {
   const Allocation* a = owner(address);  // (the Allocation node stays where it is)
   if (!a) return fmt::format("{:#x}", address);
   const uint64_t off = address - a->base;
+  constexpr uint64_t kGap = 4096;  // alloc() leaves this much unmapped after each allocation
+  if (off >= a->bytes.size() + kGap) return fmt::format("{:#x} (in no allocation)", address);
   if (a->freed) return fmt::format("{}+{} (freed)", a->name, off);
   if (off >= a->bytes.size()) return fmt::format("{}+{} (the buffer has {} bytes)", a->name, off, a->bytes.size());
   return fmt::format("{}+{}", a->name, off);

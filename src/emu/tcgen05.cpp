@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include "bounds.hpp"
 #include "float_formats.hpp"
 #include "smem_matrix.hpp"
 #include "tcgen05_scale.hpp"
@@ -550,7 +551,7 @@ void check_access(Tcgen05Warp& w, TensorMemory& tm, int lane, const char* inst, 
   if (tl < 32 * q || tl >= 32 * q + 32)
     w.fail(lane, fmt::format("{}: warp {} may access tensor memory lanes {} to {} (its warp id % 4 is {}); this reaches lane {}", inst, w.warp(),
                              32 * q, 32 * q + 31, q, tl));
-  if (col + cols > TensorMemory::kColumns || !tm.allocated(col, cols))
+  if (!fits(col, cols, TensorMemory::kColumns) || !tm.allocated(col, cols))
     w.fail(lane, fmt::format("{}: tensor memory columns {} to {} are not allocated (allocated: {})", inst, col, col + cols - 1, tm.describe()));
 }
 

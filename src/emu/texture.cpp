@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "bounds.hpp"
 #include "float_formats.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/emu/texture.hpp"
@@ -474,7 +475,7 @@ struct Exec {
   const uint8_t* bytes_at(int lane, const Resource& r, int64_t x, int64_t y, int64_t s, unsigned size, uint64_t xbytes, bool store) {
     const uint64_t addr = r.address + (static_cast<uint64_t>(s) * r.height + static_cast<uint64_t>(y)) * row_pitch(r) + xbytes;
     const Memory::Allocation* a = mem.owner(addr);
-    if (!a || a->freed || addr + size > a->base + a->bytes.size())
+    if (!a || a->freed || !within(addr, size, a->base, a->bytes.size()))
       fail(lane, fmt::format("{} ({}, {}, {}) at {}: {}", t.op == TexOp::Tex || t.op == TexOp::Tld4 ? "texel" : "element", x, y, s,
                              mem.describe(addr), !a ? "outside every allocation" : a->freed ? "the resource's memory was freed" : "past the end of its buffer"));
     return w.global(addr, size, store, lane);

@@ -55,6 +55,17 @@ struct EmuRun {
   }
 };
 
+// The report of launching entry `t` of `text` ("" and a test failure when it runs).
+inline std::string report_of(EmuRun& r, const std::string& text, emu::Dim3 grid, emu::Dim3 block, uint32_t dyn = 0, emu::Dim3 cluster = {}) {
+  try {
+    r.launch(text, "t", grid, block, dyn, cluster);
+  } catch (const emu::Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no report";
+  return {};
+}
+
 // What the emulator itself reports for a kernel the validator does not see first (the
 // decoder's own errors): `text` launched as entry `t` with one warp; "" when it runs.
 inline std::string unvalidated_report(const std::string& text) {

@@ -3,7 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <bit>
+#include <cerrno>
+#include <filesystem>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -27,8 +31,11 @@ namespace {
 
 struct RunArgs {
   std::string file, entry, grid = "1", block = "1", cluster = "1", device = "cpu";
-  uint32_t smem = 0;
+  std::string smem = "0";
   std::vector<std::string> bufs, args, dumps;
+  // The emulator's limits on the command line: low enough that a hung kernel is reported within seconds.
+  std::string max_steps = "268435456", timeout = "20", max_memory = "4294967296";
+  bool progress = false, quiet = false;
 };
 
 struct Usage : std::runtime_error {
@@ -118,11 +125,33 @@ ptx::emu::Arg scalar_arg(const std::string& spec) {
   throw Usage(fmt::format("--arg {}: unknown type '{}' (u8..u64, s8..s64, f16, bf16, f32, f64)", spec, type));
 }
 
-std::vector<uint8_t> buffer_bytes(const std::string& name, const std::string& spec) {
+// A regular file's bytes, at most `limit` of them (not a directory, device or pipe: /dev/zero never ends).
+std::vector<uint8_t> file_bytes(const std::string& name, const std::string& path, uint64_t limit) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec) throw Usage(fmt::format("--buf {}=file:{}: {}", name, path, ec.message()));
+  if (std::filesystem::is_directory(status)) throw Usage(fmt::format("--buf {}=file:{}: is a directory", name, path));
+  if (!std::filesystem::is_regular_file(status))
+    throw Usage(fmt::format("--buf {}=file:{}: not a regular file (a device or a pipe has no size to copy)", name, path));
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw Usage(fmt::format("--buf {}=file:{}: {}", name, path, ec.message()));
+  if (size > limit) throw Usage(fmt::format("--buf {}=file:{}: {} bytes, more than --max-memory ({})", name, path, size, limit));
+  std::ifstream f(path, std::ios::binary);
+  std::vector<uint8_t> bytes(size);
+  if (!f || !f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size)) || f.peek() != EOF)
+    throw Usage(fmt::format("--buf {}=file:{}: cannot read it whole ({})", name, path, f.bad() ? std::strerror(errno) : "it changed size"));
+  return bytes;
+}
+
+std::vector<uint8_t> buffer_bytes(const std::string& name, const std::string& spec, uint64_t limit) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos) throw Usage(fmt::format("--buf {}={}: SPEC is file:PATH, zeros:BYTES or hex:HEXBYTES", name, spec));
   const std::string kind = spec.substr(0, colon), rest = spec.substr(colon + 1);
-  if (kind == "zeros") return std::vector<uint8_t>(number<size_t>(rest, "--buf " + name), 0);
+  if (kind == "zeros") {
+    const uint64_t bytes = number<uint64_t>(rest, "--buf " + name);
+    if (bytes > limit) throw Usage(fmt::format("--buf {}={}: {} bytes, more than --max-memory ({})", name, spec, bytes, limit));
+    return std::vector<uint8_t>(bytes, 0);
+  }
   if (kind == "hex") {
     if (rest.size() % 2) throw Usage(fmt::format("--buf {}: an odd number of hex digits", name));
     std::vector<uint8_t> out;
@@ -134,11 +163,7 @@ std::vector<uint8_t> buffer_bytes(const std::string& name, const std::string& sp
     }
     return out;
   }
-  if (kind == "file") {
-    std::ifstream f(rest, std::ios::binary);
-    if (!f) throw Usage(fmt::format("--buf {}: cannot read '{}'", name, rest));
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  }
+  if (kind == "file") return file_bytes(name, rest, limit);
   throw Usage(fmt::format("--buf {}={}: SPEC is file:PATH, zeros:BYTES or hex:HEXBYTES", name, spec));
 }
 
@@ -155,6 +180,15 @@ ptx::DType dtype_of(const std::string& spec) {
       {"f16", ptx::DType::b16}, {"bf16", ptx::DType::b16}, {"f32", ptx::DType::f32}, {"f64", ptx::DType::f64}};
   auto it = kTypes.find(spec.substr(0, spec.find(':')));
   return it == kTypes.end() ? ptx::DType::none : it->second;
+}
+
+// Writes `bytes` to `path`, checked to the close: a full disk is an error, not a short file.
+void write_dump(const std::string& name, const std::string& path, const uint8_t* bytes, size_t size) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw ptx::emu::Error(fmt::format("--dump {}={}: cannot open it: {}", name, path, std::strerror(errno)));
+  out.write(reinterpret_cast<const char*>(bytes), static_cast<std::streamsize>(size));
+  out.close();
+  if (!out) throw ptx::emu::Error(fmt::format("--dump {}={}: cannot write its {} bytes: {}", name, path, size, std::strerror(errno)));
 }
 
 // --device gpu: the same run through the runtime (the CUDA driver, loaded at run time).
@@ -188,7 +222,7 @@ void run_gpu(const RunArgs& a, const std::string& text, const ptx::ir::Module& m
   for (const std::string& b : a.bufs) {
     const auto [name, spec] = name_value(b, "--buf");
     if (buffers.count(name)) throw Usage(fmt::format("--buf {}: defined twice", name));
-    const auto bytes = buffer_bytes(name, spec);
+    const auto bytes = buffer_bytes(name, spec, number<uint64_t>(a.max_memory, "--max-memory"));
     sizes[name] = bytes.size();
     buffers[name] = dev.alloc(bytes.size(), name);
     if (!bytes.empty()) dev.copy_to_device(buffers[name], bytes.data(), bytes.size());
@@ -227,11 +261,77 @@ void run_gpu(const RunArgs& a, const std::string& text, const ptx::ir::Module& m
   for (const auto& [name, path] : dumps) {
     std::vector<uint8_t> bytes(sizes[name]);
     dev.copy_to_host(bytes.data(), buffers[name], bytes.size());
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw Usage(fmt::format("--dump {}: cannot write '{}'", name, path));
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    write_dump(name, path, bytes.data(), bytes.size());
   }
   std::cerr << fmt::format("ran {} on GPU 0 ({})\n", a.entry, dev.name());
+}
+
+// The emulator's options from --max-steps, --timeout, --max-memory and the progress flags.
+ptx::emu::Options emulator_options(const RunArgs& a) {
+  ptx::emu::Options o;
+  o.max_steps = number<uint64_t>(a.max_steps, "--max-steps");
+  if (o.max_steps == 0) throw Usage("--max-steps 0: the limit must be positive");
+  o.timeout_seconds = number<double>(a.timeout, "--timeout");
+  if (!(o.timeout_seconds >= 0) || !std::isfinite(o.timeout_seconds))
+    throw Usage(fmt::format("--timeout {}: seconds, 0 or more (0: no limit)", a.timeout));
+  o.max_launch_memory = number<uint64_t>(a.max_memory, "--max-memory");
+  const bool show = !a.quiet && (a.progress || isatty(STDERR_FILENO));
+  if (show)
+    o.on_progress = [in_place = !a.progress](const ptx::emu::Progress& p) {
+      std::cerr << fmt::format("ptxpp run: running: {} of {} CTAs done, {} warp instructions, {:.0f} s{}", p.ctas_done, p.ctas,
+                               p.warp_instructions, p.seconds, in_place ? "\r" : "\n")
+                << std::flush;
+    };
+  return o;
+}
+
+// The option a refused launch configuration came from.
+const char* option_of(ptx::emu::ConfigError::Field f) {
+  using F = ptx::emu::ConfigError::Field;
+  switch (f) {
+    case F::Grid: return "--grid";
+    case F::Block: return "--block";
+    case F::Cluster: return "--cluster";
+    case F::SharedMemory: return "--smem";
+    case F::Arguments: return "--arg";
+  }
+  return "--arg";
+}
+
+void run_emulator(const RunArgs& a, const ptx::ir::Module& m, const ptx::emu::LaunchConfig& cfg) {
+  const ptx::emu::Options options = emulator_options(a);
+  ptx::emu::Emulator emu(options);
+  std::map<std::string, uint64_t> buffers;
+  for (const std::string& b : a.bufs) {
+    const auto [name, spec] = name_value(b, "--buf");
+    if (buffers.count(name)) throw Usage(fmt::format("--buf {}: defined twice", name));
+    const auto bytes = buffer_bytes(name, spec, options.max_launch_memory);
+    const uint64_t addr = emu.memory().alloc(bytes.size(), name);
+    if (!bytes.empty()) emu.memory().write(addr, bytes.data(), bytes.size());
+    buffers[name] = addr;
+  }
+  std::vector<ptx::emu::Arg> args;
+  for (const std::string& v : a.args) {
+    if (auto it = buffers.find(v); it != buffers.end()) args.push_back(ptx::emu::Arg::pointer(it->second));
+    else if (v.find(':') != std::string::npos) args.push_back(scalar_arg(v));
+    else throw Usage(fmt::format("--arg {}: neither a --buf name nor TYPE:NUMBER", v));
+  }
+  std::vector<std::pair<std::string, std::string>> dumps;
+  for (const std::string& d : a.dumps) {
+    auto nv = name_value(d, "--dump");
+    if (!buffers.count(nv.first)) throw Usage(fmt::format("--dump {}: no --buf named '{}'", d, nv.first));
+    dumps.push_back(std::move(nv));
+  }
+  emu.launch(m, a.entry, cfg, args);
+  if (options.on_progress && !a.progress) std::cerr << "\33[2K" << std::flush;  // clear the progress line
+  for (const auto& [name, path] : dumps) {
+    const auto* alloc = emu.memory().owner(buffers[name]);
+    write_dump(name, path, alloc->bytes.data(), alloc->bytes.size());
+  }
+  if (!a.quiet)
+    std::cerr << fmt::format("ran {} on the CPU emulator: grid {},{},{} block {},{},{}: {} warp instructions, {} thread instructions\n", a.entry,
+                             cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x, cfg.block.y, cfg.block.z, emu.stats().warp_instructions,
+                             emu.stats().thread_instructions);
 }
 
 void run(const RunArgs& a) {
@@ -241,7 +341,7 @@ void run(const RunArgs& a) {
     cfg.grid = dims(a.grid, "--grid");
     cfg.block = dims(a.block, "--block");
     cfg.cluster = dims(a.cluster, "--cluster");
-    cfg.dynamic_smem = a.smem;
+    cfg.dynamic_smem = number<uint32_t>(a.smem, "--smem");
     auto text = read_input(a.file);
     if (!text) return set_exit_code(2);
     auto parsed = ptx::text::parse(*text, {a.file == "-" ? "<stdin>" : a.file});
@@ -250,40 +350,12 @@ void run(const RunArgs& a) {
       return set_exit_code(1);
     }
     if (a.device == "gpu") return run_gpu(a, *text, parsed.module(), cfg);
-    ptx::emu::Emulator emu;
-    std::map<std::string, uint64_t> buffers;
-    for (const std::string& b : a.bufs) {
-      const auto [name, spec] = name_value(b, "--buf");
-      if (buffers.count(name)) throw Usage(fmt::format("--buf {}: defined twice", name));
-      const auto bytes = buffer_bytes(name, spec);
-      const uint64_t addr = emu.memory().alloc(bytes.size(), name);
-      if (!bytes.empty()) emu.memory().write(addr, bytes.data(), bytes.size());
-      buffers[name] = addr;
-    }
-    std::vector<ptx::emu::Arg> args;
-    for (const std::string& v : a.args) {
-      if (auto it = buffers.find(v); it != buffers.end()) args.push_back(ptx::emu::Arg::pointer(it->second));
-      else if (v.find(':') != std::string::npos) args.push_back(scalar_arg(v));
-      else throw Usage(fmt::format("--arg {}: neither a --buf name nor TYPE:NUMBER", v));
-    }
-    std::vector<std::pair<std::string, std::string>> dumps;
-    for (const std::string& d : a.dumps) {
-      auto nv = name_value(d, "--dump");
-      if (!buffers.count(nv.first)) throw Usage(fmt::format("--dump {}: no --buf named '{}'", d, nv.first));
-      dumps.push_back(std::move(nv));
-    }
-    emu.launch(parsed.module(), a.entry, cfg, args);
-    for (const auto& [name, path] : dumps) {
-      const auto* alloc = emu.memory().owner(buffers[name]);
-      std::ofstream out(path, std::ios::binary);
-      if (!out) throw Usage(fmt::format("--dump {}: cannot write '{}'", name, path));
-      out.write(reinterpret_cast<const char*>(alloc->bytes.data()), static_cast<std::streamsize>(alloc->bytes.size()));
-    }
-    std::cerr << fmt::format("ran {} on the CPU emulator: grid {},{},{} block {},{},{}: {} warp instructions, {} thread instructions\n",
-                             a.entry, cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x, cfg.block.y, cfg.block.z,
-                             emu.stats().warp_instructions, emu.stats().thread_instructions);
+    run_emulator(a, parsed.module(), cfg);
   } catch (const Usage& e) {
     std::cerr << "ptxpp run: " << e.what() << "\n";
+    set_exit_code(2);
+  } catch (const ptx::emu::ConfigError& e) {
+    std::cerr << "ptxpp run: " << option_of(e.field) << ": " << e.what() << "\n";
     set_exit_code(2);
   } catch (const ptx::emu::Error& e) {
     std::cerr << "ptxpp run: " << e.what() << "\n";
@@ -316,11 +388,19 @@ void register_run_commands(CLI::App& app) {
   cmd->add_option("--grid", a->grid, "Grid dimensions X[,Y[,Z]] (default 1)");
   cmd->add_option("--block", a->block, "Block dimensions X[,Y[,Z]] (default 1)");
   cmd->add_option("--cluster", a->cluster, "Cluster dimensions X[,Y[,Z]] (default 1)");
-  cmd->add_option("--smem", a->smem, "Dynamic shared memory in bytes");
+  cmd->add_option("--smem", a->smem, "Dynamic shared memory in bytes (with the static, at most what the module's target takes)");
   cmd->add_option("--buf", a->bufs, "NAME=SPEC: a device buffer; SPEC is file:PATH, zeros:BYTES or hex:HEXBYTES");
   cmd->add_option("--arg", a->args, "A kernel argument, in order: a --buf NAME, or TYPE:NUMBER (u32:5, f32:1.5)");
   cmd->add_option("--dump", a->dumps, "NAME=PATH: write the buffer's bytes to PATH after the run");
   cmd->add_option("--device", a->device, "cpu (the emulator) or gpu");
+  cmd->add_option("--max-steps", a->max_steps, "Emulator: warp instructions per CTA (cluster) before the kernel is reported as hung")
+      ->capture_default_str();
+  cmd->add_option("--timeout", a->timeout, "Emulator: seconds before a still-running kernel is reported as hung (0: no limit)")
+      ->capture_default_str();
+  cmd->add_option("--max-memory", a->max_memory, "Emulator: bytes of host memory for the launch's state, and for each --buf")
+      ->capture_default_str();
+  cmd->add_flag("--progress", a->progress, "Emulator: a progress line each second on standard error (default: when it is a terminal)");
+  cmd->add_flag("-q,--quiet", a->quiet, "No progress and no summary line");
   cmd->callback([a] { run(*a); });
 
   auto* cache = app.add_subcommand("cache", "The on-disk cache of compiled kernels: stats, clear, dir");

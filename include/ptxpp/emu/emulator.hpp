@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <shared_mutex>
@@ -35,6 +36,16 @@ class TextureObjects;
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& report) : std::runtime_error(report) {}
+};
+
+// A launch refused before it runs: a grid, block, cluster or shared-memory size no GPU of the
+// module's target takes, or arguments that do not match the parameters. `field` says which
+// part of the launch is wrong (the CLI names its option).
+class ConfigError : public Error {
+ public:
+  enum class Field : uint8_t { Grid, Block, Cluster, SharedMemory, Arguments };
+  ConfigError(Field f, const std::string& report) : Error(report), field(f) {}
+  Field field;
 };
 
 // Device memory: allocations at synthetic addresses (never host pointers), each
@@ -112,6 +123,15 @@ struct Arg {
   }
 };
 
+// How far a launch has come; Options::on_progress receives it about once a second.
+struct Progress {
+  uint64_t ctas_done = 0, ctas = 0;
+  uint64_t warp_instructions = 0;            // so far, every host thread together
+  double seconds = 0;                        // since the launch started
+};
+
+// The resource limits of a launch (docs/emulator.md, "Limits"): each one exceeded is reported
+// as an Error naming the limit, never a crash or a host allocation without bound.
 struct Options {
   unsigned threads = 0;           // host threads running CTAs (0: one per core)
   bool check_memory = true;       // out-of-bounds, misaligned, freed accesses
@@ -119,10 +139,22 @@ struct Options {
   bool check_races = true;        // shared-memory accesses of two threads, one a write, between barriers
   bool check_sync = true;         // *.sync warp collectives: every live lane of the member mask executes them together
   bool validate = true;           // refuse a module the validator (ptx::spec::check) reports errors in, as ptxas would
-  uint64_t max_steps = 1ull << 34;  // per CTA: a kernel that runs longer is reported as hung
+  // Warp instructions per CTA (per cluster, with clusters): a kernel that runs longer is reported
+  // as hung, or as a livelock when warps wait at a barrier the others never reach.
+  uint64_t max_steps = 1ull << 32;
+  double timeout_seconds = 0;  // wall-clock limit of a launch, reported like max_steps (0: none)
+  uint64_t max_stack_bytes = 512u << 10;  // per thread: call frames (.local, .param) and alloca; a GPU's 512 KiB of local memory
+  // Host memory the launch's own state may take, every host thread together: registers, stacks,
+  // shared memory and its check shadows (device allocations are Memory's, made before launch).
+  uint64_t max_launch_memory = uint64_t{4} << 30;
   std::ostream* printf_output = nullptr;  // where device printf writes (nullptr: standard output)
   uint64_t malloc_heap_bytes = 8u << 20;  // device malloc's heap per launch (CUDA's default 8 MiB); past it malloc returns 0
+  std::function<void(const Progress&)> on_progress;  // called from a worker thread while a launch runs (empty: none)
 };
+
+// The largest shared memory (static and dynamic) a CTA may have on a GPU of `target`
+// ("sm_90a"): the opt-in maximum per block of its compute capability (48 KiB before sm_70).
+uint32_t max_shared_memory_per_block(std::string_view target);
 
 struct Stats {
   uint64_t warp_instructions = 0;    // instructions issued per warp
