@@ -670,6 +670,7 @@ class Runner {
         ++w.upc;
         return;
       }
+      if (in.op == Opc::Bra && uniform_branch(w, in)) return;
       for (uint32_t m = w.live; m; m &= m - 1) w.pc[std::countr_zero(m)] = w.upc;  // leave the uniform mode
       w.uniform = false;
     }
@@ -714,6 +715,25 @@ class Runner {
   }
 
   void execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, uint32_t& advance);
+
+  // A branch every live lane of a uniform warp takes, or none does (a loop's back edge): the warp
+  // stays uniform. False (nothing done) when the lanes diverge.
+  bool uniform_branch(Warp& w, const DInst& in) {
+    if (in.ops[0].kind != Opnd::Label) return false;
+    uint32_t exec = w.live;
+    if (in.guard != kNoSlot) {
+      exec = 0;
+      for (uint32_t m = w.live; m; m &= m - 1)
+        if ((reg(w, in.guard, std::countr_zero(m)) != 0) != in.guard_neg) exec |= 1u << std::countr_zero(m);
+      if (exec != 0 && exec != w.live) return false;
+    }
+    if (!w.tc_loading.empty()) [[unlikely]]
+      tcgen05_unwaited(w, in, exec);
+    ++stats_.warp_instructions;
+    stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
+    w.upc = exec ? static_cast<uint32_t>(in.ops[0].imm) : w.upc + 1;
+    return true;
+  }
 
   // An instruction that uses a register a tcgen05.ld of the warp writes, before tcgen05.wait::ld:
   // on the GPU the load may not have completed (a second tcgen05.ld to it races too).

@@ -452,4 +452,63 @@ TEST_F(Cli, TranspileWritesCxxAndRejectsBadInput) {
   EXPECT_NE(r.err.find("missing.ptx"), std::string::npos) << r.err;
 }
 
+// ---- ptxpp run: the emulator's limits on the command line (issue: the emulator as a sandbox) ----
+
+const std::string kSpin = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\nL:\n\tbra L;\n}\n";
+
+TEST_F(Cli, RunReportsAHungKernelWithinItsLimits) {
+  const fs::path k = write("spin.ptx", kSpin);
+  Outcome r = run("run " + k.string() + " --entry k --block 64 --max-steps 100000");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("kernel k, CTA (0,0,0): hung; still running after 100000 warp instructions"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warp 1 running at 'bra \tL;'"), std::string::npos) << r.err;
+  r = run("run " + k.string() + " --entry k --max-steps 100000000000 --timeout 0.5");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("(the limit: Options::timeout_seconds, ptxpp run --timeout)"), std::string::npos) << r.err;
+  // the defaults alone stop it (a step limit, then a time limit): it used to run for minutes
+  r = run("run " + k.string() + " --entry k --block 32");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("hung; still running after"), std::string::npos) << r.err;
+  // progress lines while it runs, on request
+  r = run("run " + k.string() + " --entry k --max-steps 100000000000 --timeout 1.5 --progress");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("ptxpp run: running: 0 of 1 CTAs done, "), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, RunRefusesSizesAndPathsAsUsageErrors) {
+  const fs::path k = write("scale.ptx", kScale);
+  const std::string base = "run " + k.string() + " --entry scale --arg a --arg b --arg f32:1 --arg u32:1 ";
+  struct Bad {
+    std::string args, message;
+  } cases[] = {
+      {"--buf a=zeros:100000000000 --buf b=zeros:16", "--buf a=zeros:100000000000: 100000000000 bytes, more than --max-memory (4294967296)"},
+      {"--buf a=zeros:4096 --buf b=zeros:16 --max-memory 1000", "--buf a=zeros:4096: 4096 bytes, more than --max-memory (1000)"},
+      {"--buf a=file:/ --buf b=zeros:16", "--buf a=file:/: is a directory"},
+      {"--buf a=file:/dev/zero --buf b=zeros:16", "--buf a=file:/dev/zero: not a regular file"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --smem 1073741824",
+       "--smem: launch of scale: 1073741824 bytes of shared memory per CTA (0 static, 1073741824 dynamic): a GPU of target sm_80 takes at most 166912"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --smem 100000000", "--smem: launch of scale: 100000000 bytes of shared memory"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --smem 99999999999", "--smem: '99999999999' is not a valid number (out of range)"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --grid 1,65536", "--grid: launch of scale: grid (1,65536,1): a GPU takes at most (2147483647,65535,65535)"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --grid 2147483648", "--grid: launch of scale: grid (2147483648,1,1)"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --block 1,1,65", "--block: launch of scale: block (1,1,65): a GPU takes at most (1024,1024,64)"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --cluster 3 --grid 4", "--cluster: launch of scale: the grid (4,1,1) is not a whole number of clusters"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --max-steps 0", "--max-steps 0: the limit must be positive"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --timeout -1", "--timeout -1: seconds, 0 or more"},
+      {"--buf a=zeros:16 --buf b=zeros:16 --timeout nan", "--timeout nan: seconds, 0 or more"},
+  };
+  for (const Bad& c : cases) {
+    const Outcome r = run(base + c.args);
+    EXPECT_EQ(r.rc, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+  }
+}
+
+TEST_F(Cli, RunReportsAFailedDump) {
+  const fs::path k = write("scale.ptx", kScale);
+  const Outcome r = run("run " + k.string() + " --entry scale --buf a=zeros:16 --buf b=zeros:16 --arg a --arg b --arg f32:1 --arg u32:4 --dump b=/dev/full");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("--dump b=/dev/full: cannot write its 16 bytes: No space left on device"), std::string::npos) << r.err;
+}
+
 }  // namespace
