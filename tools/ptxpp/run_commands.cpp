@@ -20,6 +20,7 @@
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/runtime.hpp"
 #include "ptxpp/text/parser.hpp"
+#include "usage.hpp"
 
 namespace ptxpp_cli {
 
@@ -283,8 +284,7 @@ void run(const RunArgs& a) {
                              a.entry, cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x, cfg.block.y, cfg.block.z,
                              emu.stats().warp_instructions, emu.stats().thread_instructions);
   } catch (const Usage& e) {
-    std::cerr << "ptxpp run: " << e.what() << "\n";
-    set_exit_code(2);
+    throw UsageError(e.what());  // ptxpp's usage error: "ptxpp: error: run: ...", exit status 2
   } catch (const ptx::emu::Error& e) {
     std::cerr << "ptxpp run: " << e.what() << "\n";
     set_exit_code(1);
