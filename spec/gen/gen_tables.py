@@ -18,7 +18,7 @@ import ptxisa  # noqa: E402
 
 
 def cstr(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 class Tables:
@@ -134,7 +134,7 @@ class Tables:
         for _, bi, fi in order:
             self.form(spec.blocks[bi].forms[fi], bi)
         for bi, b in enumerate(spec.blocks):
-            notes = " ".join(b.notes + [n for f in b.forms for n in f.notes])
+            notes = "\n".join(b.notes + [n for f in b.forms for n in f.notes])  # one note per line
             self.blocks.append(f"{{{cstr(b.opcode)}, {cstr(' '.join(b.sections))}, {str(b.deprecated).lower()}, "
                                f"{str(b.strict_order).lower()}, "
                                f"{cstr(notes)}, {cstr(b.where)}, {b.head}}}")

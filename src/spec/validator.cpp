@@ -127,11 +127,7 @@ class Checker {
       const auto words = target_words(m_);
       if (auto t = words.empty() ? std::nullopt : Target::parse(words[0])) {
         target_ = *t;
-        const auto min = min_ptx_for(*t);
-        if (min.first == 0) error(target->loc, "unknown target " + quoted(words[0]));
-        else if (version_.major && version_ < PtxIsaVersion{min.first, min.second})
-          error(target->loc, "target " + t->name() + " needs PTX ISA " + std::to_string(min.first) + "." +
-                                 std::to_string(min.second) + " or later");
+        if (min_ptx_for(*t).first == 0) error(target->loc, "unknown target " + quoted(words[0]));
       } else {
         error(target->loc, "unknown target " + quoted(words.empty() ? std::string_view{} : words[0]));
       }
@@ -142,8 +138,31 @@ class Checker {
         if (words[i] == "texmode_independent") texmode_ = TexMode::Independent;
       }
     }
+    const Target module_target = target_;
+    const PtxIsaVersion module_version = version_;
     if (opts_.target) target_ = *opts_.target;
     if (opts_.version) version_ = *opts_.version;
+    target_needs_version(target ? target->loc : version ? version->loc : 0, module_target, module_version);
+  }
+
+  static std::string version_text(PtxIsaVersion v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
+
+  // The target (the module's, or the one given) against the PTX ISA version (likewise); a given one
+  // that conflicts says what it replaced.
+  void target_needs_version(uint32_t loc, Target module_target, PtxIsaVersion module_version) {
+    const auto min = min_ptx_for(target_);
+    if (!version_.major || min.first == 0 || !(version_ < PtxIsaVersion{min.first, min.second})) return;
+    std::string msg =
+        "target " + target_.name() + " needs PTX ISA " + version_text({min.first, min.second}) + " or later";
+    std::vector<std::string> given;
+    if (opts_.version && module_version.major && module_version != version_)
+      given.push_back(".version " + version_text(module_version));
+    if (opts_.target && module_target.number && module_target != target_)
+      given.push_back(".target " + module_target.name());
+    if (!given.empty())
+      msg += "; checking PTX ISA " + version_text(version_) + " for " + target_.name() +
+             ", given in place of the module's " + given[0] + (given.size() > 1 ? " and " + given[1] : "");
+    error(loc, msg);
   }
 
   // ---- scopes: symbol id -> entity, undone when a scope ends -----------------------

@@ -1,13 +1,15 @@
 // The ptxpp command: subcommands, conventions (-, --help, --version), errors and exit codes.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace fs = std::filesystem;
 
@@ -42,8 +44,17 @@ class Cli : public ::testing::Test {
   }
 
   Outcome run(const std::string& args, const std::string& stdin_text = "", const std::string& env = "") {
+    return run_in_shell("", args, stdin_text, env);
+  }
+
+  // `ptxpp ARGS` after `shell_prefix` (e.g. "ulimit -f 2;"), through /bin/sh; standard output goes to
+  // `stdout_to` when given (e.g. /dev/full), else it is captured.
+  Outcome run_in_shell(const std::string& shell_prefix, const std::string& args, const std::string& stdin_text = "",
+                       const std::string& env = "", const std::string& stdout_to = "") {
     const fs::path in = write(".stdin", stdin_text), out = dir_ / ".stdout", err = dir_ / ".stderr";
-    const std::string cmd = (env.empty() ? std::string() : "env " + env + " ") + std::string(PTXPP_CLI) + " " + args + " < " + in.string() + " > " + out.string() +
+    std::ofstream(out, std::ios::trunc).close();
+    const std::string cmd = shell_prefix + (env.empty() ? std::string() : "env " + env + " ") + std::string(PTXPP_CLI) +
+                            " " + args + " < " + in.string() + " > " + (stdout_to.empty() ? out.string() : stdout_to) +
                             " 2> " + err.string();
     const int status = std::system(cmd.c_str());
     Outcome r;
@@ -59,9 +70,11 @@ class Cli : public ::testing::Test {
 const std::string kGood = ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()  {\n  ret;   }\n";
 
 TEST_F(Cli, Version) {
-  Outcome r = run("--version");
-  EXPECT_EQ(r.rc, 0);
-  EXPECT_EQ(r.out, "ptxpp " PTXPP_VERSION "\n");
+  for (const char* flag : {"--version", "-V"}) {
+    Outcome r = run(flag);
+    EXPECT_EQ(r.rc, 0) << flag << ": " << r.err;
+    EXPECT_EQ(r.out, "ptxpp " PTXPP_VERSION "\n") << flag;
+  }
 }
 
 TEST_F(Cli, Help) {
@@ -73,13 +86,56 @@ TEST_F(Cli, Help) {
   EXPECT_NE(sub.out.find("--canonical"), std::string::npos);
 }
 
-TEST_F(Cli, UsageErrorsGoToStderrWithNonZeroExit) {
-  for (const char* args : {"", "bogus", "print", "print --bogus x.ptx", "roundtrip", "fmt a.ptx b.ptx"}) {
-    Outcome r = run(args);
-    EXPECT_NE(r.rc, 0) << args;
-    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
-    EXPECT_FALSE(r.err.empty()) << args;
+// Usage errors name what was wrong (with a suggestion when it looks like a typo), say
+// "ptxpp: error:", go to standard error and exit with status 2.
+TEST_F(Cli, UsageErrorsNameTheWordAndExit2) {
+  const std::string commands = "print, fmt, roundtrip, check, spec, run, cache, transpile, help, completion";
+  const struct {
+    std::string args, err;
+  } cases[] = {
+      {"", "no command given; one of: " + commands + " (see 'ptxpp help')"},
+      {"bogus", "unknown command 'bogus' (see 'ptxpp help')"},
+      {"fmtt x.ptx", "unknown command 'fmtt'; did you mean 'fmt'?"},
+      {"--bogus", "unknown option '--bogus' (see 'ptxpp help')"},
+      {"--verison", "unknown option '--verison'; did you mean '--version'?"},
+      {"print --bogus", "print: unknown option '--bogus' (see 'ptxpp help print')"},
+      {"print --bogus x.ptx", "print: unknown option '--bogus' (see 'ptxpp help print')"},
+      {"print --ouptut=y.ptx x.ptx", "print: unknown option '--ouptut'; did you mean '--output'?"},
+      {"print", "print: FILE is required"},
+      {"print a.ptx b.ptx", "print: unexpected argument 'b.ptx' (see 'ptxpp help print')"},
+      {"roundtrip", "roundtrip: PATH is required"},
+      {"fmt a.ptx b.ptx", "fmt: unexpected argument 'b.ptx' (several files are formatted in place, with -i)"},
+      {"fmt -i -", "fmt: -i: standard input (-) cannot be formatted in place"},
+      {"fmt -i -o y.ptx x.ptx", "fmt: --output excludes --in-place"},
+      {"help bogus", "help: unknown command 'bogus' (see 'ptxpp help')"},
+      {"help chek", "help: unknown command 'chek'; did you mean 'check'?"},
+      {"spec", "spec: OPCODE or --coverage is required"},
+      {"check --pedntic x.ptx", "check: unknown option '--pedntic'; did you mean '--pedantic'?"},
+      {"completion zsh", "completion: SHELL: zsh not in {bash}"},
+      {"run x.ptx", "run: --entry is required"},
+      {"run x.ptx --entry k --grid 0", "run: --grid 0: dimensions must be positive"},
+      {"transpile --name 3d x.ptx", "transpile: --name '3d' is not a C++ identifier (or is a keyword)"},
+  };
+  for (const auto& c : cases) {
+    Outcome r = run(c.args);
+    EXPECT_EQ(r.rc, 2) << c.args;
+    EXPECT_EQ(r.out, "") << c.args;
+    EXPECT_EQ(r.err, "ptxpp: error: " + c.err + "\n") << c.args;
   }
+}
+
+TEST_F(Cli, HelpCommand) {
+  Outcome all = run("help");
+  EXPECT_EQ(all.rc, 0) << all.err;
+  EXPECT_EQ(all.out, run("--help").out);
+  EXPECT_NE(all.out.find("Usage: ptxpp [OPTIONS] COMMAND"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("Exit status: 0 success; 1 errors in the input"), std::string::npos) << all.out;
+  Outcome check = run("help check");
+  EXPECT_EQ(check.rc, 0) << check.err;
+  EXPECT_EQ(check.out, run("check --help").out);
+  EXPECT_NE(check.out.find("Usage: ptxpp check [OPTIONS] FILE"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("--ptx-version"), std::string::npos) << check.out;
+  EXPECT_EQ(check.out.find("--version"), std::string::npos) << "the old spelling is hidden: " << check.out;
 }
 
 TEST_F(Cli, PrintIsExact) {
@@ -103,9 +159,10 @@ TEST_F(Cli, ParseErrorsHaveLocationAndCaret) {
   Outcome r = run("print " + p.string());
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(r.out.empty());
-  EXPECT_EQ(r.err, p.string() + ":3:15: error: expected ',' or ';' after an operand, found number '1'\n"
-                                "  mov.u32 %r1 1;\n"
-                                "              ^\n");
+  EXPECT_EQ(r.err, p.string() +
+                       ":3:15: error: expected ',' or ';' after an operand, found number '1'\n"
+                       "  mov.u32 %r1 1;\n"
+                       "              ^\n");
   Outcome s = run("fmt -", "\n\n  .foo");
   EXPECT_EQ(s.rc, 1);
   EXPECT_EQ(s.err.substr(0, s.err.find('\n')), "<stdin>:3:3: error: unknown directive '.foo' at module scope");
@@ -114,10 +171,10 @@ TEST_F(Cli, ParseErrorsHaveLocationAndCaret) {
 TEST_F(Cli, MissingFileAndDirectory) {
   Outcome r = run("print " + (dir_ / "nope.ptx").string());
   EXPECT_EQ(r.rc, 1);
-  EXPECT_EQ(r.err, "ptxpp: " + (dir_ / "nope.ptx").string() + ": No such file or directory\n");
+  EXPECT_EQ(r.err, "ptxpp: error: cannot read " + (dir_ / "nope.ptx").string() + ": No such file or directory\n");
   Outcome d = run("fmt " + dir_.string());
   EXPECT_EQ(d.rc, 1);
-  EXPECT_EQ(d.err, "ptxpp: " + dir_.string() + ": is a directory\n");
+  EXPECT_EQ(d.err, "ptxpp: error: cannot read " + dir_.string() + ": is a directory\n");
 }
 
 TEST_F(Cli, RoundtripFilesAndDirectoriesInOneProcess) {
@@ -152,8 +209,9 @@ namespace {
 const std::string kCheckHead = ".version 9.0\n.target sm_90a\n.address_size 64\n";
 
 TEST_F(Cli, CheckReportsEveryErrorWithLocation) {
-  const fs::path p = write("v.ptx", kCheckHead + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
-                                               "\tadd.u32 %r1, %r9, 1;\n\tfoo.bar %r1;\n\tret;\n}\n");
+  const fs::path p = write("v.ptx", kCheckHead +
+                                        ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
+                                        "\tadd.u32 %r1, %r9, 1;\n\tfoo.bar %r1;\n\tret;\n}\n");
   Outcome r = run("check " + p.string());
   EXPECT_EQ(r.rc, 1);
   EXPECT_TRUE(r.out.empty());
@@ -166,14 +224,16 @@ TEST_F(Cli, CheckReportsEveryErrorWithLocation) {
 }
 
 TEST_F(Cli, CheckCleanFileAndOverrides) {
-  const std::string text = kCheckHead + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\tadd.u16x2 %r1, %r2, %r3;\n\tret;\n}\n";
+  const std::string text =
+      kCheckHead + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\tadd.u16x2 %r1, %r2, %r3;\n\tret;\n}\n";
   const fs::path p = write("ok.ptx", text);
   Outcome ok = run("check " + p.string());
   EXPECT_EQ(ok.rc, 0) << ok.err;
   EXPECT_TRUE(ok.err.empty()) << ok.err;
-  Outcome old = run("check --target sm_80 --version 7.0 " + p.string());
+  Outcome old = run("check --target sm_80 --ptx-version 7.0 " + p.string());
   EXPECT_EQ(old.rc, 1);
-  EXPECT_NE(old.err.find("requires PTX ISA 8.0, sm_90 or later; the module is PTX ISA 7.0 for sm_80"), std::string::npos)
+  EXPECT_NE(old.err.find("requires PTX ISA 8.0, sm_90 or later; the module is PTX ISA 7.0 for sm_80"),
+            std::string::npos)
       << old.err;
   Outcome in = run("check -", text);
   EXPECT_EQ(in.rc, 0) << in.err;
@@ -183,10 +243,19 @@ TEST_F(Cli, CheckBadFlags) {
   const fs::path p = write("ok.ptx", kCheckHead);
   Outcome t = run("check --target sm90 " + p.string());
   EXPECT_EQ(t.rc, 2);
-  EXPECT_EQ(t.err, "ptxpp check: --target sm90: not a target such as sm_90a\n");
-  Outcome v = run("check --version nine " + p.string());
+  EXPECT_EQ(t.err, "ptxpp: error: check: --target sm90: not a known target such as sm_90a\n");
+  t = run("check --target sm_999 " + p.string());
+  EXPECT_EQ(t.rc, 2);
+  EXPECT_EQ(t.err, "ptxpp: error: check: --target sm_999: not a known target such as sm_90a\n");
+  Outcome v = run("check --ptx-version nine " + p.string());
   EXPECT_EQ(v.rc, 2);
-  EXPECT_EQ(v.err, "ptxpp check: --version nine: not a PTX ISA version such as 8.7\n");
+  EXPECT_EQ(v.err, "ptxpp: error: check: --ptx-version nine: not a PTX ISA version such as 8.7\n");
+  // the old spelling, which clashed with ptxpp --version
+  v = run("check --version 7.0 " + p.string());
+  EXPECT_EQ(v.rc, 2);
+  EXPECT_EQ(v.err,
+            "ptxpp: error: check: --version 7.0: the PTX ISA version to check for is --ptx-version 7.0 "
+            "(ptxpp --version prints ptxpp's version)\n");
   Outcome parse = run("check -", ".version 9.0\n.target\n");
   EXPECT_EQ(parse.rc, 1);
   EXPECT_NE(parse.err.find("<stdin>:2:1: error:"), std::string::npos) << parse.err;
@@ -199,15 +268,27 @@ TEST_F(Cli, SpecShowsAnEntryAndTheCoverage) {
   EXPECT_NE(r.out.find(".mode = { .hi, .lo"), std::string::npos) << r.out;
   Outcome none = run("spec frobnicate");
   EXPECT_EQ(none.rc, 1);
-  EXPECT_EQ(none.err, "ptxpp spec: no instruction 'frobnicate' in the table (try: ptxpp spec --coverage)\n");
+  EXPECT_EQ(none.err, "ptxpp: error: spec: no instruction 'frobnicate' in the table (see 'ptxpp spec --coverage')\n");
+  Outcome typo = run("spec mda");
+  EXPECT_EQ(typo.rc, 1);
+  EXPECT_EQ(typo.err, "ptxpp: error: spec: no instruction 'mda' in the table; did you mean 'mad'?\n");
   Outcome cov = run("spec --coverage");
   EXPECT_EQ(cov.rc, 0);
   EXPECT_NE(cov.out.find("instruction sections covered"), std::string::npos);
   EXPECT_EQ(cov.out.find("MISSING"), std::string::npos);
   Outcome neither = run("spec");
-  EXPECT_NE(neither.rc, 0);
+  EXPECT_EQ(neither.rc, 2);
 }
 
+// A block's notes one per line, each with its "note:" (they ran together on one line).
+TEST_F(Cli, SpecNotesOnePerLine) {
+  Outcome r = run("spec ld");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("\n  note: the .unified suffix on the address ([a].unified) is accepted by ptxas 13.0 from PTX "
+                       "7.0 on, for .global and generic addresses only\n  note: .acquire with .mmio"),
+            std::string::npos)
+      << r.out;
+}
 
 // ---- ptxpp run -------------------------------------------------------------------
 
@@ -240,7 +321,8 @@ $done:
 
 TEST_F(Cli, RunOnTheEmulatorAndDump) {
   const fs::path k = write("scale.ptx", kScale), out = dir_ / "b.bin";
-  const fs::path in = write("a.bin", std::string("\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\x40\x00\x00\x80\x40", 16));
+  const fs::path in =
+      write("a.bin", std::string("\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\x40\x00\x00\x80\x40", 16));
   Outcome r = run("run " + k.string() + " --entry scale --grid 1 --block 8 --buf a=file:" + in.string() +
                   " --buf b=zeros:16 --arg a --arg b --arg f32:1.5 --arg u32:4 --dump b=" + out.string());
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -254,7 +336,8 @@ TEST_F(Cli, RunOnTheEmulatorAndDump) {
   EXPECT_EQ(got[3], 6.0f);
   EXPECT_NE(r.err.find("ran scale on the CPU emulator"), std::string::npos) << r.err;
   // hex buffers, and a report (exit 1) when a check fires: n = 8 reads past the 16-byte buffer
-  r = run("run " + k.string() + " --entry scale --block 8 --buf a=hex:0000803f0000803f0000803f0000803f --buf b=zeros:16 "
+  r = run("run " + k.string() +
+          " --entry scale --block 8 --buf a=hex:0000803f0000803f0000803f0000803f --buf b=zeros:16 "
           "--arg a --arg b --arg f32:2 --arg u32:8");
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.err.find("thread (4,0,0)"), std::string::npos) << r.err;
@@ -295,7 +378,9 @@ TEST_F(Cli, RunsClustersOnTheEmulator) {
 }
 )";
   const fs::path k = write("neighbours.ptx", text), out = dir_ / "n.bin";
-  Outcome r = run("run " + k.string() + " --entry neighbours --grid 4 --block 32 --cluster 2 --buf o=zeros:16 --arg o --dump o=" + out.string());
+  Outcome r =
+      run("run " + k.string() +
+          " --entry neighbours --grid 4 --block 32 --cluster 2 --buf o=zeros:16 --arg o --dump o=" + out.string());
   ASSERT_EQ(r.rc, 0) << r.err;
   const std::string bytes = slurp(out);
   ASSERT_EQ(bytes.size(), 16u);
@@ -352,11 +437,12 @@ TEST_F(Cli, RunRejectsBadArguments) {
   EXPECT_NE(r.err.find("bad.ptx:4:"), std::string::npos) << r.err;
 }
 
-
 TEST_F(Cli, RunOnTheGpuThroughTheRuntime) {
   const fs::path k = write("scale.ptx", kScale), out = dir_ / "b.bin", cache = dir_ / "cache";
-  const std::string args = " --entry scale --block 8 --buf a=hex:0000803f000000400000404000008040 --buf b=zeros:16 "
-                           "--arg a --arg b --arg f32:1.5 --arg u32:4 --device gpu --dump b=" + out.string();
+  const std::string args =
+      " --entry scale --block 8 --buf a=hex:0000803f000000400000404000008040 --buf b=zeros:16 "
+      "--arg a --arg b --arg f32:1.5 --arg u32:4 --device gpu --dump b=" +
+      out.string();
   // no driver: a clear error
   Outcome r = run("run " + k.string() + args, "", "PTXPP_LIBCUDA=/nonexistent/libcuda.so.1");
   EXPECT_EQ(r.rc, 1);
@@ -387,7 +473,8 @@ TEST_F(Cli, RunOnTheGpuThroughTheRuntime) {
 TEST_F(Cli, TranspileFormatsInTheRepositoryStyle) {
   if (std::system("clang-format --version > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "clang-format is not installed (scripts/install-deps installs it)";
-  const fs::path k = fs::path(PTXPP_SOURCE_DIR) / "tests/corpus/nvcc/sm_90a/mbarrier-lineinfo.ptx", out = dir_ / "k.cpp";
+  const fs::path k = fs::path(PTXPP_SOURCE_DIR) / "tests/corpus/nvcc/sm_90a/mbarrier-lineinfo.ptx",
+                 out = dir_ / "k.cpp";
   for (const char* mode : {"", "--sugar "}) {
     Outcome r = run(std::string("transpile ") + mode + k.string() + " -o " + out.string());
     EXPECT_EQ(r.rc, 0) << r.err;
@@ -508,7 +595,197 @@ TEST_F(Cli, RunReportsAFailedDump) {
   const fs::path k = write("scale.ptx", kScale);
   const Outcome r = run("run " + k.string() + " --entry scale --buf a=zeros:16 --buf b=zeros:16 --arg a --arg b --arg f32:1 --arg u32:4 --dump b=/dev/full");
   EXPECT_EQ(r.rc, 1);
-  EXPECT_NE(r.err.find("--dump b=/dev/full: cannot write its 16 bytes: No space left on device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--dump b=/dev/full: cannot write /dev/full: No space left on device"), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+namespace {
+
+// ---- writes: checked, to -o FILE atomically, fmt -i ---------------------------------------
+
+const std::string kMessy = ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()  {\n  ret;   }\n";
+const std::string kTidy = ".version 9.0\n.target sm_90a\n.address_size 64\n\n.visible .entry k()\n{\n\tret;\n}\n";
+
+ino_t inode(const fs::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+// Nothing written may be lost silently: standard output on a full disk is an error, exit status 1.
+TEST_F(Cli, FullStandardOutputIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const fs::path k = write("k.ptx", kMessy);
+  const std::string file = k.string();
+  const std::vector<std::string> writers = {"print " + file,
+                                            "fmt " + file,
+                                            "transpile --no-format " + file,
+                                            "spec ld",
+                                            "spec --coverage",
+                                            "roundtrip " + file,
+                                            "check -o - " + write("bad.ptx", kMessy + "foo;\n").string(),
+                                            "--help",
+                                            "--version",
+                                            "help check",
+                                            "completion bash"};
+  for (const std::string& args : writers) {
+    Outcome r = run_in_shell("", args, "", "", "/dev/full");
+    EXPECT_EQ(r.rc, 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("ptxpp: error: cannot write standard output: No space left on device\n"), std::string::npos)
+        << args << "\n"
+        << r.err;
+  }
+  Outcome o = run("print " + file + " -o /dev/full");
+  EXPECT_EQ(o.rc, 1);
+  EXPECT_EQ(o.err, "ptxpp: error: cannot write /dev/full: No space left on device\n");
+  // a device is written in place, not replaced
+  Outcome null = run("print " + file + " -o /dev/null");
+  EXPECT_EQ(null.rc, 0) << null.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+TEST_F(Cli, DashOWritesAFileForEveryCommandThatWrites) {
+  const fs::path k = write("k.ptx", kMessy), bad = write("bad.ptx", kTidy.substr(0, kTidy.size() - 2) + "\tfoo;\n}\n");
+  const fs::path unparsable = write("unparsable.ptx", kMessy + "foo;\n");
+  const fs::path out = dir_ / "out.txt";
+  struct Case {
+    std::string args, expected_start;
+    int rc;
+  } cases[] = {
+      {"print " + k.string(), kMessy, 0},
+      {"fmt " + k.string(), kTidy, 0},
+      {"spec mad", "mad  (PTX ISA", 0},
+      {"roundtrip " + k.string(), "ok   " + k.string() + "\n1 passed, 0 failed\n", 0},
+      {"check " + bad.string(), bad.string() + ":8:2: error: unknown instruction 'foo'", 1},
+      {"check " + unparsable.string(), unparsable.string() + ":6:1: error: expected a directive", 1},
+      {"transpile --no-format " + k.string(), "// Generated by `ptxpp transpile`", 0},
+      {"completion bash", "# bash completion for ptxpp", 0},
+  };
+  for (const Case& c : cases) {
+    fs::remove(out);
+    Outcome r = run(c.args + " -o " + out.string());
+    EXPECT_EQ(r.rc, c.rc) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+    EXPECT_EQ(slurp(out).substr(0, c.expected_start.size()), c.expected_start) << c.args;
+  }
+  // a new file gets 0666 less the umask, like a shell redirection
+  fs::remove(out);
+  Outcome r = run_in_shell("umask 027;", "print " + k.string() + " -o " + out.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(fs::status(out).permissions(), fs::perms(0640));
+  // into a directory that does not exist: the error, and no file
+  const fs::path nowhere = dir_ / "gone" / "k.ptx";
+  r = run("fmt " + k.string() + " -o " + nowhere.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "ptxpp: error: cannot write " + nowhere.string() + ": No such file or directory\n");
+  EXPECT_FALSE(fs::exists(dir_ / "gone"));
+}
+
+TEST_F(Cli, FmtInPlace) {
+  const fs::path a = write("a.ptx", kMessy), b = write("b.ptx", kTidy);
+  fs::permissions(a, fs::perms(0640));
+  const ino_t b_inode = inode(b);
+  Outcome r = run("fmt -i " + a.string() + " " + b.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(slurp(a), kTidy);
+  EXPECT_EQ(fs::status(a).permissions(), fs::perms(0640)) << "the file's mode is kept";
+  EXPECT_EQ(inode(b), b_inode) << "a canonical file is left alone";
+  // through a symlink: the file it points to is replaced, the link stays
+  const fs::path target = write("t.ptx", kMessy), link = dir_ / "link.ptx";
+  fs::create_symlink(target, link);
+  r = run("fmt --in-place " + link.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(slurp(target), kTidy);
+  // a file that does not parse: its error, the file untouched, the other files still formatted
+  const fs::path bad = write("bad.ptx", ".version 9.0\n.target\n"), c = write("c.ptx", kMessy);
+  r = run("fmt -i " + bad.string() + " " + c.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find(bad.string() + ":2:1: error:"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(bad), ".version 9.0\n.target\n");
+  EXPECT_EQ(slurp(c), kTidy);
+}
+
+// A write that fails half way (here: the file size limit, which holds for root too) leaves the
+// original file as it was, and no temporary file behind.
+TEST_F(Cli, FailedWritesLeaveTheOriginalIntact) {
+  std::string big = ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k()  {\n  .reg .b32 %r<2>;\n";
+  while (big.size() < 16384) big += "     add.u32   %r1,%r1,   1;\n";
+  big += "  ret;   }\n";
+  const fs::path k = write("big.ptx", big), out = write("out.ptx", "precious\n");
+  const std::string limit = "trap '' XFSZ; ulimit -f 4;";  // 2 to 4 KiB: the error message fits, the file does not
+  Outcome r = run_in_shell(limit, "fmt -i " + k.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "ptxpp: error: cannot write " + k.string() + ": File too large\n");
+  EXPECT_EQ(slurp(k), big);
+  r = run_in_shell(limit, "print " + k.string() + " -o " + out.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, "ptxpp: error: cannot write " + out.string() + ": File too large\n");
+  EXPECT_EQ(slurp(out), "precious\n");
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 5u) << "big.ptx, out.ptx, .stdin, .stdout, .stderr; no temporary file";
+}
+
+// --ptx-version and --target replace the module's, and a conflict with them is reported.
+TEST_F(Cli, CheckOverridesReportConflicts) {
+  const fs::path p = write("k.ptx", kTidy);
+  Outcome r = run("check --ptx-version 7.0 " + p.string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err, p.string() +
+                       ":2:1: error: target sm_90a needs PTX ISA 8.0 or later; checking PTX ISA 7.0 for "
+                       "sm_90a, given in place of the module's .version 9.0\n.target sm_90a\n^\n1 error in " +
+                       p.string() + "\n");
+  r = run("check --target sm_100a " + write("old.ptx", ".version 8.0\n.target sm_90a\n.address_size 64\n").string());
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("error: target sm_100a needs PTX ISA 8.6 or later; checking PTX ISA 8.0 for sm_100a, given in "
+                       "place of the module's .target sm_90a\n"),
+            std::string::npos)
+      << r.err;
+  r = run("check --target sm_80 --ptx-version 7.0 " + p.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+// `ptxpp completion bash`, sourced in bash: the completions bash offers for a few command lines.
+TEST_F(Cli, BashCompletion) {
+  if (std::system("bash -c true > /dev/null 2>&1") != 0) GTEST_SKIP() << "no bash";
+  const fs::path script = dir_ / "ptxpp.bash";
+  ASSERT_EQ(run("completion bash -o " + script.string()).rc, 0);
+  write("kernel.ptx", kTidy);
+  const fs::path probe = write("probe.sh", "source " + script.string() + R"(
+cd ")" + dir_.string() + R"("
+complete_line() {
+  read -ra COMP_WORDS <<< "$1"
+  [[ $1 == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMPREPLY=()
+  _ptxpp
+  echo "$1|${COMPREPLY[*]}"
+}
+complete_line "ptxpp pr"
+complete_line "ptxpp --v"
+complete_line "ptxpp check --p"
+complete_line "ptxpp check --ver"
+complete_line "ptxpp help tr"
+complete_line "ptxpp cache c"
+complete_line "ptxpp fmt -o ker"
+complete_line "ptxpp run kernel.ptx --d"
+complete -p ptxpp
+)");
+  const fs::path out = dir_ / "completions.txt";
+  ASSERT_EQ(std::system(("bash " + probe.string() + " > " + out.string() + " 2>&1").c_str()), 0) << slurp(out);
+  EXPECT_EQ(slurp(out),
+            "ptxpp pr|print\n"
+            "ptxpp --v|--version\n"
+            "ptxpp check --p|--ptx-version --pedantic\n"
+            "ptxpp check --ver|\n"
+            "ptxpp help tr|transpile\n"
+            "ptxpp cache c|clear\n"
+            "ptxpp fmt -o ker|kernel.ptx\n"
+            "ptxpp run kernel.ptx --d|--dump --device\n"
+            "complete -F _ptxpp ptxpp\n");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "ptxpp/ir/module.hpp"
+#include "status.hpp"
 
 #include <optional>
 #include <string>
@@ -19,7 +20,7 @@ void register_run_commands(CLI::App& app);
 // transpile
 void register_transpile_commands(CLI::App& app);
 
-// Reads a file, or standard input for "-". Prints an error and returns nullopt on failure.
+// Reads a file, or standard input for "-". Prints "ptxpp: error: cannot read ..." and returns nullopt on failure.
 std::optional<std::string> read_input(const std::string& path);
 
 // An input file read and parsed: its text, the name diagnostics use ("<stdin>" for "-"), the module.
@@ -30,9 +31,5 @@ struct ParsedInput {
 };
 // Reads and parses `path`; prints the reading or parse error (file:line:column) and returns nullopt on failure.
 std::optional<ParsedInput> parse_input(const std::string& path);
-
-// The exit status set by the subcommand that ran.
-int exit_code();
-void set_exit_code(int code);
 
 }  // namespace ptxpp_cli

@@ -24,6 +24,8 @@
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/runtime.hpp"
 #include "ptxpp/text/parser.hpp"
+#include "output.hpp"
+#include "usage.hpp"
 
 namespace ptxpp_cli {
 
@@ -182,13 +184,10 @@ ptx::DType dtype_of(const std::string& spec) {
   return it == kTypes.end() ? ptx::DType::none : it->second;
 }
 
-// Writes `bytes` to `path`, checked to the close: a full disk is an error, not a short file.
+// Writes a --dump file through the checked output helper: a full disk is an error, not a short file.
 void write_dump(const std::string& name, const std::string& path, const uint8_t* bytes, size_t size) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw ptx::emu::Error(fmt::format("--dump {}={}: cannot open it: {}", name, path, std::strerror(errno)));
-  out.write(reinterpret_cast<const char*>(bytes), static_cast<std::streamsize>(size));
-  out.close();
-  if (!out) throw ptx::emu::Error(fmt::format("--dump {}={}: cannot write its {} bytes: {}", name, path, size, std::strerror(errno)));
+  const std::string problem = try_write_output(path, std::string_view(reinterpret_cast<const char*>(bytes), size));
+  if (!problem.empty()) throw ptx::emu::Error(fmt::format("--dump {}={}: {}", name, path, problem));
 }
 
 // --device gpu: the same run through the runtime (the CUDA driver, loaded at run time).
@@ -352,11 +351,9 @@ void run(const RunArgs& a) {
     if (a.device == "gpu") return run_gpu(a, *text, parsed.module(), cfg);
     run_emulator(a, parsed.module(), cfg);
   } catch (const Usage& e) {
-    std::cerr << "ptxpp run: " << e.what() << "\n";
-    set_exit_code(2);
+    throw UsageError(e.what());  // ptxpp's usage error: "ptxpp: error: run: ...", exit status 2
   } catch (const ptx::emu::ConfigError& e) {
-    std::cerr << "ptxpp run: " << option_of(e.field) << ": " << e.what() << "\n";
-    set_exit_code(2);
+    throw UsageError(fmt::format("{}: {}", option_of(e.field), e.what()));  // a launch no GPU takes: the option named
   } catch (const ptx::emu::Error& e) {
     std::cerr << "ptxpp run: " << e.what() << "\n";
     set_exit_code(1);

@@ -1,15 +1,17 @@
 // ptxpp check | spec
 #include <fmt/core.h>
 
-#include <iostream>
 #include <map>
-#include <sstream>
 #include <set>
+#include <sstream>
 
 #include "commands.hpp"
+#include "output.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "ptxpp/text/parser.hpp"
+#include "suggest.hpp"
+#include "usage.hpp"
 
 namespace ptxpp_cli {
 
@@ -19,141 +21,177 @@ struct CheckArgs {
   std::string file;
   std::string target;
   std::string version;
+  std::string old_version;  // --version, the old spelling of --ptx-version
+  std::string out;          // the diagnostics' file; "" for standard error
   bool pedantic = false;
 };
 
-void check_file(const CheckArgs& a) {
+// The options as CheckOptions; a malformed value is a usage error.
+ptx::spec::CheckOptions check_options(const CheckArgs& a) {
+  if (!a.old_version.empty())
+    throw UsageError("--version " + a.old_version + ": the PTX ISA version to check for is --ptx-version " +
+                     a.old_version + " (ptxpp --version prints ptxpp's version)");
   ptx::spec::CheckOptions opts;
   opts.pedantic = a.pedantic;
   if (!a.target.empty()) {
     opts.target = ptx::spec::Target::parse(a.target);
-    if (!opts.target) {
-      std::cerr << "ptxpp check: --target " << a.target << ": not a target such as sm_90a\n";
-      return set_exit_code(2);
-    }
+    if (!opts.target || ptx::spec::min_ptx_for(*opts.target).first == 0)
+      throw UsageError("--target " + a.target + ": not a known target such as sm_90a");
   }
   if (!a.version.empty()) {
     unsigned major = 0, minor = 0;
     char dot = 0;
     std::istringstream in(a.version);
-    if (!(in >> major >> dot >> minor) || dot != '.' || !in.eof() || major > 255 || minor > 255) {
-      std::cerr << "ptxpp check: --version " << a.version << ": not a PTX ISA version such as 8.7\n";
-      return set_exit_code(2);
-    }
+    if (!(in >> major >> dot >> minor) || dot != '.' || !in.eof() || major > 255 || minor > 255)
+      throw UsageError("--ptx-version " + a.version + ": not a PTX ISA version such as 8.7");
     opts.version = ptx::spec::PtxIsaVersion{static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
   }
-  const auto input = parse_input(a.file);
-  if (!input) return set_exit_code(1);
-  const std::string* text = &input->text;
-  const auto diags = ptx::spec::check(input->module, opts);
+  return opts;
+}
+
+// What `check` reports on `text`: the parse error, or every diagnostic and the count of errors.
+std::string check_report(const std::string& text, const std::string& name, const ptx::spec::CheckOptions& opts) {
+  ptx::text::ParseOptions popts;
+  popts.file_name = name;
+  const auto parsed = ptx::text::parse(text, popts);
+  if (!parsed) {
+    set_exit_code(kFailure);
+    return parsed.error().format() + "\n";
+  }
   size_t errors = 0;
-  for (const auto& d : diags) {
-    auto loc = ptx::text::locate(input->name, *text, d.offset, d.message);
-    std::string shown = loc.format();
+  std::string report;
+  for (const auto& d : ptx::spec::check(parsed.module(), opts)) {
+    std::string shown = ptx::text::locate(name, text, d.offset, d.message).format();
     if (d.severity == ptx::spec::Severity::Warning) {
       const size_t at = shown.find(": error: ");
       if (at != std::string::npos) shown.replace(at, 9, ": warning: ");
     } else {
       ++errors;
     }
-    std::cerr << shown << "\n";
+    report += shown + "\n";
   }
   if (errors) {
-    std::cerr << errors << (errors == 1 ? " error" : " errors") << " in " << input->name << "\n";
-    set_exit_code(1);
+    report += fmt::format("{} {} in {}\n", errors, errors == 1 ? "error" : "errors", name);
+    set_exit_code(kFailure);
+  }
+  return report;
+}
+
+void check_file(const CheckArgs& a) {
+  const ptx::spec::CheckOptions opts = check_options(a);
+  const auto text = read_input(a.file);
+  if (!text) return set_exit_code(kFailure);
+  const std::string report = check_report(*text, a.file == "-" ? "<stdin>" : a.file, opts);
+  if (!a.out.empty()) {
+    write_output(a.out, report);
+  } else if (std::fwrite(report.data(), 1, report.size(), stderr) != report.size() || std::fflush(stderr) != 0) {
+    set_exit_code(kFailure);  // the diagnostics are lost, and there is nowhere left to say so
   }
 }
 
 // One form's table entry in readable form.
-void print_form(const ptx::spec::Form& f) {
+void print_form(const ptx::spec::Form& f, std::ostream& out) {
   using namespace ptx::spec;
-  std::cout << "  " << f.syntax << "\n";
-  std::cout << "    requires: " << describe(f.req) << "\n";
+  out << "  " << f.syntax << "\n";
+  out << "    requires: " << describe(f.req) << "\n";
   std::set<uint32_t> shown;
   for (const Slot& s : slots(f))
     for (const SlotItem& it : items(s))
       if (it.is_group && shown.insert(it.group).second) {
         const Group& g = group(it.group);
-        std::cout << "    " << g.name << " = {";
+        out << "    " << g.name << " = {";
         bool first = true;
         for (const Value& v : values(g)) {
-          std::cout << (first ? " " : ", ") << v.text;
-          if (v.req.set_count || v.req.ptx_major > 1) std::cout << " [" << describe(v.req) << "]";
+          out << (first ? " " : ", ") << v.text;
+          if (v.req.set_count || v.req.ptx_major > 1) out << " [" << describe(v.req) << "]";
           first = false;
         }
-        std::cout << " }\n";
+        out << " }\n";
       }
   for (const Operand& o : operands(f)) {
-    std::cout << "    " << o.name << (o.optional ? " (optional)" : "") << ":";
-    auto show = [](std::span<const Kind> ks) {
+    out << "    " << o.name << (o.optional ? " (optional)" : "") << ":";
+    auto show = [&out](std::span<const Kind> ks) {
       bool first = true;
       for (const Kind& k : ks) {
-        static constexpr const char* kTags[] = {"reg", "imm", "pred", "vec", "addr", "label", "symbol",
+        static constexpr const char* kTags[] = {"reg",  "imm",  "pred",   "vec",        "addr",    "label", "symbol",
                                                 "func", "args", "texref", "samplerref", "surfref", "sink"};
-        std::cout << (first ? " " : " | ") << kTags[static_cast<int>(k.tag)];
+        out << (first ? " " : " | ") << kTags[static_cast<int>(k.tag)];
         std::string args;
         if (k.count_literal) args += std::to_string(k.count_literal);
         if (k.count.present()) args += std::string(k.count.text);
         if (k.count_letter) args += std::string(":") + k.count_letter;
         if (k.count_op) args += k.count_op + std::to_string(k.count_factor);
-        if (k.type.present()) args += (args.empty() ? "" : ", ") + std::string(k.type.text) + (k.type.doubled ? "[2]" : "");
+        if (k.type.present())
+          args += (args.empty() ? "" : ", ") + std::string(k.type.text) + (k.type.doubled ? "[2]" : "");
         if (k.space.present()) args += std::string(k.space.text);
         if (k.wide) args += ", wide";
         if (k.imm) args += ", imm";
         if (k.negate) args += "!";
-        if (!args.empty()) std::cout << "(" << args << ")";
+        if (!args.empty()) out << "(" << args << ")";
         first = false;
       }
     };
     show(kinds(o));
     if (!o.pair.empty()) {
-      std::cout << "   " << o.pair << (o.pair_optional ? " (optional)" : "") << ":";
+      out << "   " << o.pair << (o.pair_optional ? " (optional)" : "") << ":";
       show(pair_kinds(o));
     }
-    std::cout << "\n";
+    out << "\n";
   }
 }
 
-void spec_command(const std::string& opcode, bool coverage) {
+void spec_coverage(std::ostream& out) {
   using namespace ptx::spec;
-  if (coverage) {
-    std::map<std::string, std::set<std::string_view>> cited;  // section -> opcodes of blocks citing it
-    for (const Block& b : blocks()) {
-      std::string_view secs = b.sections;
-      while (!secs.empty()) {
-        const size_t sp = secs.find(' ');
-        cited[std::string(secs.substr(0, sp))].insert(b.opcode);
-        secs = sp == std::string_view::npos ? std::string_view{} : secs.substr(sp + 1);
-      }
+  std::map<std::string, std::set<std::string_view>> cited;  // section -> opcodes of blocks citing it
+  for (const Block& b : blocks()) {
+    std::string_view secs = b.sections;
+    while (!secs.empty()) {
+      const size_t sp = secs.find(' ');
+      cited[std::string(secs.substr(0, sp))].insert(b.opcode);
+      secs = sp == std::string_view::npos ? std::string_view{} : secs.substr(sp + 1);
     }
-    size_t covered = 0;
-    for (const Chapter& c : chapter()) {
-      const bool ok = cited.count(std::string(c.section)) != 0;
-      covered += ok;
-      std::cout << (ok ? "  covered  " : "  MISSING  ") << fmt::format("{:<12} {:<24} {}", c.section, c.opcode, c.title)
-                << "\n";
-    }
-    std::cout << covered << " of " << chapter().size() << " instruction sections covered; " << forms().size()
-              << " forms in " << blocks().size() << " blocks; " << special_registers().size()
-              << " special registers\n";
-    set_exit_code(covered == chapter().size() ? 0 : 1);
-    return;
   }
+  size_t covered = 0;
+  for (const Chapter& c : chapter()) {
+    const bool ok = cited.count(std::string(c.section)) != 0;
+    covered += ok;
+    out << (ok ? "  covered  " : "  MISSING  ") << fmt::format("{:<12} {:<24} {}", c.section, c.opcode, c.title)
+        << "\n";
+  }
+  out << covered << " of " << chapter().size() << " instruction sections covered; " << forms().size() << " forms in "
+      << blocks().size() << " blocks; " << special_registers().size() << " special registers\n";
+  set_exit_code(covered == chapter().size() ? kSuccess : kFailure);
+}
+
+// The table's entry for `opcode`: each block's heading, its notes one per line, its forms.
+bool spec_entry(const std::string& opcode, std::ostream& out) {
+  using namespace ptx::spec;
   const auto fs = forms_for(opcode);
   if (fs.empty()) {
-    std::cerr << "ptxpp spec: no instruction '" << opcode << "' in the table (try: ptxpp spec --coverage)\n";
-    return set_exit_code(1);
+    std::vector<std::string> opcodes;
+    for (const Block& b : blocks()) opcodes.emplace_back(b.opcode);
+    const std::string hint = did_you_mean(opcode, opcodes);
+    print_error("spec: no instruction '" + opcode + "' in the table" +
+                (hint.empty() ? " (see 'ptxpp spec --coverage')" : hint));
+    set_exit_code(kFailure);
+    return false;
   }
   uint32_t last_block = ~0u;
   for (const Form& f : fs) {
     if (f.block != last_block) {
       const Block& b = blocks()[f.block];
-      std::cout << b.opcode << "  (PTX ISA " << b.sections << ")" << (b.deprecated ? "  deprecated" : "") << "\n";
-      if (!b.notes.empty()) std::cout << "  note: " << b.notes << "\n";
+      out << b.opcode << "  (PTX ISA " << b.sections << ")" << (b.deprecated ? "  deprecated" : "") << "\n";
+      std::string_view notes = b.notes;  // one per line
+      while (!notes.empty()) {
+        const size_t nl = notes.find('\n');
+        out << "  note: " << notes.substr(0, nl) << "\n";
+        notes = nl == std::string_view::npos ? std::string_view{} : notes.substr(nl + 1);
+      }
       last_block = f.block;
     }
-    print_form(f);
+    print_form(f, out);
   }
+  return true;
 }
 
 }  // namespace
@@ -163,20 +201,35 @@ void register_spec_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("check", "Validate FILE against the PTX ISA table; all errors, with locations");
     auto a = std::make_shared<CheckArgs>();
     cmd->add_option("FILE", a->file, "PTX file, or - for standard input")->required();
-    cmd->add_option("--target", a->target, "Check for this target instead of the module's .target (e.g. sm_90a)");
-    cmd->add_option("--version", a->version, "Check for this PTX ISA version instead of the module's (e.g. 8.7)");
+    cmd->add_option("--target", a->target,
+                    "Check for this target instead of the module's .target (e.g. sm_90a); a PTX ISA version too old "
+                    "for it is an error");
+    cmd->add_option("--ptx-version", a->version,
+                    "Check for this PTX ISA version instead of the module's .version (e.g. 8.7); a target or "
+                    "instruction that needs a later one is an error");
+    cmd->add_option("--version", a->old_version)->group("");  // the old --ptx-version: a usage error that says so
     cmd->add_flag("--pedantic", a->pedantic, "Also warn about modifiers out of the PTX ISA manual's order");
+    cmd->add_option("-o,--output", a->out,
+                    "Write the diagnostics to this file (- for standard output) "
+                    "instead of standard error");
     cmd->callback([a] { check_file(*a); });
   }
   {
     auto* cmd = app.add_subcommand("spec", "Show the ISA table: one instruction, or the chapter's coverage");
     auto opcode = std::make_shared<std::string>();
     auto coverage = std::make_shared<bool>(false);
+    auto out = std::make_shared<std::string>();
     cmd->add_option("OPCODE", *opcode, "Instruction opcode, e.g. ld");
     cmd->add_flag("--coverage", *coverage, "List the instruction-set chapter against the table");
-    cmd->callback([opcode, coverage] {
-      if (!*coverage && opcode->empty()) throw CLI::RequiredError("OPCODE or --coverage");
-      spec_command(*opcode, *coverage);
+    cmd->add_option("-o,--output", *out, "Output file (default: standard output)");
+    cmd->callback([opcode, coverage, out] {
+      if (!*coverage && opcode->empty()) throw UsageError("OPCODE or --coverage is required");
+      std::ostringstream text;
+      if (*coverage)
+        spec_coverage(text);
+      else if (!spec_entry(*opcode, text))
+        return;
+      write_output(*out, text.str());
     });
   }
 }

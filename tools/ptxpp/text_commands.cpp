@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,24 +12,50 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "output.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "ptxpp/text/printer.hpp"
+#include "usage.hpp"
 
 namespace fs = std::filesystem;
 
 namespace ptxpp_cli {
 
 namespace {
-int g_exit = 0;
 
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
-// Parses `path` and writes it back in `mode` to stdout.
-void print_file(const std::string& path, ptx::text::PrintMode mode) {
+struct PrintArgs {
+  std::vector<std::string> files;
+  std::string out;
+  bool in_place = false;
+};
+
+// Parses `path` and writes it back in `mode` to `out`.
+void print_file(const std::string& path, ptx::text::PrintMode mode, const std::string& out) {
   const auto input = parse_input(path);
-  if (!input) return set_exit_code(1);
-  const std::string out = ptx::text::print(input->module, mode);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!input) return set_exit_code(kFailure);
+  write_output(out, ptx::text::print(input->module, mode));
+}
+
+// fmt -i: the file replaced by its canonical form (atomically); left alone when it is canonical already.
+void format_in_place(const std::string& path) {
+  const auto input = parse_input(path);
+  if (!input) return set_exit_code(kFailure);
+  const std::string canonical = ptx::text::print(input->module, ptx::text::PrintMode::Canonical);
+  if (canonical != input->text) write_output(path, canonical);
+}
+
+void fmt_command(const PrintArgs& a) {
+  if (a.in_place) {
+    if (std::count(a.files.begin(), a.files.end(), "-"))
+      throw UsageError("-i: standard input (-) cannot be formatted in place");
+    for (const std::string& f : a.files) format_in_place(f);
+    return;
+  }
+  if (a.files.size() > 1)
+    throw UsageError("unexpected argument '" + a.files[1] + "' (several files are formatted in place, with -i)");
+  print_file(a.files.front(), ptx::text::PrintMode::Canonical, a.out);
 }
 
 // First line where `a` and `b` differ (1-based), with both lines.
@@ -57,25 +84,25 @@ LineDiff first_difference(std::string_view a, std::string_view b) {
 struct RoundtripOptions {
   bool canonical = false;  // also check that canonical output re-parses and is a fixpoint
   bool quiet = false;
+  std::string out;  // the report's file; "" for standard output
 };
 
-// Returns true when the file round-trips.
-bool roundtrip_file(const std::string& path, const RoundtripOptions& o) {
+// Returns true when the file round-trips; appends what it found to `report`.
+bool roundtrip_file(const std::string& path, const RoundtripOptions& o, std::string& report) {
   auto text = read_input(path);
   if (!text) return false;
   ptx::text::ParseOptions popts;
   popts.file_name = display_name(path);
   auto result = ptx::text::parse(*text, popts);
   if (!result) {
-    std::cout << "FAIL " << display_name(path) << ": parse error\n" << result.error().format() << "\n";
+    report += fmt::format("FAIL {}: parse error\n{}\n", display_name(path), result.error().format());
     return false;
   }
   const std::string exact = ptx::text::print(result.module());
   if (exact != *text) {
     const LineDiff d = first_difference(*text, exact);
-    std::cout << "FAIL " << display_name(path) << ": exact print differs at line " << d.line << "\n"
-              << "  input:   " << d.expected << "\n"
-              << "  printed: " << d.actual << "\n";
+    report += fmt::format("FAIL {}: exact print differs at line {}\n  input:   {}\n  printed: {}\n", display_name(path),
+                          d.line, d.expected, d.actual);
     return false;
   }
   if (o.canonical) {
@@ -83,27 +110,23 @@ bool roundtrip_file(const std::string& path, const RoundtripOptions& o) {
     popts.file_name = display_name(path) + " (canonical)";
     auto again = ptx::text::parse(canon, popts);
     if (!again) {
-      std::cout << "FAIL " << display_name(path) << ": canonical output does not parse\n"
-                << again.error().format() << "\n";
+      report +=
+          fmt::format("FAIL {}: canonical output does not parse\n{}\n", display_name(path), again.error().format());
       return false;
     }
     const std::string canon2 = ptx::text::print(again.module(), ptx::text::PrintMode::Canonical);
     if (canon2 != canon) {
       const LineDiff d = first_difference(canon, canon2);
-      std::cout << "FAIL " << display_name(path) << ": canonical form is not a fixpoint at line " << d.line << "\n"
-                << "  first:  " << d.expected << "\n"
-                << "  second: " << d.actual << "\n";
+      report += fmt::format("FAIL {}: canonical form is not a fixpoint at line {}\n  first:  {}\n  second: {}\n",
+                            display_name(path), d.line, d.expected, d.actual);
       return false;
     }
   }
-  if (!o.quiet) std::cout << "ok   " << display_name(path) << "\n";
+  if (!o.quiet) report += "ok   " + display_name(path) + "\n";
   return true;
 }
 
 }  // namespace
-
-int exit_code() { return g_exit; }
-void set_exit_code(int code) { g_exit = code; }
 
 std::optional<ParsedInput> parse_input(const std::string& path) {
   auto text = read_input(path);
@@ -121,47 +144,62 @@ std::optional<ParsedInput> parse_input(const std::string& path) {
 std::optional<std::string> read_input(const std::string& path) {
   if (path == "-") {
     std::string s{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    if (std::ferror(stdin)) {
+      print_error(fmt::format("cannot read standard input: {}", std::strerror(errno)));
+      return std::nullopt;
+    }
     return s;
   }
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    std::cerr << "ptxpp: " << path << ": is a directory\n";
+    print_error("cannot read " + path + ": is a directory");
     return std::nullopt;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::cerr << "ptxpp: " << path << ": " << std::strerror(errno) << "\n";
+    print_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
     return std::nullopt;
   }
   std::ostringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) {
+    print_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    return std::nullopt;
+  }
   return std::move(ss).str();
 }
 
 void register_text_commands(CLI::App& app) {
   {
     auto* cmd = app.add_subcommand("print", "Parse FILE and print it back exactly (byte-identical)");
-    auto file = std::make_shared<std::string>();
-    cmd->add_option("FILE", *file, "PTX file, or - for standard input")->required();
-    cmd->callback([file] { print_file(*file, ptx::text::PrintMode::Exact); });
+    auto a = std::make_shared<PrintArgs>();
+    a->files.resize(1);
+    cmd->add_option("FILE", a->files[0], "PTX file, or - for standard input")->required();
+    cmd->add_option("-o,--output", a->out, "Output file (default: standard output)");
+    cmd->callback([a] { print_file(a->files[0], ptx::text::PrintMode::Exact, a->out); });
   }
   {
     auto* cmd = app.add_subcommand("fmt", "Parse FILE and print it in canonical layout");
-    auto file = std::make_shared<std::string>();
-    cmd->add_option("FILE", *file, "PTX file, or - for standard input")->required();
-    cmd->callback([file] { print_file(*file, ptx::text::PrintMode::Canonical); });
+    auto a = std::make_shared<PrintArgs>();
+    cmd->add_option("FILE", a->files, "PTX file, or - for standard input; with -i, one or more files")->required();
+    auto* out = cmd->add_option("-o,--output", a->out, "Output file (default: standard output)");
+    cmd->add_flag("-i,--in-place", a->in_place,
+                  "Replace each FILE by its canonical form (atomically; kept when unchanged)")
+        ->excludes(out);
+    cmd->callback([a] { fmt_command(*a); });
   }
   {
     auto* cmd = app.add_subcommand("roundtrip", "Check that every PTX file parses and prints back byte-identically");
     auto paths = std::make_shared<std::vector<std::string>>();
     auto opts = std::make_shared<RoundtripOptions>();
-    cmd->add_option("PATH", *paths, "PTX files or directories (searched for *.ptx); - for standard input")
-        ->required();
+    cmd->add_option("PATH", *paths, "PTX files or directories (searched for *.ptx); - for standard input")->required();
     cmd->add_flag("--canonical", opts->canonical, "Also check that the canonical form re-parses and is a fixpoint");
     cmd->add_flag("-q,--quiet", opts->quiet, "Print only failures and the summary");
+    cmd->add_option("-o,--output", opts->out, "Write the report to this file (default: standard output)");
     cmd->callback([paths, opts] {
       size_t passed = 0, failed = 0;
-      auto check = [&](const std::string& p) { (roundtrip_file(p, *opts) ? passed : failed)++; };
+      std::string report;
+      auto check = [&](const std::string& p) { (roundtrip_file(p, *opts, report) ? passed : failed)++; };
       for (const std::string& p : *paths) {
         std::error_code ec;
         if (p != "-" && fs::is_directory(p, ec)) {
@@ -170,7 +208,7 @@ void register_text_commands(CLI::App& app) {
                it.increment(ec))
             if (it->is_regular_file() && it->path().extension() == ".ptx") files.push_back(it->path().string());
           if (ec) {
-            std::cerr << "ptxpp: " << p << ": " << ec.message() << "\n";
+            print_error("cannot read " + p + ": " + ec.message());
             ++failed;
           }
           std::sort(files.begin(), files.end());
@@ -179,8 +217,9 @@ void register_text_commands(CLI::App& app) {
           check(p);
         }
       }
-      std::cout << passed << " passed, " << failed << " failed\n";
-      set_exit_code(failed == 0 ? 0 : 1);
+      report += fmt::format("{} passed, {} failed\n", passed, failed);
+      set_exit_code(failed == 0 ? kSuccess : kFailure);
+      write_output(opts->out, report);
     });
   }
 }

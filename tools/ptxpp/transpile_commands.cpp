@@ -1,15 +1,14 @@
 // ptxpp transpile
 #include <fmt/core.h>
 
-#include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 #include "clang_format.hpp"
 #include "commands.hpp"
+#include "output.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "ptxpp/transpile/transpile.hpp"
+#include "usage.hpp"
 
 namespace ptxpp_cli {
 
@@ -24,12 +23,10 @@ struct TranspileArgs {
 };
 
 void transpile(const TranspileArgs& a) {
-  if (!ptx::transpile::is_cxx_identifier(a.name)) {
-    std::cerr << "ptxpp transpile: --name '" << a.name << "' is not a C++ identifier (or is a keyword)\n";
-    return set_exit_code(2);
-  }
+  if (!ptx::transpile::is_cxx_identifier(a.name))
+    throw UsageError("--name '" + a.name + "' is not a C++ identifier (or is a keyword)");
   const auto input = parse_input(a.file);
-  if (!input) return set_exit_code(1);
+  if (!input) return set_exit_code(kFailure);
   ptx::transpile::Options o;
   o.name = a.name;
   o.main = a.main;
@@ -39,21 +36,10 @@ void transpile(const TranspileArgs& a) {
   if (!a.no_format) {
     Formatted f = clang_format(cpp);
     if (!f.problem.empty())
-      std::cerr << "ptxpp transpile: warning: the output is not formatted: " << f.problem
-                << " (install clang-format, or pass --no-format)\n";
+      print_warning("the output is not formatted: " + f.problem + " (install clang-format, or pass --no-format)");
     cpp = std::move(f.code);
   }
-  if (a.out.empty() || a.out == "-") {
-    std::fwrite(cpp.data(), 1, cpp.size(), stdout);
-    return;
-  }
-  std::ofstream f(a.out, std::ios::binary);
-  f << cpp;
-  f.close();
-  if (!f) {
-    std::cerr << "ptxpp transpile: cannot write " << a.out << "\n";
-    return set_exit_code(1);
-  }
+  write_output(a.out, cpp);
 }
 }  // namespace
 
@@ -64,7 +50,8 @@ void register_transpile_commands(CLI::App& app) {
   cmd->add_option("--name", args->name, "Name of the generated C++ function returning the ptx::Listing")
       ->capture_default_str();
   cmd->add_flag("--main", args->main, "Also define main(), printing the module's PTX");
-  cmd->add_flag("--sugar", args->sugar, "Output to edit: loops raised from back edges, repeated blocks as for-loops, register ranges");
+  cmd->add_flag("--sugar", args->sugar,
+                "Output to edit: loops raised from back edges, repeated blocks as for-loops, register ranges");
   cmd->add_flag("--no-format", args->no_format,
                 "Do not run clang-format (by default the output is formatted in the repository's style)");
   cmd->add_option("-o,--output", args->out, "Output file (default: standard output)");

@@ -154,7 +154,7 @@ struct Block {
   std::string_view sections;
   bool deprecated;
   bool strict_order;  // ptxas wants the manual's modifier order (otherwise any order, types in order)
-  std::string_view notes;
+  std::string_view notes;  // one note per line
   std::string_view where;
   uint8_t head = 0;   // `order head N`: the first N slots name the instruction (wmma.load.a): first, in order
 };
