@@ -31,6 +31,20 @@ namespace {
 
 using namespace ptx::ir;
 
+// cvt.pack's convert types: .u2, .s2, .u4, .s4, .u8, .s8, .u16, .s16.
+std::optional<Ty> pack_type(std::string_view m) {
+  static const std::pair<std::string_view, Ty> kTypes[] = {{".u2", {'u', 2}},  {".s2", {'s', 2}},  {".u4", {'u', 4}},   {".s4", {'s', 4}},
+                                                           {".u8", {'u', 8}},  {".s8", {'s', 8}},  {".u16", {'u', 16}}, {".s16", {'s', 16}}};
+  for (const auto& [name, t] : kTypes)
+    if (m == name) return t;
+  return std::nullopt;
+}
+Ty cvt_pack_type(const std::vector<std::string_view>& mods) {
+  for (std::string_view m : mods)
+    if (auto t = pack_type(m)) return *t;
+  return Ty{'u', 8};  // (the validator refuses a cvt.pack without one)
+}
+
 std::optional<Ty> parse_type(std::string_view m) {
   if (m.size() < 2 || m[0] != '.') return std::nullopt;
   if (m == ".pred") return Ty{'p', 1};
@@ -533,6 +547,7 @@ class Decoder {
     if (!types.empty()) d.type = types.back();
     if (types.size() >= 2) d.type2 = types[types.size() - 2];
     if (op == "cvt" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // cvt.dst.src
+    if (op == "cvt" && d.sub == kCvtPack) d.type = cvt_pack_type(mods), d.type2 = Ty{'s', 32};  // cvt.pack.sat.ctype.s32{.b32}
     if (is_video(op)) return video(d, in, op, mods);
     if (op == "brx") return brx(d, in);
     opcode(d, op, mods, types);
@@ -754,6 +769,8 @@ class Decoder {
       throw unsupported(fmt::format("the modifier {} of movmatrix", mo));
     }
     if (op == "st" && mo == ".bulk") return void(st_bulk_ = true);
+    if (op == "cvt" && mo == ".pack") return void(d.sub = kCvtPack);
+    if (op == "cvt" && d.sub == kCvtPack && pack_type(mo)) return;  // .u2/.s2/.u4/.s4 (the others are types)
     if (op == "ldmatrix" || op == "stmatrix") return;  // ldmatrix_decode reads all of them
     if (op == "barrier" && mo == ".cluster") return void(cluster_barrier_ = true);
     if (op == "prmt") {  // the modes: sub 1..6 (0: the general selector form)

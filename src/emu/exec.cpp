@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "bounds.hpp"
+#include "directed_rounding.hpp"
 #include "float_formats.hpp"
 #include "ldmatrix.hpp"
 #include "mma_sync.hpp"
@@ -781,6 +782,29 @@ class Runner {
   uint32_t cdim_[3] = {1, 1, 1};                   // the cluster's shape
   uint64_t cluster_phase_ = 0;                     // completed phases of the cluster barrier
   void mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active);
+  void set(Warp& w, const DInst& in, uint32_t exec);
+  // cvt.pack.sat.ctype.s32{.b32} d, a, b{, c}: a and b saturated to ctype, a's bits above b's; the 8-,
+  // 4- and 2-bit forms fill the rest of d from c's low bits.
+  void cvt_pack(Warp& w, const DInst& in, uint32_t exec) {
+    const unsigned n = in.type.bits;
+    const int64_t lo = in.type.k == 's' ? -(int64_t{1} << (n - 1)) : 0, hi = in.type.k == 's' ? (int64_t{1} << (n - 1)) - 1 : (int64_t{1} << n) - 1;
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      auto sat = [&](const Opnd& o) { return mask_bits(static_cast<uint64_t>(std::clamp(sext(value(w, o, l), 32), lo, hi)), n); };
+      uint64_t d = sat(in.ops[1]) << n | sat(in.ops[2]);
+      if (n < 16) d |= value(w, in.ops[3], l) << (2 * n);
+      write(w, in.ops[0], l, d, Ty{'b', 32});
+    }
+  }
+  // add.sat.s32 / sub.sat.s32: the exact result clamped to [INT_MIN, INT_MAX].
+  void saturating_add_sub(Warp& w, const DInst& in, uint32_t exec) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      const int64_t a = sext(value(w, in.ops[1], l), 32), b = sext(value(w, in.ops[2], l), 32);
+      const int64_t r = std::clamp<int64_t>(in.op == Opc::Add ? a + b : a - b, INT32_MIN, INT32_MAX);
+      write(w, in.ops[0], l, static_cast<uint64_t>(r), in.type);
+    }
+  }
   void cp_async(Warp& w, const DInst& in, uint32_t exec);
   void ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store);
   void mma(Warp& w, const DInst& in, uint32_t exec);
@@ -1000,6 +1024,8 @@ unsigned element_bits(Ty t) {
   if (t.k == '4') return 4;
   return t.k == 'E' || t.k == 'M' || t.k == '6' || t.k == '7' || t.k == '8' ? 8 : t.k == 't' ? 32 : 16;
 }
+// The elements of a packed half type (.f16x2, .bf16x2: 2), else 1.
+unsigned packed_elements(Ty t) { return (t.k == 'h' || t.k == 'B') && t.bits == 32 ? 2 : 1; }
 Rounding rounding_of(uint32_t flags) {
   if (flags & kRna) return Rounding::NearestAway;
   if (flags & kRz) return Rounding::Zero;
@@ -1188,6 +1214,22 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
   auto lanes = [&](auto&& f) {
     for (uint32_t m = exec; m; m &= m - 1) f(std::countr_zero(m));
   };
+  // f32/f64 arithmetic with .rz/.rm/.rp: in that rounding mode (directed_rounding.cpp), then ftz and sat.
+  auto directed = [&](FpOp op) {
+    const DirectedMode mode = (in.flags & kRz) ? DirectedMode::Zero : (in.flags & kRm) ? DirectedMode::Down : DirectedMode::Up;
+    const bool unary = op == FpOp::Sqrt || op == FpOp::Rcp;
+    lanes([&](int l) {
+      const uint64_t a = value(w, o[1], l), b = unary ? 0 : value(w, o[2], l), c = op == FpOp::Fma ? value(w, o[3], l) : 0;
+      if (t.bits == 64) return write(w, o[0], l, bits_of(directed_f64(op, mode, f64(a), f64(b), f64(c))), t);
+      float x = f32(a), y = f32(b), z = f32(c);
+      if (in.flags & kFtz) x = ftz(x), y = ftz(y), z = ftz(z);
+      float r = directed_f32(op, mode, x, y, z);
+      if (in.flags & kFtz) r = ftz(r);
+      if (in.flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+      write(w, o[0], l, canon(r), t);
+    });
+  };
+  const bool directed_rounding = t.k == 'f' && (in.flags & (kRz | kRm | kRp)) && !narrow(t);
   auto binary = [&](auto ff, auto fd, auto fi) {
     if (narrow(t)) {
       lanes([&](int l) {
@@ -1214,6 +1256,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     });
   };
   auto fma = [&] {
+    if (directed_rounding) return directed(FpOp::Fma);
     if (narrow(t)) {
       lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
@@ -1291,6 +1334,8 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         });
         return;
       }
+      if (directed_rounding) return directed(in.op == Opc::Add ? FpOp::Add : FpOp::Sub);
+      if ((in.flags & kSat) && t.k == 's') return saturating_add_sub(w, in, exec);
       if (in.op == Opc::Add)
         return binary([](float a, float b) { return a + b; }, [](double a, double b) { return a + b; },
                       [](uint64_t a, uint64_t b) { return a + b; });
@@ -1299,6 +1344,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Mul:
     case Opc::Mad:
       if (t.k == 'f' || narrow(t)) {
+        if (in.op == Opc::Mul && directed_rounding) return directed(FpOp::Mul);
         if (in.op == Opc::Mul)
           return binary([](float a, float b) { return a * b; }, [](double a, double b) { return a * b; },
                         [](uint64_t a, uint64_t b) { return a * b; });
@@ -1323,12 +1369,18 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           } else {
             r = static_cast<uint64_t>(prod);
           }
+          if (in.flags & (kCarryIn | kCarryOut)) {  // mad.lo.cc, madc.hi: the addition carries in and out at the type's width
+            const u128 sum = static_cast<u128>(mask_bits(r, t.bits)) + mask_bits(c, t.bits) + ((in.flags & kCarryIn) ? (w.carry >> l & 1) : 0);
+            if (in.flags & kCarryOut) w.carry = (w.carry & ~(1u << l)) | (static_cast<uint32_t>(sum >> t.bits & 1) << l);
+            return write(w, o[0], l, static_cast<uint64_t>(sum), rt);
+          }
           write(w, o[0], l, r + c, rt);
         });
         return;
       }
     case Opc::Fma: return fma();
     case Opc::Div:
+      if (directed_rounding) return directed(FpOp::Div);
       if (t.k == 'f' || narrow(t))
         return binary([](float a, float b) { return a / b; }, [](double a, double b) { return a / b; },
                       [](uint64_t a, uint64_t) { return a; });
@@ -1483,9 +1535,13 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Setp: {
       const Cmp c = static_cast<Cmp>(in.sub);
       const BoolOp bo = static_cast<BoolOp>(in.boolop);
+      const unsigned halves = packed_elements(in.type2), eb = in.type2.bits / halves;
+      const Ty one{in.type2.k, static_cast<uint8_t>(eb)};
       lanes([&](int l) {
-        bool r = compare(c, in.type2, value(w, o[1], l), value(w, o[2], l));
-        bool q = !r;
+        const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+        // .f16x2/.bf16x2: p compares the low halves, q the high ones; else q is p's negation
+        bool r = compare(c, one, element(a, 0, eb), element(b, 0, eb));
+        bool q = halves == 2 ? compare(c, one, element(a, 1, eb), element(b, 1, eb)) : !r;
         if (bo != BoolOp::None) {
           const bool cc = value(w, o[3], l) != 0;
           auto apply = [&](bool x) { return bo == BoolOp::And ? (x && cc) : bo == BoolOp::Or ? (x || cc) : (x != cc); };
@@ -1500,6 +1556,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       lanes([&](int l) { write(w, o[0], l, value(w, o[3], l) ? value(w, o[1], l) : value(w, o[2], l), t); });
       return;
     case Opc::Cvt:
+      if (in.sub == kCvtPack) return cvt_pack(w, in, exec);
       if (narrow(t) && element_bits(t) < t.bits && in.nops == 3) {  // cvt.rn.f16x2.f32 d, a, b: a high, b low
         const unsigned eb = element_bits(t);
         const Ty one{t.k, static_cast<uint8_t>(eb)};
@@ -1520,7 +1577,10 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         });
         return;
       }
-      lanes([&](int l) { write(w, o[0], l, convert(t, in.type2, in.flags, value(w, o[1], l)), t); });
+      // a destination register wider than a signed type gets the value sign-extended (as ld does)
+      if (t.k == 's' && o[0].kind == Opnd::Reg)
+        lanes([&](int l) { reg(w, o[0].slot, l) = static_cast<uint64_t>(sext(convert(t, in.type2, in.flags, value(w, o[1], l)), t.bits)); });
+      else lanes([&](int l) { write(w, o[0], l, convert(t, in.type2, in.flags, value(w, o[1], l)), t); });
       return;
     case Opc::Cvta:
       lanes([&](int l) {
@@ -1759,8 +1819,12 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       });
       return;
     case Opc::Rsqrt: return unary_f([](float x) { return 1.0f / std::sqrt(x); }, [](double x) { return 1.0 / std::sqrt(x); });
-    case Opc::Rcp: return unary_f([](float x) { return 1.0f / x; }, [](double x) { return 1.0 / x; });
-    case Opc::Sqrt: return unary_f([](float x) { return std::sqrt(x); }, [](double x) { return std::sqrt(x); });
+    case Opc::Rcp:
+      if (directed_rounding) return directed(FpOp::Rcp);
+      return unary_f([](float x) { return 1.0f / x; }, [](double x) { return 1.0 / x; });
+    case Opc::Sqrt:
+      if (directed_rounding) return directed(FpOp::Sqrt);
+      return unary_f([](float x) { return std::sqrt(x); }, [](double x) { return std::sqrt(x); });
     case Opc::Ex2: return unary_f([](float x) { return std::exp2(x); }, [](double x) { return std::exp2(x); });
     case Opc::Lg2: return unary_f([](float x) { return std::log2(x); }, [](double x) { return std::log2(x); });
     case Opc::Sin: return unary_f([](float x) { return std::sin(x); }, [](double x) { return std::sin(x); });
@@ -1880,15 +1944,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     }
     case Opc::Trap: fail(w, std::countr_zero(exec ? exec : active), "trap");
-    case Opc::Set: {
-      const Cmp c = static_cast<Cmp>(in.sub);
-      lanes([&](int l) {
-        const bool r = compare(c, in.type2, value(w, o[1], l), value(w, o[2], l));
-        const uint64_t v = t.k == 'f' ? (r ? bits_of(1.0f) : 0) : (r ? ~uint64_t{0} : 0);
-        write(w, o[0], l, v, t);
-      });
-      return;
-    }
+    case Opc::Set: return set(w, in, exec);
     case Opc::Elect: {
       sync_members(w, exec, active, o[1]);
       const uint32_t members = exec & static_cast<uint32_t>(value(w, o[1], std::countr_zero(exec ? exec : active)));
@@ -2231,6 +2287,30 @@ void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
     const uint32_t dst = p_.vec_slots[in.ops[0].slot];
     if (dst & kRegArg) reg(w, dst & ~kRegArg, lane) = result;
     else std::memcpy(stack.data() + w.sp[lane] + dst, &result, std::min<uint32_t>(f.ret_size, 8));
+  }
+}
+
+// set.cmp{.bool}.dtype.stype d, a, b{, c}: 1.0 (a float dtype) or all ones (an integer one) where the
+// comparison holds; packed halves (.f16x2, .bf16x2) compare and answer each half on its own.
+void Runner::set(Warp& w, const DInst& in, uint32_t exec) {
+  const Cmp c = static_cast<Cmp>(in.sub);
+  const BoolOp bo = static_cast<BoolOp>(in.boolop);
+  const unsigned n = packed_elements(in.type2), sb = in.type2.bits / n, db = in.type.bits / n;
+  const Ty src_one{in.type2.k, static_cast<uint8_t>(sb)}, dst_one{in.type.k, static_cast<uint8_t>(db)};
+  const uint64_t yes = in.type.k == 'f' ? (db == 32 ? bits_of(1.0f) : bits_of(1.0))
+                       : narrow(dst_one)  ? encode(format_of(dst_one), 1.0)
+                                          : mask_bits(~uint64_t{0}, db);
+  for (uint32_t m = exec; m; m &= m - 1) {
+    const int l = std::countr_zero(m);
+    const uint64_t a = value(w, in.ops[1], l), b = value(w, in.ops[2], l);
+    const bool cc = bo != BoolOp::None && value(w, in.ops[3], l) != 0;
+    uint64_t out = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      bool r = compare(c, src_one, element(a, i, sb), element(b, i, sb));
+      if (bo != BoolOp::None) r = bo == BoolOp::And ? (r && cc) : bo == BoolOp::Or ? (r || cc) : (r != cc);
+      if (r) out |= yes << (i * db);
+    }
+    write(w, in.ops[0], l, out, in.type);
   }
 }
 
