@@ -1,4 +1,4 @@
-// Emulator throughput in thread-instructions per second (DESIGN.md: >= 200 M per
+// Emulator throughput in thread-instructions per second (docs/design.md: >= 200 M per
 // core on ALU-bound kernels): an ALU-bound loop kernel and the RMS norm example.
 //
 //   emu_bench [google-benchmark flags]

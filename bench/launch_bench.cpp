@@ -1,5 +1,5 @@
 // Host overhead of a launch through ptx::BoundKernel against a raw cuLaunchKernelEx of
-// the same kernel, in the same run (DESIGN.md: <= 1 us over raw), and of replaying a
+// the same kernel, in the same run (docs/design.md: <= 1 us over raw), and of replaying a
 // captured ptx::Graph. Needs a GPU;
 // without one it says so and exits 0.
 //

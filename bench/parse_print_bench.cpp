@@ -1,5 +1,5 @@
 // Throughput of the text layer on the PTX corpus: parse, exact print, canonical
-// print, and parse + exact print together (the figure DESIGN.md targets), plus
+// print, and parse + exact print together (the figure docs/design.md targets), plus
 // the peak heap in use while a file is parsed and printed, per byte of input.
 //
 //   parse_print_bench [--corpus DIR] [google-benchmark flags]
@@ -68,7 +68,7 @@ void BM_Print(benchmark::State& state, ptx::text::PrintMode mode) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * corpus().bytes));
 }
 
-// The DESIGN.md figure: parse + exact print, single thread.
+// The docs/design.md figure: parse + exact print, single thread.
 void BM_ParseExactPrint(benchmark::State& state) {
   std::string out;
   for (auto _ : state)

@@ -1,4 +1,4 @@
-// DSL tracing throughput (DESIGN.md: >= 20 M instructions/s with validation on):
+// DSL tracing throughput (docs/design.md: >= 20 M instructions/s with validation on):
 // a large unrolled kernel, one instruction per call, each checked against the ISA
 // table and the target as it is emitted.
 //

@@ -1,5 +1,5 @@
 // Cost of validating the corpus against the ISA table, next to the cost of
-// parsing it, in the same run (DESIGN.md: validation costs no more than parsing).
+// parsing it, in the same run (docs/design.md: validation costs no more than parsing).
 //
 //   validate_bench [--corpus DIR] [google-benchmark flags]
 #include <benchmark/benchmark.h>

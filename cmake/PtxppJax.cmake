@@ -1,5 +1,5 @@
 # ptxpp_find_jax(): finds JAX through a Python interpreter (PTXPP_PYTHON, else the venv
-# scripts/install-deps makes, else python3) and sets PTXPP_JAX_FOUND,
+# scripts/install-deps --test makes, else python3) and sets PTXPP_JAX_FOUND,
 # PTXPP_JAX_INCLUDE (jaxlib's XLA FFI headers, jax.ffi.include_dir()),
 # PTXPP_JAX_PYTHON and PTXPP_JAX_VERSION.
 #

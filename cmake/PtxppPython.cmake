@@ -1,6 +1,6 @@
 # ptxpp_interop_python(<var>): the Python the framework interops (torch, JAX) are
 # found through: PTXPP_PYTHON (CMake or environment), else the venv
-# scripts/install-deps makes (~/.cache/ptxpp/venv), else python3 on PATH.
+# scripts/install-deps --test makes (~/.cache/ptxpp/venv), else python3 on PATH.
 function(ptxpp_interop_python var)
   set(python "${PTXPP_PYTHON}")
   if(NOT python AND DEFINED ENV{PTXPP_PYTHON})

@@ -1,5 +1,5 @@
 # ptxpp_find_torch(): finds PyTorch through a Python interpreter (PTXPP_PYTHON, else
-# the venv scripts/install-deps makes, else python3) and sets PTXPP_TORCH_FOUND,
+# the venv scripts/install-deps --test makes, else python3) and sets PTXPP_TORCH_FOUND,
 # PTXPP_TORCH_DIR (the torch package), PTXPP_TORCH_PYTHON and PTXPP_TORCH_VERSION.
 #
 # ptxpp_add_torch_ops(<target> <sources>...): a shared library of torch custom ops

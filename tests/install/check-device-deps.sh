@@ -8,7 +8,7 @@ src=$1 work=$2
 rm -rf "$work"
 "$src"/scripts/device-deps "$work/deps"
 if ! cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/deps/usr" \
-  -DCMAKE_IGNORE_PREFIX_PATH="/usr;/usr/local;/" -DPTXPP_TORCH=OFF -DPTXPP_JAX=OFF > "$work/configure.log" 2>&1; then
+  -DCMAKE_IGNORE_PREFIX_PATH="/usr;/usr/local;/" > "$work/configure.log" 2>&1; then
   echo "FAIL: configuring against $work/deps failed; the end of $work/configure.log:"
   tail -n 40 "$work/configure.log"
   exit 1

@@ -19,7 +19,7 @@ try:
     import jax.numpy as jnp
     import numpy as np
 except ImportError as e:
-    print(f"SKIPPED: jax is not importable ({e}); run scripts/install-deps, or set PTXPP_PYTHON")
+    print(f"SKIPPED: jax is not importable ({e}); run scripts/install-deps --test, or set PTXPP_PYTHON")
     sys.exit(77)
 
 import ptxpp.jax
