@@ -5,7 +5,11 @@
 //   ptx::emu::Emulator emu;
 //   uint64_t x = emu.memory().alloc(4096, "x");
 //   emu.memory().write(x, host.data(), 4096);
-//   emu.launch(module, "kernel", {.grid = {4}, .block = {256}}, {ptx::emu::Arg::pointer(x), ptx::emu::Arg::f32(2.0f)});
+//   const ptx::emu::Arg args[] = {ptx::emu::Arg::pointer(x), ptx::emu::Arg::f32(2.0f)};
+//   emu.launch(module, "kernel", {.grid = {4}, .block = {256}}, args);
+//
+// The emulator is a sandbox: whatever the kernel does, it reports it (Error) within the limits
+// of Options (docs/emulator.md, "Limits").
 #pragma once
 
 #include <cstdint>
