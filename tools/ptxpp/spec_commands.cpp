@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/spec/validator.hpp"
+#include "ptxpp/text/diagnostic.hpp"
 #include "ptxpp/text/parser.hpp"
 
 namespace ptxpp_cli {
@@ -44,11 +45,11 @@ void check_file(const CheckArgs& a) {
   }
   const auto input = parse_input(a.file);
   if (!input) return set_exit_code(1);
-  const std::string* text = &input->text;
   const auto diags = ptx::spec::check(input->module, opts);
+  const ptx::text::LineIndex lines(input->text);  // once: a file may have many diagnostics
   size_t errors = 0;
   for (const auto& d : diags) {
-    auto loc = ptx::text::locate(input->name, *text, d.offset, d.message);
+    auto loc = lines.locate(input->name, d.offset, d.message);
     std::string shown = loc.format();
     if (d.severity == ptx::spec::Severity::Warning) {
       const size_t at = shown.find(": error: ");
