@@ -295,14 +295,21 @@ void run(const RunArgs& a) {
 }
 
 void cache_command(const std::string& what) {
-  const ptx::runtime::CubinCache cache;
-  if (what == "dir") {
-    std::cout << cache.dir() << "\n";
-  } else if (what == "stats") {
-    const auto s = cache.stats();
-    std::cout << fmt::format("{}: {} entries, {} bytes (limit {} bytes)\n", cache.dir(), s.entries, s.bytes, s.max_bytes);
-  } else {
-    std::cout << fmt::format("removed {} entries from {}\n", cache.clear(), cache.dir());
+  try {
+    const ptx::runtime::CubinCache cache;
+    if (what == "dir") {
+      std::cout << cache.dir() << "\n";
+      if (const std::string why = cache.problem(); !why.empty()) throw ptx::runtime::Error(why);
+    } else if (what == "stats") {
+      const auto s = cache.stats();
+      std::cout << fmt::format("{}: {} entries, {} bytes (limit {} bytes)\n", cache.dir(), s.entries, s.bytes,
+                               s.max_bytes);
+    } else {
+      std::cout << fmt::format("removed {} entries from {}\n", cache.clear(), cache.dir());
+    }
+  } catch (const ptx::runtime::Error& e) {
+    std::cerr << "ptxpp cache: " << e.what() << "\n";
+    set_exit_code(1);
   }
 }
 
