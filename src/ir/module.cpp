@@ -1,9 +1,47 @@
 #include "ptxpp/ir/module.hpp"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <string>
 
 namespace ptx::ir {
+
+namespace {
+
+const char* kind_phrase(ExprKind k) {
+  switch (k) {
+    case ExprKind::Name:
+      return "a name";
+    case ExprKind::Int:
+      return "an integer literal";
+    case ExprKind::Float:
+      return "a floating-point literal";
+    case ExprKind::String:
+      return "a string literal";
+    case ExprKind::Unary:
+      return "a unary expression";
+    case ExprKind::Binary:
+      return "a binary expression";
+    case ExprKind::Ternary:
+      return "a conditional expression";
+    case ExprKind::List:
+      return "a list";
+    case ExprKind::Apply:
+      return "an application";
+    case ExprKind::Suffixed:
+      return "an operand with a suffix";
+  }
+  return "an expression of an unknown kind";
+}
+
+std::string not_an_int(const Module& m, ExprId id) {
+  const std::string_view name = m.name_of(id);
+  return fmt::format("set_int: expression {} is {}{}, not an integer literal", id.v, kind_phrase(m.expr(id).kind),
+                     name.empty() ? std::string() : fmt::format(" ('{}')", name));
+}
+
+}  // namespace
 
 Module::Module() {
   blocks.emplace_back();  // kRoot
@@ -11,18 +49,19 @@ Module::Module() {
   blocks[kRoot].close = Trivia::none();
 }
 
-std::string_view Module::name_of(ExprId id) const {
-  const Expr& e = expr(id);
+std::string_view Module::name_of(ExprId id, Where where) const {
+  const Expr& e = expr(id, where);
   return e.kind == ExprKind::Name ? strings.view(Symbol{e.a}) : std::string_view{};
 }
 
-std::string Module::mnemonic(const Instruction& i) const {
-  std::string out{text(i.opcode)};
-  for (const Modifier& m : modifiers_of(i)) out += text(m.name);
+std::string Module::mnemonic(const Instruction& i, Where where) const {
+  std::string out{text(i.opcode, where)};
+  for (const Modifier& m : modifiers_of(i, where)) out += text(m.name, where);
   return out;
 }
 
-ExprId Module::add_expr(const Expr& e) {
+ExprId Module::add_expr(const Expr& e, Where where) {
+  check_expr_children(e, where);
   exprs.push_back(e);
   return ExprId{static_cast<uint32_t>(exprs.size() - 1)};
 }
@@ -71,7 +110,8 @@ ExprId Module::add_string(std::string_view quoted) {
   return add_expr(e);
 }
 
-ExprId Module::add_unary(Op op, ExprId a) {
+ExprId Module::add_unary(Op op, ExprId a, Where where) {
+  check(a, where);
   Expr e;
   e.kind = ExprKind::Unary;
   e.sub = static_cast<uint8_t>(op);
@@ -79,7 +119,9 @@ ExprId Module::add_unary(Op op, ExprId a) {
   return add_expr(e);
 }
 
-ExprId Module::add_binary(Op op, ExprId a, ExprId b) {
+ExprId Module::add_binary(Op op, ExprId a, ExprId b, Where where) {
+  check(a, where);
+  check(b, where);
   Expr e;
   e.kind = ExprKind::Binary;
   e.sub = static_cast<uint8_t>(op);
@@ -88,7 +130,8 @@ ExprId Module::add_binary(Op op, ExprId a, ExprId b) {
   return add_expr(e);
 }
 
-Range Module::add_items(std::span<const ExprId> elems) {
+Range Module::add_items(std::span<const ExprId> elems, Where where) {
+  for (ExprId id : elems) check(id, where);
   Range r{static_cast<uint32_t>(items.size()), static_cast<uint32_t>(elems.size())};
   for (size_t i = 0; i < elems.size(); ++i) {
     ListItem it;
@@ -99,8 +142,8 @@ Range Module::add_items(std::span<const ExprId> elems) {
   return r;
 }
 
-ExprId Module::add_list(Delim delim, std::span<const ExprId> elems) {
-  const Range r = add_items(elems);
+ExprId Module::add_list(Delim delim, std::span<const ExprId> elems, Where where) {
+  const Range r = add_items(elems, where);
   Expr e;
   e.kind = ExprKind::List;
   e.sub = static_cast<uint8_t>(delim);
@@ -109,7 +152,9 @@ ExprId Module::add_list(Delim delim, std::span<const ExprId> elems) {
   return add_expr(e);
 }
 
-ExprId Module::add_apply(ExprId callee, ExprId paren_list) {
+ExprId Module::add_apply(ExprId callee, ExprId paren_list, Where where) {
+  check(callee, where);
+  check(paren_list, where);
   Expr e;
   e.kind = ExprKind::Apply;
   e.a = callee.v;
@@ -117,8 +162,10 @@ ExprId Module::add_apply(ExprId callee, ExprId paren_list) {
   return add_expr(e);
 }
 
-Instruction Module::make_instruction(std::string_view mnemonic, std::span<const ExprId> operands,
-                                     ExprId guard) {
+Instruction Module::make_instruction(std::string_view mnemonic, std::span<const ExprId> operands, ExprId guard,
+                                     Where where) {
+  if (guard) check(guard, where);
+  for (ExprId id : operands) check(id, where);
   Instruction inst;
   const size_t dot = mnemonic.find('.');
   inst.opcode = strings.intern(mnemonic.substr(0, dot));
@@ -131,12 +178,16 @@ Instruction Module::make_instruction(std::string_view mnemonic, std::span<const 
     ++inst.modifiers.count;
     pos = next;
   }
-  inst.operands = add_items(operands);
+  inst.operands = add_items(operands, where);
   inst.guard = guard;
   return inst;
 }
 
-Stmt Module::add_instruction(const Instruction& inst) {
+Stmt Module::add_instruction(const Instruction& inst, Where where) {
+  text(inst.opcode, where);
+  for (const Modifier& mod : modifiers_of(inst, where)) text(mod.name, where);
+  for (const ListItem& it : operands_of(inst, where)) check(ExprId{it.node}, where);
+  if (inst.guard) check(inst.guard, where);
   instructions.push_back(inst);
   return Stmt{StmtKind::Instruction, static_cast<uint32_t>(instructions.size() - 1)};
 }
@@ -148,10 +199,10 @@ Stmt Module::add_label(std::string_view name) {
   return Stmt{StmtKind::Label, static_cast<uint32_t>(labels.size() - 1)};
 }
 
-Stmt Module::add_directive(std::string_view name, std::span<const ExprId> elems, bool semicolon) {
+Stmt Module::add_directive(std::string_view name, std::span<const ExprId> elems, bool semicolon, Where where) {
   Directive d;
+  d.items = add_items(elems, where);
   d.name = strings.intern(name);
-  d.items = add_items(elems);
   d.has_semi = semicolon;
   directives.push_back(d);
   return Stmt{StmtKind::Directive, static_cast<uint32_t>(directives.size() - 1)};
@@ -177,7 +228,10 @@ Range Module::add_specs(std::initializer_list<std::string_view> words) {
 }
 
 uint32_t Module::add_decl(std::initializer_list<std::string_view> words, std::string_view name, ExprId range,
-                          std::span<const ExprId> dims, ExprId init, bool semicolon) {
+                          std::span<const ExprId> dims, ExprId init, bool semicolon, Where where) {
+  if (range) check(range, where);
+  for (ExprId dim : dims) check(dim, where);
+  if (init) check(init, where);
   Decl d;
   d.specs = add_specs(words);
   Declarator dc;
@@ -195,7 +249,9 @@ uint32_t Module::add_decl(std::initializer_list<std::string_view> words, std::st
 }
 
 Stmt Module::add_function(std::initializer_list<std::string_view> words, std::string_view name,
-                          std::span<const uint32_t> params, uint32_t body_block) {
+                          std::span<const uint32_t> params, uint32_t body_block, Where where) {
+  for (uint32_t p : params) check(Stmt{StmtKind::Decl, p}, where);
+  if (body_block != Function::kNoBody) check(Stmt{StmtKind::Block, body_block}, where);
   Function f;
   f.specs = add_specs(words);
   f.name = strings.intern(name);
@@ -213,43 +269,12 @@ uint32_t Module::add_block() {
   return static_cast<uint32_t>(blocks.size() - 1);
 }
 
-void Module::set_int(ExprId id, uint64_t value) {
-  Expr& e = expr(id);
+void Module::set_int(ExprId id, uint64_t value, Where where) {
+  Expr& e = expr(id, where);
+  if (e.kind != ExprKind::Int) throw Error(not_an_int(*this, id), where);
   e.value = value;
   e.aux = 1;  // no zero padding for the new value
   if (static_cast<Notation>(e.sub) == Notation::Spelled) e.sub = static_cast<uint8_t>(Notation::Dec);
-}
-
-size_t Module::rename(std::string_view from, std::string_view to) {
-  Symbol old_sym;
-  if (!strings.find(from, old_sym)) return 0;
-  const Symbol new_sym = strings.intern(to);
-  size_t n = 0;
-  for (Expr& e : exprs) {
-    if (e.kind == ExprKind::Name && e.a == old_sym.id) {
-      e.a = new_sym.id;
-      ++n;
-    }
-  }
-  for (Declarator& d : declarators) {
-    if (d.name == old_sym) {
-      d.name = new_sym;
-      ++n;
-    }
-  }
-  for (Label& l : labels) {
-    if (l.name == old_sym) {
-      l.name = new_sym;
-      ++n;
-    }
-  }
-  for (Function& f : functions) {
-    if (f.name == old_sym) {
-      f.name = new_sym;
-      ++n;
-    }
-  }
-  return n;
 }
 
 }  // namespace ptx::ir

@@ -542,6 +542,7 @@ std::string print_expr(const Module& m, ExprId e) {
 }
 
 std::string print_stmt(const Module& m, Stmt s, PrintMode mode) {
+  m.check(s);
   std::string out;
   {
     Printer p(m, out, mode, 256);

@@ -707,13 +707,15 @@ class Writer {
         return;
       }
       const Expr& list = m_.expr(dc.range);
-      const std::optional<int64_t> n = list.b == 1 ? eval_int(m_, ExprId{m_.items[list.a].node}) : std::nullopt;
+      // value_or, not *optional: GCC 12 -Wmaybe-uninitialized misfires on the latter here
+      const int64_t n = (list.b == 1 ? eval_int(m_, ExprId{m_.items[list.a].node}) : std::nullopt).value_or(0);
       const Expr& count = m_.expr(ExprId{m_.items[list.a].node});
-      if (n && *n > 0 && *n <= (1 << 20) && count.kind == ExprKind::Int && count.sub == static_cast<uint8_t>(Notation::Dec) &&
-          text::print_expr(m_, ExprId{m_.items[list.a].node}) == std::to_string(*n)) {
+      if (n > 0 && n <= (1 << 20) && count.kind == ExprKind::Int && count.sub == static_cast<uint8_t>(Notation::Dec) &&
+          text::print_expr(m_, ExprId{m_.items[list.a].node}) == std::to_string(n)) {
         const std::string cxx = cxx_name(bare);
-        line(fmt::format("ptx::RegArray {} = lst::regs({}, {}, {});", cxx, type_expr, quote(name), *n));
-        for (int64_t i = 0; i < *n; ++i) scopes_.back().regs[fmt::format("{}{}", name, i)] = fmt::format("{}[{}]", cxx, i);
+        line(fmt::format("ptx::RegArray {} = lst::regs({}, {}, {});", cxx, type_expr, quote(name), n));
+        for (int64_t i = 0; i < n; ++i)
+          scopes_.back().regs[fmt::format("{}{}", name, i)] = fmt::format("{}[{}]", cxx, i);
         return;
       }
     }

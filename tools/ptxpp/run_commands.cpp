@@ -25,6 +25,7 @@
 #include "ptxpp/runtime.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "output.hpp"
+#include "status.hpp"
 #include "usage.hpp"
 
 namespace ptxpp_cli {
@@ -364,14 +365,20 @@ void run(const RunArgs& a) {
 }
 
 void cache_command(const std::string& what) {
-  const ptx::runtime::CubinCache cache;
-  if (what == "dir") {
-    std::cout << cache.dir() << "\n";
-  } else if (what == "stats") {
-    const auto s = cache.stats();
-    std::cout << fmt::format("{}: {} entries, {} bytes (limit {} bytes)\n", cache.dir(), s.entries, s.bytes, s.max_bytes);
-  } else {
-    std::cout << fmt::format("removed {} entries from {}\n", cache.clear(), cache.dir());
+  try {
+    const ptx::runtime::CubinCache cache;
+    if (what == "dir") {
+      write_output("-", cache.dir() + "\n");
+      if (const std::string why = cache.problem(); !why.empty()) throw ptx::runtime::Error(why);
+    } else if (what == "stats") {
+      const auto s = cache.stats();
+      write_output("-", fmt::format("{}: {} entries, {} bytes (limit {} bytes)\n", cache.dir(), s.entries, s.bytes, s.max_bytes));
+    } else {
+      write_output("-", fmt::format("removed {} entries from {}\n", cache.clear(), cache.dir()));
+    }
+  } catch (const ptx::runtime::Error& e) {
+    print_error(fmt::format("cache: {}", e.what()));
+    set_exit_code(kFailure);
   }
 }
 

@@ -9,6 +9,7 @@
 #include "output.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/spec/validator.hpp"
+#include "ptxpp/text/diagnostic.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "suggest.hpp"
 #include "usage.hpp"
@@ -58,10 +59,11 @@ std::string check_report(const std::string& text, const std::string& name, const
     set_exit_code(kFailure);
     return parsed.error().format() + "\n";
   }
+  const ptx::text::LineIndex lines(text);  // once: a file may have many diagnostics
   size_t errors = 0;
   std::string report;
   for (const auto& d : ptx::spec::check(parsed.module(), opts)) {
-    std::string shown = ptx::text::locate(name, text, d.offset, d.message).format();
+    std::string shown = lines.locate(name, d.offset, d.message).format();
     if (d.severity == ptx::spec::Severity::Warning) {
       const size_t at = shown.find(": error: ");
       if (at != std::string::npos) shown.replace(at, 9, ": warning: ");
