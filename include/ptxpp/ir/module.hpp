@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ptxpp/dsl/error.hpp"
+#include "ptxpp/error.hpp"
 #include "ptxpp/ir/block.hpp"
 #include "ptxpp/ir/declaration.hpp"
 #include "ptxpp/ir/directive.hpp"
