@@ -78,6 +78,8 @@ std::optional<Ty> parse_type(std::string_view m) {
 struct SymbolInfo {
   Space space;
   uint64_t address;  // device address (global/const), offset in the CTA's shared memory, or in the param buffer
+  // An extern .shared array: at the start of the dynamic window (its offset known when decoding ends).
+  bool dynamic = false;
 };
 
 class Decoder {
@@ -134,6 +136,7 @@ class Decoder {
     for (DInst& d : p_.code)
       if (d.op == Opc::Call && d.callee != kNoSlot) d.ops[1].imm = d.callee;
     p_.slots = static_cast<uint32_t>(p_.slot_types.size());
+    place_dynamic_window();
     p_.static_smem = static_cast<uint32_t>(smem_);
     return std::move(p_);
   }
@@ -162,10 +165,11 @@ class Decoder {
       FuncInfo info;  // the declaration gives the sizes of the arguments and the result
       info.name = name;
       info.builtin = b->second;
-      for (const ListItem& it : m_.slice(decl->second->params.params)) info.formal_sizes.push_back(param_size(m_.decls[it.node]).first);
+      for (const ListItem& it : m_.slice(decl->second->params.params))
+        info.params.push_back(Formal{0, param_size(m_.decls[it.node]).first});
       if (decl->second->ret.present)
-        for (const ListItem& it : m_.slice(decl->second->ret.params)) info.ret_size = param_size(m_.decls[it.node]).first;
-      info.formal_offsets.assign(info.formal_sizes.size(), 0);
+        for (const ListItem& it : m_.slice(decl->second->ret.params))
+          info.results.push_back(Formal{0, param_size(m_.decls[it.node]).first});
       const uint32_t index = static_cast<uint32_t>(p_.funcs.size());
       func_index_[name] = index;
       p_.funcs.push_back(std::move(info));
@@ -201,30 +205,15 @@ class Decoder {
           p_.param_offsets.push_back(p_.param_bytes);
           p_.param_sizes.push_back(bytes);
           p_.param_bytes += bytes;
-        } else if (const uint32_t r = reg_param(d, dc); r != kNoSlot) {
-          info.formal_offsets.push_back(0);
-          info.formal_sizes.push_back(bytes);
-          info.formal_regs.push_back(r);
         } else {
-          const uint32_t off = frame_slot(bytes, align);
-          local_syms_[std::string(m_.text(dc.name))] = {Space::Local, off};
-          info.formal_offsets.push_back(off);
-          info.formal_sizes.push_back(bytes);
-          info.formal_regs.push_back(kNoSlot);
+          info.params.push_back(formal(d, dc));
         }
       }
     }
     if (f.ret.present)
-      for (const ListItem& it : m_.slice(f.ret.params)) {
-        const Decl& d = m_.decls[it.node];
-        const auto [size, align] = param_size(d);
-        for (const Declarator& dc : m_.declarators_of(d)) {
-          info.ret_size = size * static_cast<uint32_t>(std::max<uint64_t>(element_count(dc), 1));
-          if ((info.ret_reg = reg_param(d, dc)) != kNoSlot) continue;
-          info.ret_offset = frame_slot(info.ret_size, align);
-          local_syms_[std::string(m_.text(dc.name))] = {Space::Local, info.ret_offset};
-        }
-      }
+      for (const ListItem& it : m_.slice(f.ret.params))
+        for (const Declarator& dc : m_.declarators_of(m_.decls[it.node]))
+          info.results.push_back(formal(m_.decls[it.node], dc));
     const Block& body = m_.blocks[f.body];
     count_ = static_cast<uint32_t>(p_.code.size());
     collect(body);
@@ -241,17 +230,27 @@ class Decoder {
     p_.funcs[index] = std::move(info);
   }
 
-  // A .func parameter declared in .reg space (`.func (.reg .u32 r) f(.reg .u32 a)`): the
-  // callee's register it arrives in; kNoSlot for .param ones.
-  uint32_t reg_param(const Decl& d, const Declarator& dc) {
+  // A .func parameter or result: in .reg space (`.func (.reg .u32 r) f(.reg .v2 .u32 a)`) the
+  // callee's register(s) it arrives in, else a place in the callee's frame.
+  Formal formal(const Decl& d, const Declarator& dc) {
     const DeclInfo di = decl_info(m_, d);
-    if (di.space != StateSpace::Reg) return kNoSlot;
+    const auto [size, align] = param_size(d);
+    const uint64_t count = element_count(dc);
+    Formal f;
+    f.size = size * static_cast<uint32_t>(std::max<uint64_t>(count, 1));
+    const bool array = !m_.slice(dc.dims).empty();
+    f.elems = array ? 1 : di.vector;  // (an array of vectors moves as bytes)
+    if (di.space != StateSpace::Reg) {
+      f.offset = frame_slot(f.size, align);
+      local_syms_[std::string(m_.text(dc.name))] = {Space::Local, f.offset};
+      return f;
+    }
     const auto ty = parse_type(di.type);
-    if (!ty || ty->bits > 64 || di.vector != 1 || dc.range)
-      throw unsupported(fmt::format("the .reg parameter {} of type {}", m_.text(dc.name), di.type));
-    const uint32_t slot = static_cast<uint32_t>(p_.slot_types.size());
-    add_reg(std::string(m_.text(dc.name)), *ty);
-    return slot;
+    if (!ty || ty->bits > 64 || (ty->k == 'p' && di.vector != 1) || dc.range || array)
+      throw unsupported(fmt::format("the .reg parameter {} of type {}{}", m_.text(dc.name),
+                                    di.vector > 1 ? fmt::format(".v{} ", di.vector) : "", di.type));
+    f.reg = register_decl(std::string(m_.text(dc.name)), *ty, di.vector);
+    return f;
   }
 
   std::pair<uint32_t, uint32_t> param_size(const Decl& d) {
@@ -320,10 +319,7 @@ class Decoder {
     for (const Declarator& dc : m_.declarators_of(d)) {
       const std::string name(m_.text(dc.name));
       if (info.space == StateSpace::Shared) {
-        smem_ = align_up(smem_, alignment(info, esize, d));
-        symbols_[name] = {Space::Shared, smem_};
-        smem_ += checked_bytes(esize, element_count(dc), dc);
-        if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
+        symbols_[name] = shared_variable(info, esize, d, dc);
         continue;
       }
       const std::vector<uint64_t> dims = initializer_dims(dc, info.vector);  // a leading `[]` sized by the initializer
@@ -334,6 +330,35 @@ class Decoder {
       symbols_[name] = {info.space == StateSpace::Const ? Space::Const : Space::Global, addr};
       if (dc.init && ty) initialize(addr, *ty, dc.init, dims, total, name);
     }
+  }
+
+  // A .shared variable of the kernel or of a function it calls: the static ones one after another;
+  // extern arrays (`[]`, sized at launch) all at the start of the dynamic window, which follows
+  // every static one (one window per CTA, whichever function declares them).
+  SymbolInfo shared_variable(const DeclInfo& info, uint64_t esize, const Decl& d, const Declarator& dc) {
+    const uint64_t align = alignment(info, esize, d);
+    bool sized = true;
+    for (const ListItem& dim : m_.slice(dc.dims)) sized = sized && m_.expr(ExprId{dim.node}).b != 0;
+    if (!sized) {
+      dynamic_align_ = std::max(dynamic_align_, align);
+      dynamic_used_ = true;
+      return {Space::Shared, 0, true};
+    }
+    smem_ = align_up(smem_, align);
+    const SymbolInfo s{Space::Shared, smem_};
+    smem_ += checked_bytes(esize, element_count(dc), dc);
+    if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
+    return s;
+  }
+
+  // The dynamic window starts after the static variables, at the extern arrays' alignment (16 at
+  // least, as on the GPU); operands naming an extern array get its offset now.
+  void place_dynamic_window() {
+    if (!dynamic_used_) return;
+    smem_ = align_up(smem_, dynamic_align_);
+    for (DInst& d : p_.code)
+      for (Opnd& o : d.ops)
+        if (o.dynamic_smem) o.imm += smem_;
   }
 
   // {a, b, ...}: a list of initializer elements, not a parenthesized expression.
@@ -468,19 +493,15 @@ class Decoder {
         if (dc.range) {
           const Expr& l = m_.expr(dc.range);
           const int64_t n = l.b ? eval_int(m_, ExprId{m_.items[l.a].node}).value_or(0) : 0;
-          if (n < 0 || p_.slot_types.size() + static_cast<uint64_t>(n) > kMaxRegisters)
+          if (n < 0 || p_.slot_types.size() + static_cast<uint64_t>(n) * info.vector > kMaxRegisters)
             throw Error(fmt::format("kernel {}: {} registers {}<...>: more than the emulator takes ({} in a kernel and its functions)", entry_, n,
                                     name, kMaxRegisters));
-          for (int64_t i = 0; i < n; ++i) add_reg(fmt::format("{}{}", name, i), t);
+          for (int64_t i = 0; i < n; ++i) register_decl(fmt::format("{}{}", name, i), t, info.vector);
         } else {
-          add_reg(name, t);
+          register_decl(name, t, info.vector);
         }
       } else if (info.space == StateSpace::Shared) {
-        const uint64_t esize = (ty ? ty->bits / 8 : 1) * info.vector;
-        smem_ = align_up(smem_, alignment(info, esize, d));
-        local_syms_[name] = {Space::Shared, smem_};
-        smem_ += checked_bytes(esize, element_count(dc), dc);
-        if (smem_ > kMaxBytes) throw Error(fmt::format("kernel {}: {} bytes of shared memory", entry_, smem_));
+        local_syms_[name] = shared_variable(info, (ty ? ty->bits / 8 : 1) * info.vector, d, dc);
       } else if (info.space == StateSpace::Param || info.space == StateSpace::Local) {
         // .local variables and the .param variables of call sequences: in the thread's frame
         const uint64_t esize = (ty ? std::max(1, ty->bits / 8) : 1) * info.vector;
@@ -494,6 +515,22 @@ class Decoder {
     regs_.emplace(std::move(name), static_cast<uint32_t>(p_.slot_types.size()));
     p_.slot_types.push_back(t);
     if (t.bits == 128) p_.slot_types.push_back(Ty{'b', 64});  // a .b128 register: two slots, low half first
+  }
+
+  // A register, or a .v2/.v4 vector register as consecutive slots (its elements %v.x, .y, ...): the first slot.
+  uint32_t register_decl(std::string name, Ty t, uint32_t vector) {
+    const uint32_t first = static_cast<uint32_t>(p_.slot_types.size());
+    if (vector == 1) {
+      add_reg(std::move(name), t);
+      return first;
+    }
+    if (t.bits > 64 || t.k == 'p' || vector > 4)
+      throw unsupported(
+          fmt::format("the vector register {} (.v{} of {}-bit elements)", name, vector, static_cast<int>(t.bits)));
+    regs_.emplace(std::move(name), first);
+    p_.slot_types.insert(p_.slot_types.end(), vector, t);
+    p_.vector_regs.emplace(first, vector);
+    return first;
   }
 
   Error unsupported(const std::string& what) const {
@@ -535,6 +572,8 @@ class Decoder {
     const std::string_view op = m_.text(in.opcode);
     std::vector<std::string_view> mods;
     for (const Modifier& mo : m_.modifiers_of(in)) mods.push_back(m_.text(mo.name));
+    d.warp_sync = op != "bar" && op != "barrier" && std::find(mods.begin(), mods.end(), ".sync") != mods.end() &&
+                  std::find(mods.begin(), mods.end(), ".aligned") != mods.end();
     if (is_texture_opcode(op)) return texture(d, in, op, mods);
     std::vector<Ty> types;
     for (std::string_view mo : mods) {
@@ -575,7 +614,21 @@ class Decoder {
     if (operands.size() > 6) throw unsupported("instructions with more than 6 operands");
     d.nops = static_cast<uint8_t>(operands.size());
     for (size_t i = 0; i < operands.size(); ++i) d.ops[i] = operand(ExprId{operands[i].node}, d, i);
+    if (d.vec > 1 && (d.op == Opc::Ld || d.op == Opc::St || d.op == Opc::Mov)) check_vector_operands(d, op);
     return d;
+  }
+
+  // ld/st/mov .v2/.v4: each vector operand (a brace list or a vector register) has that many
+  // elements; mov.v4 may read a whole .v4 special register (%tid, %ntid, %ctaid, ...).
+  void check_vector_operands(const DInst& d, std::string_view op) const {
+    const size_t first = d.op == Opc::St ? 1 : 0, last = d.op == Opc::Mov ? 1 : first;
+    for (size_t i = first; i <= last && i < d.nops; ++i)
+      if ((d.ops[i].kind != Opnd::Vec || d.ops[i].count != d.vec) &&
+          !(i == 1 && d.op == Opc::Mov && d.ops[1].kind == Opnd::Sreg && d.vec == 4))
+        throw Error(fmt::format(
+            "kernel {}: operand {} of {}.v{} must be a vector of {} elements (in braces, or a .v{} register){} (at {})",
+            entry_, i + 1, op, d.vec, d.vec, d.vec,
+            d.ops[i].kind == Opnd::Vec ? fmt::format("; it has {}", d.ops[i].count) : std::string(), where_));
   }
 
   // The emulator runs modules nobody validated: an operand list no form of the ISA table
@@ -688,7 +741,7 @@ class Decoder {
         if (!video_selector(v, sel, static_cast<int>(i)))
           throw Error(fmt::format("kernel {}: '{}' is not a selector of {}'s operand {} (at {})", entry_, sel, op, i, where_));
         d.ops[i].kind = Opnd::Reg;
-        d.ops[i].slot = reg_slot(id);
+        d.ops[i].slot = base_register(id);
         continue;
       }
       d.ops[i] = operand(id, d, i);
@@ -856,6 +909,7 @@ class Decoder {
     if (auto it = kSpaces.find(mo); it != kSpaces.end()) {
       if (op == "cvta") {
         d.flags |= it->second == Space::Shared ? uint32_t{kFromShared} : it->second == Space::Local ? uint32_t{kFromLocal} : 0u;
+        if (it->second == Space::Param) d.sub = kCvtaFromParam;
       } else {
         d.space = it->second;
       }
@@ -981,6 +1035,7 @@ class Decoder {
       for (std::string_view mo : mods)
         if (mo == ".shared" || mo == ".shared::cta" || mo == ".shared::cluster") d.flags = (d.flags & ~(kFromShared | kToGlobal)) | kToShared;
         else if (mo == ".local") d.flags = (d.flags & ~(kFromLocal | kToGlobal)) | kToLocal;
+      if (d.sub == kCvtaFromParam) d.flags &= ~kToGlobal, d.sub = kCvtaToParam;
       to_ = false;
     }
     if (d.op == Opc::Bar) {
@@ -1007,12 +1062,52 @@ class Decoder {
     return slot;
   }
 
+  // The register a scalar operand names: a register or an element of a vector register.
   uint32_t reg_slot(ExprId id) {
     const Expr& e = m_.expr(id);
     if (e.kind != ExprKind::Name) throw unsupported(fmt::format("the operand '{}'", text::print_expr(m_, id)));
-    auto it = regs_.find(std::string(m_.text(Symbol{e.a})));
-    if (it == regs_.end()) throw Error(fmt::format("kernel {}: register {} is not declared (at {})", entry_, m_.text(Symbol{e.a}), where_));
+    const auto r = register_ref(e);
+    if (!r)
+      throw Error(fmt::format("kernel {}: register {} is not declared (at {})", entry_, m_.text(Symbol{e.a}), where_));
+    if (r->count > 1)
+      throw Error(fmt::format(
+          "kernel {}: {} is a .v{} register where a scalar is expected (its elements: {}.x, {}.y, ...) (at {})", entry_,
+          m_.text(Symbol{e.a}), r->count, m_.text(Symbol{e.a}), m_.text(Symbol{e.a}), where_));
+    return r->slot;
+  }
+
+  // The register `e` (a name) refers to, whatever component follows it (video selectors: %r1.h10).
+  uint32_t base_register(ExprId id) {
+    const Expr& e = m_.expr(id);
+    auto it = e.kind == ExprKind::Name ? regs_.find(std::string(m_.text(Symbol{e.a}))) : regs_.end();
+    if (it == regs_.end())
+      throw Error(
+          fmt::format("kernel {}: register {} is not declared (at {})", entry_, text::print_expr(m_, id), where_));
     return it->second;
+  }
+
+  // What a name refers to among the registers: a register, an element of a vector register
+  // (%v.x, .y, .z, .w, or .r, .g, .b, .a), or a whole vector register (count: its elements);
+  // nullopt when no register has the name.
+  struct RegRef {
+    uint32_t slot, count;
+  };
+  std::optional<RegRef> register_ref(const Expr& e) {
+    const std::string_view name = m_.text(Symbol{e.a});
+    auto it = regs_.find(std::string(name));
+    if (it == regs_.end()) return std::nullopt;
+    const auto v = p_.vector_regs.find(it->second);
+    const uint32_t count = v == p_.vector_regs.end() ? 1 : v->second;
+    if (!e.b) return RegRef{it->second, count};
+    static constexpr std::string_view kElements[] = {".x", ".y", ".z", ".w", ".r", ".g", ".b", ".a"};
+    const std::string_view comp = m_.text(Symbol{e.b});
+    const auto at = std::find(std::begin(kElements), std::end(kElements), comp);
+    const uint32_t index = static_cast<uint32_t>(at - std::begin(kElements)) % 4;
+    if (count == 1 || at == std::end(kElements) || index >= count)
+      throw Error(fmt::format("kernel {}: {}{} names no element of {} (at {})", entry_, name, comp,
+                              count == 1 ? "a scalar register" : fmt::format("the .v{} register {}", count, name),
+                              where_));
+    return RegRef{it->second + index, 1};
   }
 
   Opnd operand(ExprId id, const DInst& d, size_t index) {
@@ -1022,9 +1117,16 @@ class Decoder {
       case ExprKind::Name: {
         const std::string name(m_.text(Symbol{e.a}));
         if (name == "_") return o.kind = Opnd::Sink, o;
-        if (auto r = regs_.find(name); r != regs_.end()) {
-          o.kind = Opnd::Reg;
-          o.slot = r->second;
+        if (const auto r = register_ref(e)) {
+          if (r->count == 1) {
+            o.kind = Opnd::Reg;
+            o.slot = r->slot;
+            return o;
+          }
+          o.kind = Opnd::Vec;  // a whole vector register: its elements, as a brace list would give them
+          o.slot = static_cast<uint32_t>(p_.vec_slots.size());
+          o.count = r->count;
+          for (uint32_t i = 0; i < r->count; ++i) p_.vec_slots.push_back(r->slot + i);
           return o;
         }
         if (auto l = labels_.find(name); l != labels_.end()) {
@@ -1037,6 +1139,7 @@ class Decoder {
           o.symbol = true;
           o.space = s->space;
           o.imm = s->address;
+          o.dynamic_smem = s->dynamic;
           return o;
         }
         if (functions_.count(name)) {  // a function's address (function pointers)
@@ -1133,15 +1236,16 @@ class Decoder {
       const Expr& e = m_.expr(x);
       if (e.kind == ExprKind::Name) {
         const std::string name(m_.text(Symbol{e.a}));
-        if (auto r = regs_.find(name); r != regs_.end()) {
+        if (regs_.count(name)) {
           if (negate || o.slot != kNoSlot) throw unsupported("this address form");
-          o.slot = r->second;
+          o.slot = reg_slot(x);
           return;
         }
         if (const SymbolInfo* s = symbol(name)) {
           if (negate || o.symbol) throw unsupported("this address form");
           o.symbol = true;
           o.space = s->space;
+          o.dynamic_smem = s->dynamic;
           offset += static_cast<int64_t>(s->address);
           return;
         }
@@ -1248,8 +1352,9 @@ class Decoder {
       o.count = l.b;
       for (uint32_t k = 0; k < l.b; ++k) {
         const ExprId el{m_.items[l.a + k].node};
-        if (auto r = regs_.find(std::string(m_.name_of(el))); r != regs_.end() && m_.expr(el).kind == ExprKind::Name) {
-          p_.vec_slots.push_back(kRegArg | r->second);  // a register argument (or result)
+        if (const auto r = m_.expr(el).kind == ExprKind::Name ? register_ref(m_.expr(el)) : std::nullopt) {
+          // a register argument (or result), or a whole vector register
+          p_.vec_slots.push_back(kRegArg | (r->count > 1 ? kVectorArg : 0u) | r->slot);
           continue;
         }
         if (const Expr& x = m_.expr(el); x.kind == ExprKind::Int || x.kind == ExprKind::Unary) {
@@ -1367,7 +1472,7 @@ class Decoder {
     Opnd o;
     o.kind = Opnd::Sreg;
     o.sreg = static_cast<uint8_t>(it->second);
-    o.comp = comp == ".y" ? 1 : comp == ".z" ? 2 : 0;
+    o.comp = comp == ".y" ? 1 : comp == ".z" ? 2 : comp == ".w" ? 3 : 0;  // (.w of %tid and the like: 0)
     return o;
   }
 
@@ -1385,6 +1490,8 @@ class Decoder {
   std::vector<const Function*> pending_;
   uint64_t frame_ = 0;
   uint64_t smem_ = 0;
+  uint64_t dynamic_align_ = 16;  // the extern .shared arrays' largest alignment
+  bool dynamic_used_ = false;    // some operand may name an extern .shared array
   uint32_t count_ = 0;
   bool to_ = false;
   bool cp_nop_ = false;

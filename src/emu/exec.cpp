@@ -85,7 +85,7 @@ struct Warp {
   // variables), the current frame's base and function, and the return frames.
   struct CallFrame {
     uint32_t return_pc, caller_sp, caller_fn, caller_top;
-    uint32_t ret_dst;  // the caller's frame offset for the result (kNoSlot: none)
+    uint32_t results, nresults;   // the call's result list in Program::vec_slots (kNoSlot, 0: none)
     std::vector<uint64_t> saved;  // the callee's registers, restored on return (recursion)
   };
   std::vector<uint8_t> local[kLanes];
@@ -461,6 +461,7 @@ class Runner {
     const uint32_t ntid[3] = {cfg_.block.x, cfg_.block.y, cfg_.block.z};
     const uint32_t nctaid[3] = {cfg_.grid.x, cfg_.grid.y, cfg_.grid.z};
     const uint32_t bit = 1u << lane;
+    if (o.comp == 3) return 0;  // .w of the vector special registers: unused, always 0
     switch (static_cast<Sreg>(o.sreg)) {
       case Sreg::Tid: return tid[o.comp];
       case Sreg::Ntid: return ntid[o.comp];
@@ -511,8 +512,10 @@ class Runner {
     return resolve(w, lane, sp, addr, size, store);
   }
 
+  static bool in_param_window(uint64_t addr) { return addr >= kParamWindow && addr < kParamWindow + kWindowSize; }
   // The bytes at `addr` in space `sp` (Generic: by the address's window), checked.
   uint8_t* resolve(Warp& w, int lane, Space sp, uint64_t addr, unsigned size, bool store) {
+    if (sp == Space::Generic && in_param_window(addr)) sp = Space::Param, addr -= kParamWindow;
     if (sp == Space::Generic) {
       if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::SharedCluster, addr -= kSharedWindow;
       else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) sp = Space::Local, addr -= kLocalWindow;
@@ -648,6 +651,31 @@ class Runner {
   }
   void call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc);
   void ret(Warp& w, uint32_t exec);
+  void movmatrix(Warp& w, const DInst& in, uint32_t exec, uint32_t active);
+  // A warp-collective .sync.aligned instruction (ldmatrix, mma, wmma, ...) is, for the race
+  // checker, a synchronization point of the warp's lanes as bar.warp.sync is: the lanes' accesses
+  // before it are ordered with its own, and those with the accesses after it.
+  template <class Run>
+  void warp_collective(Warp& w, const DInst& in, Run run) {
+    if (in.warp_sync) ++w.syncs;
+    run();
+    if (in.warp_sync) ++w.syncs;
+  }
+  // Calls move arguments and results element by element (a vector register's elements); at most
+  // 32 arguments or results of up to 4 elements each.
+  static constexpr uint32_t kCallValues = 128;
+  struct CallPlace {
+    bool reg;
+    uint32_t at, elems;
+  };
+  struct CallElems {
+    uint32_t n, es;  // elements, bytes each (in a frame)
+  };
+  CallPlace call_place(uint32_t a) const;
+  [[nodiscard]] CallElems call_elems(Warp& w, int l, const FuncInfo& f, const Formal& fm, uint32_t reg_elems,
+                                     const char* what, uint32_t k);
+  void load_elems(Warp& w, int l, bool in_regs, uint32_t at, uint32_t sp, CallElems e, uint64_t* out);
+  void store_elems(Warp& w, int l, bool in_regs, uint32_t at, uint32_t sp, CallElems e, const uint64_t* in);
 
   void step(Warp& w) {
     if (w.uniform) {
@@ -1287,6 +1315,23 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
   switch (in.op) {
     case Opc::Nop: return;
     case Opc::Mov:
+      // mov.v2/.v4: element by element, between vector registers and brace lists (decode checked the counts)
+      if (in.vec > 1) {
+        lanes([&](int l) {
+          uint64_t v[8] = {};
+          for (uint32_t i = 0; i < in.vec; ++i) {
+            Opnd element = o[1];  // mov.v4 d, %tid: the special register's x, y, z, w
+            element.comp = static_cast<uint8_t>(i);
+            if (o[1].kind == Opnd::Sreg)
+              v[i] = special(w, element, l);
+            else if (const uint32_t s = p_.vec_slots[o[1].slot + i]; s != kNoSlot)
+              v[i] = reg(w, s, l);
+          }
+          for (uint32_t i = 0; i < in.vec; ++i)
+            if (const uint32_t s = p_.vec_slots[o[0].slot + i]; s != kNoSlot) reg(w, s, l) = mask_bits(v[i], t.bits);
+        });
+        return;
+      }
       if (t.bits == 128) return mov_b128(w, in, exec, exec ? exec : active);
       if ((o[0].kind == Opnd::Vec || o[1].kind == Opnd::Vec) &&
           (t.bits > 64 || t.bits % (o[0].kind == Opnd::Vec ? o[0].count : o[1].count) != 0))
@@ -1585,6 +1630,8 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Cvta:
       lanes([&](int l) {
         uint64_t v = value(w, o[1], l);
+        if (in.sub == kCvtaFromParam) v += kParamWindow;  // (no flags then)
+        if (in.sub == kCvtaToParam) v -= kParamWindow;
         if (in.flags & kToShared) v -= kSharedWindow;
         else if (in.flags & kToLocal) v -= kLocalWindow;
         else if (in.flags & kFromShared) v += kSharedWindow;
@@ -1760,6 +1807,9 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           case Space::Shared: r = shared && ((a - kSharedWindow) >> kRankShift) == 0; break;
           case Space::SharedCluster: r = shared; break;
           case Space::Local: r = local; break;
+          case Space::Param:
+            r = in_param_window(a);
+            break;
           case Space::Global: r = !shared && !local && a >= 0x0000700000000000ull; break;
           default: r = false;
         }
@@ -2028,16 +2078,8 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         w.top[l] = static_cast<uint32_t>(v);
       });
       return;
-    case Opc::Movmatrix: {  // the 8x8 .b16 matrix of the mma layout (lane 4r + c/2 holds row r, columns c), transposed
-      if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec ? exec : active), "movmatrix needs all 32 lanes of the warp");
-      uint16_t m[8][8];
-      for (int l = 0; l < kLanes; ++l) {
-        const uint64_t v = value(w, o[1], l);
-        m[l / 4][2 * (l % 4)] = static_cast<uint16_t>(v), m[l / 4][2 * (l % 4) + 1] = static_cast<uint16_t>(v >> 16);
-      }
-      for (int l = 0; l < kLanes; ++l) write(w, o[0], l, uint64_t{m[2 * (l % 4)][l / 4]} | uint64_t{m[2 * (l % 4) + 1][l / 4]} << 16, Ty{'b', 32});
-      return;
-    }
+    case Opc::Movmatrix:  // the 8x8 .b16 matrix of the mma layout (lane 4r + c/2 holds row r, columns c), transposed
+      return warp_collective(w, in, [&] { movmatrix(w, in, exec, active); });
     case Opc::StBulk:  // st.bulk{.weak}{.shared::cta} [a], size, 0
       lanes([&](int l) {
         const uint64_t size = value(w, o[1], l);
@@ -2067,12 +2109,18 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     case Opc::Texture: return texture(w, in, exec);
     case Opc::Brkpt: fail(w, std::countr_zero(exec ? exec : active), "brkpt (a breakpoint)");
     case Opc::CpAsync: return cp_async(w, in, exec);
-    case Opc::Ldmatrix: return ldmatrix(w, in, exec, false);
-    case Opc::Stmatrix: return ldmatrix(w, in, exec, true);
-    case Opc::Mma: return mma(w, in, exec);
-    case Opc::Wgmma: return wgmma(w, in, exec);
-    case Opc::Wmma: return wmma(w, in, exec);
-    case Opc::Tcgen05: return tcgen05(w, in, exec);
+    case Opc::Ldmatrix:
+      return warp_collective(w, in, [&] { ldmatrix(w, in, exec, false); });
+    case Opc::Stmatrix:
+      return warp_collective(w, in, [&] { ldmatrix(w, in, exec, true); });
+    case Opc::Mma:
+      return warp_collective(w, in, [&] { mma(w, in, exec); });
+    case Opc::Wgmma:
+      return warp_collective(w, in, [&] { wgmma(w, in, exec); });
+    case Opc::Wmma:
+      return warp_collective(w, in, [&] { wmma(w, in, exec); });
+    case Opc::Tcgen05:
+      return warp_collective(w, in, [&] { tcgen05(w, in, exec); });
     case Opc::Lop3:
       lanes([&](int l) {
         const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l), lut = value(w, o[4], l);
@@ -2120,6 +2168,47 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
   }
 }
 
+// Where a call's argument or result is in the caller (an entry of Program::vec_slots): its
+// register(s), or a frame offset (a .param variable).
+Runner::CallPlace Runner::call_place(uint32_t a) const {
+  if (!(a & kRegArg)) return {false, a, 1};
+  const uint32_t slot = a & ~(kRegArg | kVectorArg);
+  return {true, slot, (a & kVectorArg) ? p_.vector_regs.at(slot) : 1u};
+}
+
+// How a value moves between registers (`reg_elems` of them) and formal `fm`: element by element
+// when the counts agree, or a scalar register as the formal's first (up to 8) bytes in the frame.
+Runner::CallElems Runner::call_elems(Warp& w, int l, const FuncInfo& f, const Formal& fm, uint32_t reg_elems,
+                                     const char* what, uint32_t k) {
+  if (reg_elems == fm.elems) return {fm.elems, fm.size / fm.elems};
+  if (reg_elems == 1 && fm.reg == kNoSlot) return {1, std::min<uint32_t>(fm.size, 8)};
+  auto shape = [](uint32_t n) { return n == 1 ? std::string("a scalar") : fmt::format("a .v{} vector", n); };
+  fail(w, l,
+       fmt::format("call to {}: {} {} is {}; the function's is {}", f.name, what, k + 1, shape(reg_elems),
+                   shape(fm.elems)));
+}
+
+// n elements of `es` bytes from registers (`at`: the first) or a frame (`at`: the offset from `sp`).
+void Runner::load_elems(Warp& w, int l, bool in_regs, uint32_t at, uint32_t sp, CallElems e, uint64_t* out) {
+  for (uint32_t i = 0; i < e.n; ++i) {
+    out[i] = 0;
+    if (in_regs)
+      out[i] = reg(w, at + i, l);
+    else
+      std::memcpy(&out[i], w.local[l].data() + sp + at + i * e.es, std::min<uint32_t>(e.es, 8));
+  }
+}
+void Runner::store_elems(Warp& w, int l, bool in_regs, uint32_t at, uint32_t sp, CallElems e, const uint64_t* in) {
+  for (uint32_t i = 0; i < e.n; ++i) {
+    if (!in_regs) {
+      std::memcpy(w.local[l].data() + sp + at + i * e.es, &in[i], std::min<uint32_t>(e.es, 8));
+      continue;
+    }
+    const Ty t = p_.slot_types[at + i];
+    reg(w, at + i, l) = t.k == 'p' ? (in[i] != 0) : mask_bits(in[i], t.bits);
+  }
+}
+
 void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
   for (uint32_t m = exec; m; m &= m - 1) {
     const int l = std::countr_zero(m);
@@ -2131,39 +2220,48 @@ void Runner::call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc) {
       w.pc[l] = pc + 1;
       continue;
     }
-    const FuncInfo& caller = p_.funcs[w.fn[l]];
     if (w.calls[l].size() >= 1024) fail(w, l, "call depth over 1024 (unbounded recursion?)");
-    const Opnd& params = in.ops[2];
-    const uint32_t nparams = params.kind == Opnd::Vec ? params.count : 0;
-    if (nparams != f.formal_offsets.size())
-      fail(w, l, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.formal_offsets.size()));
-    (void)caller;
+    const Opnd &params = in.ops[2], &results = in.ops[0];
+    const uint32_t nparams = params.kind == Opnd::Vec ? params.count : 0,
+                   nresults = results.kind == Opnd::Vec ? results.count : 0;
+    if (nparams != f.params.size())
+      fail(w, l, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.params.size()));
+    if (nresults != 0 && nresults != f.results.size())
+      fail(w, l, fmt::format("call to {} with {} results; it returns {}", f.name, nresults, f.results.size()));
+    if (nparams > kCallValues / 4 || nresults > kCallValues / 4)
+      fail(w, l,
+           fmt::format("call to {} with {} arguments and {} results (the emulator takes {} each)", f.name, nparams,
+                       nresults, kCallValues / 4));
     const uint64_t new_sp = (uint64_t{w.top[l]} + 15) & ~uint64_t{15};  // above the caller's frame and its alloca'd memory
     grow_stack(w, l, new_sp + f.frame, [&] { return "call to " + f.name; });
     hold_frame(w, l, uint64_t{f.slot_count} * sizeof(uint64_t), f.name);
-    std::vector<uint8_t>& stack = w.local[l];
-    // arguments: registers or the caller's .param variables, into the callee's registers or frame
-    uint64_t reg_args[32];
-    if (nparams > 32) fail(w, l, fmt::format("call to {} with {} arguments (the emulator takes 32)", f.name, nparams));
+    // arguments: from the caller's registers or .param variables; into the callee's frame now, its registers later
+    uint64_t values[kCallValues];
+    uint32_t used = 0;
     for (uint32_t k = 0; k < nparams; ++k) {
-      const uint32_t a = p_.vec_slots[params.slot + k];
-      const uint32_t bytes = std::min<uint32_t>(f.formal_sizes[k], 8);
-      const bool to_reg = k < f.formal_regs.size() && f.formal_regs[k] != kNoSlot;
-      if (!(a & kRegArg) && !to_reg) {
-        std::memcpy(stack.data() + new_sp + f.formal_offsets[k], stack.data() + w.sp[l] + a, f.formal_sizes[k]);
+      const Formal& fm = f.params[k];
+      const CallPlace from = call_place(p_.vec_slots[params.slot + k]);
+      const uint32_t callee_sp = static_cast<uint32_t>(new_sp);
+      if (!from.reg && fm.reg == kNoSlot) {
+        std::memcpy(w.local[l].data() + callee_sp + fm.offset, w.local[l].data() + w.sp[l] + from.at, fm.size);
         continue;
       }
-      uint64_t v = 0;
-      if (a & kRegArg) v = reg(w, a & ~kRegArg, l);
-      else std::memcpy(&v, stack.data() + w.sp[l] + a, bytes);
-      if (to_reg) reg_args[k] = v;
-      else std::memcpy(stack.data() + new_sp + f.formal_offsets[k], &v, bytes);
+      const CallElems e = call_elems(w, l, f, fm, from.reg ? from.elems : fm.elems, "argument", k);
+      load_elems(w, l, from.reg, from.at, w.sp[l], e, values + used);
+      if (fm.reg == kNoSlot)
+        store_elems(w, l, false, fm.offset, callee_sp, e, values + used);
+      else
+        used += e.n;
     }
-    Warp::CallFrame frame{pc + 1, w.sp[l], w.fn[l], w.top[l], in.ops[0].kind == Opnd::Vec && in.ops[0].count ? p_.vec_slots[in.ops[0].slot] : kNoSlot, {}};
+    Warp::CallFrame frame{pc + 1, w.sp[l], w.fn[l], w.top[l], nresults ? results.slot : kNoSlot, nresults, {}};
     frame.saved.resize(f.slot_count);
     for (uint32_t k = 0; k < f.slot_count; ++k) frame.saved[k] = reg(w, f.slot_first + k, l);
-    for (uint32_t k = 0; k < nparams && k < f.formal_regs.size(); ++k)
-      if (f.formal_regs[k] != kNoSlot) reg(w, f.formal_regs[k], l) = reg_args[k];
+    used = 0;
+    for (const Formal& fm : f.params)
+      if (fm.reg != kNoSlot) {
+        store_elems(w, l, true, fm.reg, 0, {fm.elems, fm.size / fm.elems}, values + used);
+        used += fm.elems;
+      }
     w.calls[l].push_back(std::move(frame));
     w.sp[l] = static_cast<uint32_t>(new_sp);  // (< max_stack(): grow_stack checked)
     w.top[l] = static_cast<uint32_t>(new_sp + f.frame);
@@ -2185,14 +2283,14 @@ std::string Runner::c_string(Warp& w, int lane, uint64_t addr) {
 void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
   const Opnd& params = in.ops[2];
   const uint32_t nparams = params.kind == Opnd::Vec ? params.count : 0;
-  if (nparams != f.formal_sizes.size())
-    fail(w, lane, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.formal_sizes.size()));
+  if (nparams != f.params.size())
+    fail(w, lane, fmt::format("call to {} with {} arguments; it has {} parameters", f.name, nparams, f.params.size()));
   std::vector<uint8_t>& stack = w.local[lane];
   auto arg = [&](uint32_t k) {
-    const uint32_t a = p_.vec_slots[params.slot + k];
-    if (a & kRegArg) return reg(w, a & ~kRegArg, lane);
+    const CallPlace a = call_place(p_.vec_slots[params.slot + k]);
+    if (a.reg) return reg(w, a.at, lane);
     uint64_t v = 0;
-    std::memcpy(&v, stack.data() + w.sp[lane] + a, std::min<uint32_t>(f.formal_sizes[k], 8));
+    std::memcpy(&v, stack.data() + w.sp[lane] + a.at, std::min<uint32_t>(f.params[k].size, 8));
     return v;
   };
   uint64_t result = 0;
@@ -2283,10 +2381,12 @@ void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
                                 static_cast<uint32_t>(arg(2)), c_string(w, lane, arg(3))));
     case FuncInfo::Builtin::None: break;
   }
-  if (f.ret_size && in.ops[0].kind == Opnd::Vec && in.ops[0].count) {
-    const uint32_t dst = p_.vec_slots[in.ops[0].slot];
-    if (dst & kRegArg) reg(w, dst & ~kRegArg, lane) = result;
-    else std::memcpy(stack.data() + w.sp[lane] + dst, &result, std::min<uint32_t>(f.ret_size, 8));
+  if (!f.results.empty() && in.ops[0].kind == Opnd::Vec && in.ops[0].count) {
+    const CallPlace dst = call_place(p_.vec_slots[in.ops[0].slot]);
+    if (dst.reg)
+      reg(w, dst.at, lane) = result;
+    else
+      std::memcpy(stack.data() + w.sp[lane] + dst.at, &result, std::min<uint32_t>(f.results[0].size, 8));
   }
 }
 
@@ -2323,18 +2423,31 @@ void Runner::ret(Warp& w, uint32_t exec) {
     }
     Warp::CallFrame& frame = w.calls[l].back();
     const FuncInfo& f = p_.funcs[w.fn[l]];
-    std::vector<uint8_t>& stack = w.local[l];
-    const bool result = frame.ret_dst != kNoSlot && f.ret_size;
-    uint64_t v = 0;  // a result through a register (the callee's or the caller's)
-    if (result && (f.ret_reg != kNoSlot || (frame.ret_dst & kRegArg))) {
-      if (f.ret_reg != kNoSlot) v = reg(w, f.ret_reg, l);
-      else std::memcpy(&v, stack.data() + w.sp[l] + f.ret_offset, std::min<uint32_t>(f.ret_size, 8));
-      if (!(frame.ret_dst & kRegArg)) std::memcpy(stack.data() + frame.caller_sp + frame.ret_dst, &v, std::min<uint32_t>(f.ret_size, 8));
-    } else if (result) {
-      std::memcpy(stack.data() + frame.caller_sp + frame.ret_dst, stack.data() + w.sp[l] + f.ret_offset, f.ret_size);
+    // results: into the caller's .param variables now, its registers after the callee's are
+    // restored (recursion reuses the registers)
+    uint64_t values[kCallValues];
+    uint32_t used = 0;
+    for (uint32_t k = 0; k < frame.nresults; ++k) {
+      const Formal& fm = f.results[k];
+      const CallPlace to = call_place(p_.vec_slots[frame.results + k]);
+      if (!to.reg && fm.reg == kNoSlot) {
+        std::memcpy(w.local[l].data() + frame.caller_sp + to.at, w.local[l].data() + w.sp[l] + fm.offset, fm.size);
+        continue;
+      }
+      const CallElems e = call_elems(w, l, f, fm, to.reg ? to.elems : fm.elems, "result", k);
+      load_elems(w, l, fm.reg != kNoSlot, fm.reg != kNoSlot ? fm.reg : fm.offset, w.sp[l], e, values + used);
+      if (!to.reg)
+        store_elems(w, l, false, to.at, frame.caller_sp, e, values + used);
+      else
+        used += e.n;
     }
     for (uint32_t k = 0; k < f.slot_count; ++k) reg(w, f.slot_first + k, l) = frame.saved[k];
-    if (result && (frame.ret_dst & kRegArg)) reg(w, frame.ret_dst & ~kRegArg, l) = v;  // after the restore: recursion reuses registers
+    used = 0;
+    for (uint32_t k = 0; k < frame.nresults; ++k)
+      if (const CallPlace to = call_place(p_.vec_slots[frame.results + k]); to.reg) {
+        store_elems(w, l, true, to.at, 0, {to.elems, 8}, values + used);
+        used += to.elems;
+      }
     w.sp[l] = frame.caller_sp;
     w.top[l] = frame.caller_top;  // the callee's alloca'd memory goes with its frame
     w.fn[l] = frame.caller_fn;
@@ -2368,6 +2481,10 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
     if (in.sub == 1 && (n % 16 != 0)) fail(w, l, fmt::format("cp.async.bulk of {} bytes (a multiple of 16)", n));
     DInst src_in = in;
     src_in.space = in.space2;
+    // a kernel parameter's generic address (cvta.param) as the .global source: the parameter, as ld reads it
+    if (in.space2 == Space::Global && !o[1].symbol &&
+        in_param_window((o[1].slot != kNoSlot ? reg(w, o[1].slot, l) : 0) + o[1].imm))
+      src_in.space = Space::Generic;
     const uint32_t chunk = in.sub == 0 ? static_cast<uint32_t>(n) : 16;
     // .multicast::cluster: the same shared offsets in each CTA of the mask
     const std::vector<uint32_t> ranks = (in.flags & kMulticast) ? mask_ranks(w, l, value(w, o[4], l)) : std::vector<uint32_t>{};
@@ -2395,6 +2512,19 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
 
 // ldmatrix/stmatrix (ldmatrix.cpp): the whole warp's matrices, each row through the usual
 // shared-memory checks as a 16-byte access of the lane that gives its address.
+// movmatrix.sync.aligned.m8n8.trans.b16: the 8x8 .b16 matrix of the mma layout (lane 4r + c/2
+// holds row r, columns c), transposed.
+void Runner::movmatrix(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {
+  if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec ? exec : active), "movmatrix needs all 32 lanes of the warp");
+  uint16_t m[8][8];
+  for (int l = 0; l < kLanes; ++l) {
+    const uint64_t v = value(w, in.ops[1], l);
+    m[l / 4][2 * (l % 4)] = static_cast<uint16_t>(v), m[l / 4][2 * (l % 4) + 1] = static_cast<uint16_t>(v >> 16);
+  }
+  for (int l = 0; l < kLanes; ++l)
+    write(w, in.ops[0], l, uint64_t{m[2 * (l % 4)][l / 4]} | uint64_t{m[2 * (l % 4) + 1][l / 4]} << 16, Ty{'b', 32});
+}
+
 void Runner::ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store) {
   if (exec != 0xFFFFFFFFu) fail(w, std::countr_zero(exec), fmt::format("{} needs all 32 lanes of the warp", store ? "stmatrix" : "ldmatrix"));
   struct Access final : LdmatrixWarp {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,7 @@ constexpr uint32_t kImmCoord = 0x80000000u;
 // Generic addresses of the windows (global memory allocations start at 0x7000'0000'0000).
 constexpr uint64_t kSharedWindow = 0x0000100000000000ull;
 constexpr uint64_t kLocalWindow = 0x0000200000000000ull;
+constexpr uint64_t kParamWindow = 0x0000400000000000ull;  // the kernel's parameters (cvta.param)
 constexpr uint64_t kWindowSize = 0x0000000100000000ull;
 
 // SharedCluster: .shared::cluster addresses (the CTA's own shared offsets, or another CTA's; see exec.cpp)
@@ -82,9 +84,12 @@ enum Flag : uint32_t {
 };
 
 constexpr uint32_t kRegArg = 0x80000000u;  // a call's argument or result in Program::vec_slots: a register (the rest: its slot), else a frame offset
+// With kRegArg: the whole vector register starting at the slot (Program::vector_regs).
+constexpr uint32_t kVectorArg = 0x40000000u;
 constexpr uint8_t kBarArrive = 1, kBarRed = 3;  // DInst::sub of bar/barrier (0: .sync)
 constexpr uint8_t kMul24 = 1;  // DInst::sub of mul/mad: mul24/mad24 (24-bit operands, a 48-bit product)
 constexpr uint8_t kCvtPack = 1;  // DInst::sub of cvt: cvt.pack.sat (type: the convert type, 2 to 16 bits)
+constexpr uint8_t kCvtaFromParam = 1, kCvtaToParam = 2;  // DInst::sub of cvta: cvta.param, cvta.to.param (kParamWindow)
 constexpr uint8_t kFmaOob = 1;  // DInst::sub of fma: .oob (an element whose operand is the OOB NaN is 0)
 constexpr uint16_t kOobNaN16 = 0x7FFF;  // what TMA fills out-of-bound f16/bf16 elements with under nan_request_zero_fma
 
@@ -112,6 +117,7 @@ struct Opnd {
   Space space = Space::Generic; // Addr: the symbol's space when the address names one
   bool symbol = false;          // Addr/Imm: names a symbol
   uint8_t sreg = 0, comp = 0;   // Sreg
+  bool dynamic_smem = false;    // Addr/Imm: names an extern .shared array (imm: offset in the dynamic window)
 };
 
 struct DInst {
@@ -130,11 +136,21 @@ struct DInst {
   uint32_t guard = kNoSlot;
   bool guard_neg = false;
   bool async_tx = false;        // st.async / red.async: complete_tx on the mbarrier in ops[2]
+  bool warp_sync = false;       // a warp-collective .sync.aligned instruction: orders its warp's accesses (race checks)
   uint8_t im2col = 0;           // cp.async.bulk.tensor: 1 .im2col (loads: offsets in ops[5]); 2 another im2col mode (reported when
                                 // executed); 3 .tile::gather4 / .tile::scatter4 (coordinates: column, four rows)
   uint32_t stmt = 0;            // index into Program::texts (for reports)
   uint32_t callee = kNoSlot;    // call: the function index (kNoSlot: through the register in ops[1])
   uint32_t table = 0;           // video, texture and brx instructions: the index in Program::video / textures / branch_tables
+};
+
+// A parameter or result of a .func: in the callee's registers (.reg; a vector in consecutive
+// ones) or in its frame (.param).
+struct Formal {
+  uint32_t offset = 0;     // .param: where in the frame
+  uint32_t size = 0;       // bytes
+  uint32_t reg = kNoSlot;  // .reg: the (first) register
+  uint32_t elems = 1;      // a vector's elements (registers, or size / elems bytes each); 1 otherwise
 };
 
 // A function of the program; [0] is the kernel. Registers of each function are a
@@ -144,10 +160,7 @@ struct FuncInfo {
   uint32_t entry = 0;                       // first instruction
   uint32_t slot_first = 0, slot_count = 0;
   uint32_t frame = 0;                       // frame bytes
-  std::vector<uint32_t> formal_offsets, formal_sizes;  // .func parameters, in the frame
-  std::vector<uint32_t> formal_regs;        // .reg parameters: the register (kNoSlot: a .param one, in the frame)
-  uint32_t ret_offset = 0, ret_size = 0;    // the return parameter (ret_size 0: none)
-  uint32_t ret_reg = kNoSlot;               // a .reg return parameter's register
+  std::vector<Formal> params, results;      // in order (several results: `.func (.reg .u32 a, .reg .u32 b) f`)
   // The device runtime's functions, run by the emulator itself.
   enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail } builtin = Builtin::None;
 };
@@ -164,6 +177,8 @@ struct Program {
   std::vector<std::pair<uint32_t, uint64_t>> constants;  // registers holding immediates (vector elements, call arguments)
   std::vector<std::shared_ptr<const TextureInst>> textures;  // the decoded texture and surface instructions
   std::vector<Ty> slot_types;
+  // The first slot of each .v2/.v4 register: its elements (consecutive slots).
+  std::unordered_map<uint32_t, uint32_t> vector_regs;
   uint32_t slots = 0;
   uint32_t static_smem = 0;
   std::vector<uint8_t> params_layout;  // unused: params are laid out from param_offsets

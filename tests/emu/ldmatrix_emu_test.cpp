@@ -218,6 +218,71 @@ TEST(LdmatrixSubByte, KernelForTheGpuComparison) {
     ASSERT_EQ(static_cast<uint8_t>(got[640 + i / 4] >> (8 * (i % 4))), want[i]) << "stored byte " << i;
 }
 
+// ---- m8n8 .b16, rows the warp's own lanes stored just before -------------------------------------
+// Lane l stores 16 bytes (in[16 l ..]) at shared slot l, then, with no barrier between (ldmatrix
+// is .sync.aligned: the warp's stores before it are ordered with it, as on the GPU), gives the
+// address of slot perm[l] (a permutation: mostly a row another lane stored) to ldmatrix.
+std::string m8n8_kernel(const std::string& inst, int regs) {
+  std::string s = ".version 8.0\n.target sm_80\n.address_size 64\n\n";
+  s += ".visible .entry t(.param .u64 pin, .param .u64 poffs, .param .u64 pout)\n{\n";
+  s += "\t.shared .align 16 .b8 smem[512];\n\t.reg .b32 %v<4>;\n\t.reg .b32 %l, %a, %o, %w;\n";
+  s += "\t.reg .b64 %in, %offs, %out, %p, %q;\n";
+  s += "\tld.param.u64 %in, [pin];\n\tld.param.u64 %offs, [poffs];\n\tld.param.u64 %out, [pout];\n";
+  s += "\tcvta.to.global.u64 %in, %in;\n\tcvta.to.global.u64 %offs, %offs;\n\tcvta.to.global.u64 %out, %out;\n";
+  s += "\tmov.u32 %l, %tid.x;\n\tmov.u32 %a, smem;\n\tmad.lo.u32 %o, %l, 16, %a;\n";
+  s += "\tmul.wide.u32 %p, %l, 16;\n\tadd.s64 %p, %in, %p;\n";
+  s += "\tld.global.v4.u32 {%v0, %v1, %v2, %v3}, [%p];\n\tst.shared.v4.u32 [%o], {%v0, %v1, %v2, %v3};\n";
+  s += "\tmul.wide.u32 %q, %l, 4;\n\tadd.s64 %q, %offs, %q;\n\tld.global.u32 %w, [%q];\n\tadd.u32 %w, %a, %w;\n";
+  s += "\t" + inst + " " + reg_list(regs) + ", [%w];\n";
+  s += "\tmul.wide.u32 %q, %l, " + std::to_string(4 * regs) + ";\n\tadd.s64 %q, %out, %q;\n";
+  for (int i = 0; i < regs; ++i)
+    s += "\tst.global.u32 [%q+" + std::to_string(4 * i) + "], %v" + std::to_string(i) + ";\n";
+  return s + "\tret;\n}\n";
+}
+
+// Register i of `lane` after ldmatrix.m8n8 .b16, from the manual's layout: matrix i's row r is
+// the 16 bytes at offs[8 i + r]; the lane holds row lane / 4, columns 2 (lane % 4) and 2 (lane % 4)
+// + 1 (low half first) of the matrix, or of its transpose with .trans.
+uint32_t want_m8n8(const std::vector<uint8_t>& smem, const std::vector<uint32_t>& offs, int lane, int i, bool trans) {
+  auto at = [&](int row, int col) {
+    const uint32_t byte = offs[static_cast<size_t>(8 * i + row)] + 2 * static_cast<uint32_t>(col);
+    return static_cast<uint32_t>(smem[byte] | smem[byte + 1] << 8);
+  };
+  const int g = lane / 4, c = 2 * (lane % 4);
+  return trans ? (at(c, g) | at(c + 1, g) << 16) : (at(g, c) | at(g, c + 1) << 16);
+}
+
+TEST(LdmatrixM8n8, RowsTheWarpStoredReachEveryLaneWhereTheLayoutPutsThem) {
+  std::mt19937 gen(31);
+  std::vector<uint8_t> smem(512);
+  for (auto& b : smem) b = static_cast<uint8_t>(gen());
+  std::vector<uint32_t> slots(32);
+  std::iota(slots.begin(), slots.end(), 0u);
+  std::shuffle(slots.begin(), slots.end(), gen);
+  std::vector<uint32_t> offs;
+  for (uint32_t slot : slots) offs.push_back(16 * slot);
+  for (int matrices : {1, 2, 4})
+    for (bool trans : {false, true}) {
+      const std::string inst =
+          "ldmatrix.sync.aligned.m8n8.x" + std::to_string(matrices) + (trans ? ".trans" : "") + ".shared.b16";
+      const std::string text = m8n8_kernel(inst, matrices);
+      if (have_ptxas()) {
+        const auto as = run_ptxas(text, "sm_80");
+        EXPECT_TRUE(as.ok) << as.log;
+      }
+      EmuRun r;
+      r.buffer(smem, "in");
+      r.buffer(offs, "offs");
+      const uint64_t o = r.buffer(std::vector<uint32_t>(32u * static_cast<unsigned>(matrices)), "out");
+      r.launch(text, "t", {1, 1, 1}, {32, 1, 1});
+      const auto got = r.read<uint32_t>(o, 32u * static_cast<unsigned>(matrices));
+      for (int l = 0; l < 32; ++l)
+        for (int i = 0; i < matrices; ++i)
+          EXPECT_EQ(got[static_cast<size_t>(l * matrices + i)], want_m8n8(smem, offs, l, i, trans))
+              << inst << " lane " << l << " r" << i;
+    }
+}
+
 // Forms the validator refuses first by default: the emulator's own decoding names the fault.
 TEST(LdmatrixSubByte, MalformedFormsAreReportedUnvalidated) {
   const struct {

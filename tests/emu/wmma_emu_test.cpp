@@ -530,27 +530,27 @@ TEST(WmmaEmu, ReportsUninitializedSharedMemoryAndRaces) {
   assemble(ptx);
   const std::string e = run_error(ptx, 32);
   EXPECT_NE(e.find("never written in this CTA"), std::string::npos) << e;
-  // Each lane writes 4 bytes of the matrix, then the warp loads it with no barrier between:
-  // lanes read what other lanes wrote, a race.
-  const std::string racy = load_kernel(smem, R"(  mov.u32 %t, %tid.x;
+  // Two warps write the matrix, then warp 0 writes a part again and both load it with no
+  // barrier between: warp 1's load (its only read) and warp 0's write race. (Warp 0's own load is
+  // ordered with its lanes' writes: wmma.load is .sync.aligned, a synchronization point of the warp.)
+  const std::string racy = load_kernel(smem, R"(  .reg .pred %p;
+  mov.u32 %t, %tid.x;
+  setp.lt.u32 %p, %t, 32;
   shl.b32 %t, %t, 2;
   mov.u32 %u, sm;
   add.u32 %u, %u, %t;
   st.shared.u32 [%u], %t;
-  st.shared.u32 [%u+128], %t;
   st.shared.u32 [%u+256], %t;
-  st.shared.u32 [%u+384], %t;
   bar.sync 0;
-  st.shared.u32 [%u], %t;
+  @%p st.shared.u32 [%u], %t;
 )");
   assemble(racy);
-  std::string r = run_error(racy, 32);
-  EXPECT_NE(r.find("shared-memory race"), std::string::npos) << r;
-  EXPECT_NE(r.find("wmma.load.a"), std::string::npos) << r;
-  // With __syncwarp-like barrier after the writes: no report.
+  std::string r = run_error(racy, 64);
+  EXPECT_NE(r.find("shared-memory race: a write of shared+0 after a read by thread (32,0,0)"), std::string::npos) << r;
+  // With a barrier after the writes: no report.
   const std::string synced = racy.substr(0, racy.rfind("  wmma.load")) + "  bar.sync 0;\n" + racy.substr(racy.rfind("  wmma.load"));
   assemble(synced);
-  r = run_error(synced, 32);
+  r = run_error(synced, 64);
   EXPECT_EQ(r, "");
 }
 
