@@ -247,7 +247,7 @@ class Runner {
       init_cta(ctas_[r], x0 + r % cdim_[0], y0 + r / cdim_[0] % cdim_[1], z0 + r / (cdim_[0] * cdim_[1]), r);
     cluster_phase_ = 0;
     c_ = &ctas_[0];
-    uint64_t steps = 0;
+    uint64_t steps = 0, next_poll = LaunchWatch::kPollSteps;
     int idle_rounds = 0;  // rounds in which every running warp only spun on an mbarrier wait
     for (;;) {
       bool progressed = false, any_live = false, all_spinning = true, any_cluster_wait = false, any_waiting = false;
@@ -262,10 +262,13 @@ class Runner {
           for (uint32_t quantum = kQuantum; w.live && !w.waiting && !w.yield && quantum; --quantum) {
             step(w);
             progressed = stepped = true;
+            steps += std::exchange(bulk_steps_, 0);
             if (++steps > opt_.max_steps) [[unlikely]]
               hung(fmt::format("still running after {} warp instructions (the limit: Options::max_steps, ptxpp run --max-steps)", opt_.max_steps));
-            if (steps % LaunchWatch::kPollSteps == 0 && !keep_running()) [[unlikely]]
-              return false;
+            if (steps >= next_poll) [[unlikely]] {
+              next_poll = steps + LaunchWatch::kPollSteps;
+              if (!keep_running()) return false;
+            }
           }
           // progress: a warp ran and did not end spinning (a warp already at a barrier waits for the others)
           if (w.live && !w.yield && stepped) all_spinning = false;
@@ -501,7 +504,8 @@ class Runner {
   }
 
   // ---- memory --------------------------------------------------------------------------------
-  uint8_t* access(Warp& w, int lane, const DInst& in, const Opnd& a, unsigned size, bool store) {
+  // `align`: the alignment the access needs when it is not its size's (0: min(size, 16)).
+  uint8_t* access(Warp& w, int lane, const DInst& in, const Opnd& a, unsigned size, bool store, unsigned align = 0) {
     uint64_t addr = (a.slot != kNoSlot ? reg(w, a.slot, lane) : 0) + a.imm;
     Space sp = in.space;
     if (a.symbol && a.space == Space::Local) {  // a frame variable (.local, or a call's .param): relative to the frame
@@ -509,19 +513,20 @@ class Runner {
       addr += w.sp[lane];
     }
     if (sp == Space::Generic && a.symbol && a.slot == kNoSlot) sp = a.space;
-    return resolve(w, lane, sp, addr, size, store);
+    return resolve(w, lane, sp, addr, size, store, align);
   }
 
   static bool in_param_window(uint64_t addr) { return addr >= kParamWindow && addr < kParamWindow + kWindowSize; }
   // The bytes at `addr` in space `sp` (Generic: by the address's window), checked.
-  uint8_t* resolve(Warp& w, int lane, Space sp, uint64_t addr, unsigned size, bool store) {
+  uint8_t* resolve(Warp& w, int lane, Space sp, uint64_t addr, unsigned size, bool store, unsigned align = 0) {
     if (sp == Space::Generic && in_param_window(addr)) sp = Space::Param, addr -= kParamWindow;
     if (sp == Space::Generic) {
       if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::SharedCluster, addr -= kSharedWindow;
       else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) sp = Space::Local, addr -= kLocalWindow;
       else sp = Space::Global;
     }
-    if (opt_.check_memory && size > 1 && addr % std::min<unsigned>(size, 16) != 0)
+    if (align == 0) align = std::min<unsigned>(size, 16);
+    if (opt_.check_memory && align > 1 && addr % align != 0)
       fail(w, lane, fmt::format("misaligned {}-byte {} at {}", size, store ? "store" : "load", describe(sp, addr)));
     if (sp == Space::SharedCluster) {
       const uint64_t field = addr >> kRankShift;
@@ -802,6 +807,7 @@ class Runner {
   LaunchBudget& budget_;
   LaunchWatch& watch_;
   uint64_t held_ = 0;       // bytes of budget_ this runner holds (given back when it ends)
+  uint64_t bulk_steps_ = 0; // steps a bulk instruction adds for its work beyond one (st.bulk, cp.async.bulk)
   uint64_t heap_used_ = 0;  // device malloc, this runner's share
   uint64_t mbar_epoch_ = 0;                        // changes with every arrival and transaction (in the cluster)
   uint64_t mbar_generation_ = 0;                   // mbarrier.init count (Mbarrier::generation)
@@ -2090,6 +2096,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
           at.imm += done;
           std::memset(access(w, l, in, at, 8, true), 0, 8);
         }
+        bulk_steps_ += size / 64;  // its checked accesses count against max_steps: it bounds time
       });
       return;
     case Opc::WarpSync:
@@ -2486,6 +2493,7 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
         in_param_window((o[1].slot != kNoSlot ? reg(w, o[1].slot, l) : 0) + o[1].imm))
       src_in.space = Space::Generic;
     const uint32_t chunk = in.sub == 0 ? static_cast<uint32_t>(n) : 16;
+    bulk_steps_ += n / 128;  // a bulk copy's checked accesses count against max_steps
     // .multicast::cluster: the same shared offsets in each CTA of the mask
     const std::vector<uint32_t> ranks = (in.flags & kMulticast) ? mask_ranks(w, l, value(w, o[4], l)) : std::vector<uint32_t>{};
     for (size_t ti = 0; ti < std::max<size_t>(ranks.size(), 1); ++ti) {
@@ -2495,7 +2503,8 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
         d_at.imm += done, s_at.imm += done;
         uint8_t* dst = access(w, l, in, d_at, chunk, true);
         if (done < src_n) {
-          const uint8_t* src = access(w, l, src_in, s_at, static_cast<unsigned>(std::min<uint64_t>(chunk, src_n - done)), false);
+          // src-size bytes are read; the source is aligned to the copy's size all the same
+          const uint8_t* src = access(w, l, src_in, s_at, static_cast<unsigned>(std::min<uint64_t>(chunk, src_n - done)), false, std::min(chunk, 16u));
           std::memmove(dst, src, std::min<uint64_t>(chunk, src_n - done));
         }
         if (src_n < done + chunk) std::memset(dst + (src_n > done ? src_n - done : 0), 0, done + chunk - std::max(src_n, done));

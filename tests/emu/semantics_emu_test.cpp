@@ -487,5 +487,34 @@ TEST(EmuSemantics, CpAsyncFromAKernelParameter) {
   for (size_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], want[i]) << "word " << i;
 }
 
+// cp.async with a src-size below the copy's size reads src-size bytes from a source aligned to the
+// copy's size (it was reported as a "misaligned 3-byte load"), and zero-fills the rest.
+TEST(EmuSemantics, CpAsyncWithASmallerSourceSize) {
+  const std::string text = std::string(kHeader) + R"(.shared .align 16 .b8 s[16];
+
+.visible .entry t(.param .u64 p, .param .u64 out)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<3>;
+	ld.param.u64 %rd1, [p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, 0xffffffff;
+	st.shared.u32 [s], %r1;
+	cp.async.ca.shared.global [s], [%rd2], 4, 3;
+	cp.async.wait_all;
+	ld.shared.u32 %r2, [s];
+	ld.param.u64 %rd3, [out];
+	st.global.u32 [%rd3], %r2;
+	ret;
+}
+)";
+  expect_assembles(text);
+  EmuRun r;
+  r.buffer(std::vector<uint8_t>{0x11, 0x22, 0x33, 0x44}, "p");
+  const uint64_t out = r.buffer(std::vector<uint32_t>{0}, "out");
+  r.launch(text, "t", {1, 1, 1}, {1, 1, 1});
+  EXPECT_EQ(r.read<uint32_t>(out, 1)[0], 0x00332211u);  // three bytes copied, the fourth zero-filled
+}
+
 }  // namespace
 }  // namespace ptx::test
