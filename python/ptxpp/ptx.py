@@ -105,3 +105,6 @@ class _Warp:
 
 
 warp = _Warp()
+
+# The architecture helpers, as C++'s ptx::ampere (docs/dsl.md): ptx.ampere.mma(...), ...
+ampere = _core.ampere

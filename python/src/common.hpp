@@ -98,5 +98,6 @@ void bind_control(nb::module_& m);
 void bind_kernel(nb::module_& m);
 void bind_smem_warp(nb::module_& m);
 void bind_run(nb::module_& m);
+void bind_ampere(nb::module_& m);
 
 }  // namespace ptxpy

@@ -46,4 +46,5 @@ NB_MODULE(_core, m) {
   ptxpy::bind_kernel(m);
   ptxpy::bind_smem_warp(m);
   ptxpy::bind_run(m);
+  ptxpy::bind_ampere(m);
 }
