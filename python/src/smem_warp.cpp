@@ -1,6 +1,7 @@
 // Shared memory (static, or dynamic past 48 KB, as the C++ DSL decides) and the warp helpers.
 #include <fmt/format.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "common.hpp"
 
@@ -18,6 +19,40 @@ struct PyBuffer {
 };
 
 nb::object wrap(ptx::Operand o) { return nb::cast(PyOperand{o, ptx::dsl::running_trace_id()}); }
+
+// buf[i] of a rank-2 buffer: the first indices, waiting for the rest.
+struct PyElement {
+  nb::object buffer;  // the PyBuffer
+  std::vector<ptx::smem::Index> indices;
+};
+
+void add_indices(std::vector<ptx::smem::Index>& out, nb::handle key) {
+  auto one = [&](nb::handle k) {
+    if (nb::isinstance<PyReg>(k))
+      out.emplace_back(nb::inst_ptr<PyReg>(k)->reg);
+    else if (PyLong_Check(k.ptr()) && !PyBool_Check(k.ptr()))
+      out.emplace_back(nb::cast<int64_t>(k));
+    else
+      throw nb::type_error("a shared array index is an int or a .u32 register");
+  };
+  if (PyTuple_Check(key.ptr()))
+    for (nb::handle k : key) one(k);
+  else
+    one(key);
+}
+
+// All indices: the load; fewer: a PyElement (the indices checked now).
+nb::object index(nb::handle buffer, std::vector<ptx::smem::Index> indices) {
+  const ptx::smem::Buffer& b = nb::inst_ptr<PyBuffer>(buffer)->get();
+  const ptx::smem::Element e = b.at(indices, here());
+  if (indices.size() < b.shape().size()) return nb::cast(PyElement{nb::borrow(buffer), std::move(indices)});
+  return make_reg(e.load(here()));
+}
+
+void store(nb::handle buffer, const std::vector<ptx::smem::Index>& indices, nb::handle value) {
+  const ptx::smem::Buffer& b = nb::inst_ptr<PyBuffer>(buffer)->get();
+  b.at(indices, here()).store(to_operand(value, floats_for(b.dtype())), here());
+}
 
 }  // namespace
 
@@ -38,24 +73,47 @@ void bind_smem_warp(nb::module_& m) {
       .def_prop_ro("dtype", [](const PyBuffer& b) { return b.buf.dtype(); })
       .def_prop_ro("symbol", [](const PyBuffer& b) { return b.buf.symbol(); })
       .def_prop_ro("offset", [](const PyBuffer& b) { return b.buf.offset(); })
+      .def_prop_ro("shape", [](const PyBuffer& b) { return nb::tuple(nb::cast(b.buf.shape())); })
+      .def(
+          "__getitem__",
+          [](nb::handle self, nb::handle key) {
+            std::vector<ptx::smem::Index> idx;
+            add_indices(idx, key);
+            return index(self, std::move(idx));
+          },
+          "buf[i, j] / buf[i][j] with all indices: address arithmetic + ld.shared into a fresh register")
+      .def(
+          "__setitem__",
+          [](nb::handle self, nb::handle key, nb::handle value) {
+            std::vector<ptx::smem::Index> idx;
+            add_indices(idx, key);
+            store(self, idx, value);
+          },
+          "buf[warp, 0] = acc: address arithmetic + st.shared")
       .def("__repr__", [](const PyBuffer& b) {
         return fmt::format("<ptxpp.smem.Buffer {} bytes at {}+{}>", b.buf.bytes(), b.buf.symbol(), b.buf.offset());
+      });
+  nb::class_<PyElement>(m, "BufferElement", "buf[i] of a buffer of higher rank: index it further")
+      .def("__getitem__",
+           [](const PyElement& e, nb::handle key) {
+             std::vector<ptx::smem::Index> idx(e.indices.begin(), e.indices.end());
+             add_indices(idx, key);
+             return index(e.buffer, std::move(idx));
+           })
+      .def("__setitem__", [](const PyElement& e, nb::handle key, nb::handle value) {
+        std::vector<ptx::smem::Index> idx(e.indices.begin(), e.indices.end());
+        add_indices(idx, key);
+        store(e.buffer, idx, value);
       });
   m.def(
       "smem_alloc",
       [](ptx::DType t, nb::handle shape, uint32_t align, ptx::smem::Swizzle s) {
-        int64_t elems = 1;
         std::vector<int64_t> dims;
         if (PyLong_Check(shape.ptr()))
           dims.push_back(nb::cast<int64_t>(shape));
         else
           for (nb::handle d : shape) dims.push_back(nb::cast<int64_t>(d));
-        for (int64_t d : dims) {
-          if (d <= 0) throw ptx::Error(fmt::format("shared memory dimension {} is not positive", d), {});
-          if (elems > (int64_t{1} << 40) / d) throw ptx::Error("shared memory allocation too large", {});
-          elems *= d;
-        }
-        return PyBuffer{ptx::smem::alloc(t, {elems}, align, s, here()), ptx::dsl::running_trace_id()};
+        return PyBuffer{ptx::smem::alloc(t, dims, align, s, here()), ptx::dsl::running_trace_id()};
       },
       nb::arg("dtype"), nb::arg("shape"), nb::arg("align") = 16, nb::arg("swizzle") = ptx::smem::Swizzle::None);
   m.def(

@@ -38,7 +38,7 @@ def test_above_48_kb_shared_memory_goes_dynamic():
 def test_shared_memory_errors():
     with pytest.raises(ptxpp.Error, match="shared memory dimension 0 is not positive"):
         trace(lambda x: smem.alloc(f32, (4, 0)))
-    with pytest.raises(ptxpp.Error, match="uses 409600 bytes of shared memory; sm_90a allows 232448"):
+    with pytest.raises(ptxpp.Error, match=r"test_smem_warp.py:\d+: this shared memory allocation \(.f32\[102400\], 409600 bytes\) brings the kernel to 409600 bytes; sm_90a allows 232448"):
         trace(lambda x: smem.alloc(f32, 102400))
 
 
@@ -58,3 +58,48 @@ def test_elect_one_needs_sm90():
     assert "elect.sync" in trace(lambda x: ptx.warp.elect_one())
     with pytest.raises(ptxpp.Error, match="sm_90"):
         trace(lambda x: ptx.warp.elect_one(), arch="sm_80")
+
+
+def test_shared_arrays_indexed_with_registers(lines):
+    def body(x):
+        partials = smem.alloc(f32, (8, 2))
+        assert partials.shape == (8, 2)
+        warp = ptx.read(ptx.special.tid.x(), u32) >> 5
+        acc = reg.scalar(f32)
+        partials[warp][1] = acc
+        partials[3, 0] = acc
+        v = partials[warp, 1]
+        with pytest.raises(ptxpp.Error, match="index 8 is outside dimension 0 of the shared array \\(size 8\\)"):
+            partials[8]
+
+    assert lines(body) == [".shared .align 16 .b8 smem[64];", "mov.u32 \t%r1, %tid.x;", "shr.u32 \t%r2, %r1, 5;", "mov.u32 \t%r3, smem;",
+                           "mad.lo.u32 \t%r3, %r2, 8, %r3;", "st.shared.f32 \t[%r3+4], %f1;", "st.shared.f32 \t[smem+24], %f1;",
+                           "mov.u32 \t%r4, smem;", "mad.lo.u32 \t%r4, %r2, 8, %r4;", "ld.shared.f32 \t%f2, [%r4+4];"]
+
+
+@ptxpp.kernel(out_specs=(Tile(1, f32),), block=64, arch="sm_90a")
+def block_sum(y):
+    """The sum of the thread indices of a 64-thread block: warp sums through shared memory."""
+    partials = smem.alloc(f32, (2, 1))
+    tid = ptx.read(ptx.special.tid.x(), u32)
+    v = reg.scalar(f32)
+    ptx.inst.cvt.rn.f32.u32(v, tid)
+    total = ptx.warp.reduce_sum(v)
+    lane, warp = tid & 31, tid >> 5
+
+    @ptx.if_(lane == 0)
+    def _():
+        partials[warp][0] = total  # mov.u32; mad.lo.u32; st.shared.f32
+
+    ptx.inst.bar.sync(0)
+
+    @ptx.if_(tid == 0)
+    def _():
+        s = partials[0, 0] + partials[1, 0]
+        ptx.inst.st.global_.f32(ptx.addr(y.global_ptr()), s)
+
+    ptx.ret()
+
+
+def test_a_block_reduction_through_indexed_shared_memory_runs():
+    assert block_sum()[0] == sum(range(64))

@@ -193,6 +193,9 @@ class Trace {
   Trace* saved_ = nullptr;
 };
 
+// Bytes of shared memory a block may use on the target (static + dynamic).
+uint64_t smem_limit(spec::Target t);
+
 // Copies an operand of a parsed module into `to`, with the kind its shape says
 // (registers from text have no type: they fit any register slot).
 Operand import_operand(const ir::Module& from, ir::ExprId id, ir::Module& to);
