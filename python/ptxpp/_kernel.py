@@ -90,6 +90,7 @@ class KernelFunction:
                     self.symbols.append(s)
         self._check_signature()
         self._kernels = {}  # template key -> the C++ kernel
+        self._torch_ops = {}  # (template, bindings, arch) -> its torch custom op (ptxpp._torch_op)
         self._lock = threading.Lock()
 
     def _check_signature(self):
@@ -223,6 +224,9 @@ class KernelFunction:
     def __call__(self, *args, **kwargs):
         """Runs the kernel on arrays: NumPy arrays (and CPU torch tensors) on the CPU emulator.
         Inputs (and scalars) in order; the outputs may follow, else they are allocated and returned."""
+        if any(type(a).__module__.startswith("torch") for a in args):
+            from . import _torch_op
+            return _torch_op.call(self, args, kwargs)
         from . import _call
         return _call.call(self, args, kwargs)
 

@@ -22,12 +22,27 @@ def test_tensor_mismatches_name_the_argument():
         axpy(torch.zeros(8, dtype=torch.float64), 1.0)
     with pytest.raises(ValueError, match="argument 'x' is not contiguous"):
         axpy(torch.zeros(16)[::2], 1.0)
-    if torch.cuda.is_available():
-        pytest.skip("a GPU is present: CUDA tensors are not refused there")
-    with pytest.raises(ptxpp.Error, match="from Python, kernels run on CPU tensors"):
-        axpy(torch.zeros(8, device="meta"), 1.0)
+    meta = torch.zeros(8, device="meta")
+    with pytest.raises(ptxpp.Error, match="argument 'x' is on meta; from Python, kernels run on CPU tensors"):
+        axpy(meta, torch.zeros(8, device="meta"), 1.0)  # outputs given: the eager path, which runs only on the CPU
+
+
+def test_meta_tensors_get_the_output_shapes_from_the_fake_implementation():
+    y = axpy(torch.zeros(8, device="meta"), 1.0)
+    assert y.device.type == "meta" and y.shape == (8,) and y.dtype == torch.float32
 
 
 def test_tensors_that_require_grad_are_read():
     x = torch.arange(8, dtype=torch.float32, requires_grad=True)
-    assert np.array_equal(axpy(x, 1.0).numpy(), np.arange(8, dtype=np.float32))
+    assert np.array_equal(axpy(x, 1.0).detach().numpy(), np.arange(8, dtype=np.float32))
+
+
+def test_under_torch_compile_fullgraph():
+    x = torch.arange(64, dtype=torch.float32)
+
+    def f(v):
+        return axpy(v * 2, 0.5) + 1
+
+    compiled = torch.compile(f, fullgraph=True, backend="eager")
+    assert torch.equal(compiled(x), x + 1)
+    assert torch.equal(compiled(x[:32]), x[:32] + 1)  # another N: the kernel traced for it

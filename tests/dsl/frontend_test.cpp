@@ -47,7 +47,7 @@ TEST(Frontend, BodyParamsTakesTheParametersAsAList) {
     Tensor x(ps[0]);
     Scalar s(ps[1]);
     EXPECT_EQ(x.dim(0), 64);
-    Reg v = s.load();
+    [[maybe_unused]] Reg v = s.load();
     ptx::ret();
   });
   const std::string text = k.ptx({{"N", 64}});
