@@ -62,6 +62,14 @@ class _Arg:
             raise TypeError(f"kernel {kernel.name}: argument '{self.name}' must be an array (NumPy, torch), "
                             f"not {type(value).__name__}")
 
+    @classmethod
+    def described(cls, kernel, index, shape, dtype):
+        """An argument known only by its shape and NumPy dtype (a JAX array under jit)."""
+        arg = cls.__new__(cls)
+        arg.name, arg.result, arg.array = kernel.arg_names[index], None, None
+        arg.shape, arg.np_dtype, arg.dtype_name = tuple(shape), np.dtype(dtype), np.dtype(dtype).name
+        return arg
+
     def check_dtype(self, kernel, spec):
         if self.np_dtype is None:  # torch bf16
             ok = spec.dtype.name == "bf16"

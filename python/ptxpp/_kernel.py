@@ -224,9 +224,13 @@ class KernelFunction:
     def __call__(self, *args, **kwargs):
         """Runs the kernel on arrays: NumPy arrays (and CPU torch tensors) on the CPU emulator.
         Inputs (and scalars) in order; the outputs may follow, else they are allocated and returned."""
+        # (startswith: what torch.compile's tracer follows without a graph break)
         if any(type(a).__module__.startswith("torch") for a in args):
             from . import _torch_op
             return _torch_op.call(self, args, kwargs)
+        if any(type(a).__module__.startswith("jax") for a in args):
+            from . import _jax_call
+            return _jax_call.call(self, args, kwargs)
         from . import _call
         return _call.call(self, args, kwargs)
 
