@@ -31,12 +31,12 @@ else:
     import os as _os
 
     from . import ptx, reg, smem, types
-    from ._kernel import KernelFunction, Scalar, Tensor, Tile, kernel
+    from ._kernel import KernelFunction, Scalar, Tensor, TensorMap, Tile, kernel
 
     _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
     Error = _core.Error
     ChainError = _core.ChainError
     DType = _core.DType
     Traced = _core.Traced
-    __all__ = ["kernel", "KernelFunction", "Tile", "Tensor", "Scalar", "ptx", "reg", "smem", "types", "Error",
+    __all__ = ["kernel", "KernelFunction", "Tile", "Tensor", "TensorMap", "Scalar", "ptx", "reg", "smem", "types", "Error",
                "ChainError", "DType", "Traced", "__version__"]

@@ -118,6 +118,8 @@ def _scalar_bytes(kernel, spec, name, value):
 
 
 def call(kernel, args, kwargs):
+    if any(not isinstance(p, (Tile, Scalar)) for p in kernel.params):
+        raise TypeError(f"kernel {kernel.name} takes a tensor map: launching it from Python is not supported yet")
     kwargs = dict(kwargs)
     tensor_idx = [i for i, p in enumerate(kernel.params) if isinstance(p, Tile)]
     input_idx = [i for i in tensor_idx if not kernel.outputs[i]]

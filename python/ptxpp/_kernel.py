@@ -62,6 +62,18 @@ class Scalar:
         return f"Scalar({self.name!r}, {self.dtype.name})"
 
 
+class TensorMap:
+    """A TMA descriptor parameter: ``TensorMap("a")`` is ``.param .align 64 .b8 NAME_a[128]``
+    (the body's ``a.generic_address()`` is ``mov.b64`` + ``cvta.param.u64``). Kernels that take
+    one can be traced and printed; launching them from Python is not supported yet."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"TensorMap({self.name!r})"
+
+
 def _keyword_names(f):
     """The parameter names of a grid/block callable (each a shape variable or template parameter)."""
     return [p.name for p in inspect.signature(f).parameters.values()
@@ -81,8 +93,8 @@ class KernelFunction:
         self.grid, self.block, self.cluster, self.arch = grid, block, cluster, arch
         self.debug, self.ptx_version_, self.directives = debug, ptx_version, dict(directives)
         for p in self.params:
-            if not isinstance(p, (Tile, Scalar)):
-                raise TypeError(f"kernel {self.name}: a parameter spec is a Tile or a Scalar, not {p!r}")
+            if not isinstance(p, (Tile, Scalar, TensorMap)):
+                raise TypeError(f"kernel {self.name}: a parameter spec is a Tile, a Scalar or a TensorMap, not {p!r}")
         self.symbols = []
         for p in self.params:
             for s in p.symbols() if isinstance(p, Tile) else ():
@@ -170,6 +182,8 @@ class KernelFunction:
         for p, is_out in zip(self.params, self.outputs):
             if isinstance(p, Scalar):
                 k.scalar(p.name, p.dtype)
+            elif isinstance(p, TensorMap):
+                k.tensor_map(p.name)
             elif is_out:
                 k.output(p.dtype, list(p.shape), p.name)
             else:

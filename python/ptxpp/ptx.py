@@ -106,5 +106,6 @@ class _Warp:
 
 warp = _Warp()
 
-# The architecture helpers, as C++'s ptx::ampere (docs/dsl.md): ptx.ampere.mma(...), ...
+# The architecture helpers, as C++'s ptx::ampere / ptx::hopper (docs/dsl.md): ptx.ampere.mma(...), ...
 ampere = _core.ampere
+hopper = _core.hopper

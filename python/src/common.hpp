@@ -85,6 +85,8 @@ void check_same_trace(uint32_t trace, const char* what);
 void assign(ptx::Reg& dst, nb::handle value);
 
 nb::object make_reg(ptx::Reg&& r);
+// The C++ buffer of a smem.alloc result (of the running trace), or TypeError.
+const ptx::smem::Buffer& buffer_of(nb::handle h);
 // The Python spelling of a modifier or name of the ISA table: the leading dot dropped,
 // `::` -> `_`, a leading digit gets `_`, a Python keyword a trailing `_` (global_, and_).
 std::string python_name(std::string_view ptx_spelling);
@@ -99,5 +101,6 @@ void bind_kernel(nb::module_& m);
 void bind_smem_warp(nb::module_& m);
 void bind_run(nb::module_& m);
 void bind_ampere(nb::module_& m);
+void bind_hopper(nb::module_& m);
 
 }  // namespace ptxpy

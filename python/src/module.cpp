@@ -47,4 +47,5 @@ NB_MODULE(_core, m) {
   ptxpy::bind_smem_warp(m);
   ptxpy::bind_run(m);
   ptxpy::bind_ampere(m);
+  ptxpy::bind_hopper(m);
 }

@@ -56,6 +56,11 @@ void store(nb::handle buffer, const std::vector<ptx::smem::Index>& indices, nb::
 
 }  // namespace
 
+const ptx::smem::Buffer& buffer_of(nb::handle h) {
+  if (!nb::isinstance<PyBuffer>(h)) throw nb::type_error("expected a shared memory buffer (smem.alloc(...))");
+  return nb::inst_ptr<PyBuffer>(h)->get();
+}
+
 void bind_smem_warp(nb::module_& m) {
   nb::enum_<ptx::smem::Swizzle>(m, "Swizzle", "CuTe's Swizzle<B,4,3> on byte offsets")
       .value("None_", ptx::smem::Swizzle::None)
