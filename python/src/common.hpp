@@ -85,6 +85,8 @@ void check_same_trace(uint32_t trace, const char* what);
 void assign(ptx::Reg& dst, nb::handle value);
 
 nb::object make_reg(ptx::Reg&& r);
+// The registers of a reg.array result, or TypeError.
+const ptx::RegArray& reg_array_of(nb::handle h);
 // The C++ buffer of a smem.alloc result (of the running trace), or TypeError.
 const ptx::smem::Buffer& buffer_of(nb::handle h);
 // The Python spelling of a modifier or name of the ISA table: the leading dot dropped,

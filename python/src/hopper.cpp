@@ -77,6 +77,83 @@ const hop::Mbarrier& bar_of(nb::handle h) {
   return nb::inst_ptr<PyMbarrier>(h)->get();
 }
 
+hop::WgmmaKind checked_kind(ptx::DType a, ptx::DType b, ptx::DType d, bool satfinite) {
+  const hop::WgmmaKind k{a, b, d, satfinite};
+  if (const char* problem = hop::wgmma_kind_info(k).problem)
+    throw ptx::Error(fmt::format("not a wgmma.mma_async kind: {}", problem), {});
+  return k;
+}
+
+void bind_wgmma(nb::module_& h) {
+  nb::enum_<hop::DescSwizzle>(h, "DescSwizzle")
+      .value("None_", hop::DescSwizzle::None)
+      .value("B128", hop::DescSwizzle::B128)
+      .value("B64", hop::DescSwizzle::B64)
+      .value("B32", hop::DescSwizzle::B32);
+  nb::class_<hop::MatrixDescriptor>(h, "MatrixDescriptor", "A wgmma shared-memory matrix descriptor's fields")
+      .def_rw("start", &hop::MatrixDescriptor::start)
+      .def_rw("lbo", &hop::MatrixDescriptor::lbo)
+      .def_rw("sbo", &hop::MatrixDescriptor::sbo)
+      .def_rw("base_offset", &hop::MatrixDescriptor::base_offset)
+      .def_rw("swizzle", &hop::MatrixDescriptor::swizzle)
+      .def("bits", [](const hop::MatrixDescriptor& d) { return d.bits(python_location()); })
+      .def_static("decode", &hop::MatrixDescriptor::decode)
+      .def("__eq__", [](const hop::MatrixDescriptor& x, const hop::MatrixDescriptor& y) { return x == y; });
+  h.def("k_major", &hop::k_major, nb::arg("start"), nb::arg("swizzle"), nb::arg("sbo"), nb::arg("lbo") = 16);
+  h.def("mn_major", &hop::mn_major, nb::arg("start"), nb::arg("swizzle"), nb::arg("lbo"), nb::arg("sbo"));
+  h.def(
+      "make_descriptor",
+      [](nb::handle addr, const hop::MatrixDescriptor& d) {
+        return make_reg(hop::make_descriptor(reg_of(addr), d, here()));
+      },
+      "the 64-bit descriptor of a shared matrix at a 32-bit shared address (five instructions)");
+  h.def("wgmma_fence", [] { hop::wgmma_fence(here()); });
+  h.def("wgmma_commit", [] { hop::wgmma_commit(here()); });
+  h.def("wgmma_wait", [](int n) { hop::wgmma_wait(n, here()); });
+  nb::class_<hop::WgmmaKind>(h, "WgmmaKind", "A, B and D types of wgmma.mma_async (checked)")
+      .def(
+          "__init__",
+          [](hop::WgmmaKind* self, ptx::DType a, ptx::DType b, ptx::DType d, bool satfinite) {
+            new (self) hop::WgmmaKind(checked_kind(a, b, d, satfinite));
+          },
+          nb::arg("a"), nb::arg("b"), nb::arg("d"), nb::arg("satfinite") = false)
+      .def_ro("a", &hop::WgmmaKind::a)
+      .def_ro("b", &hop::WgmmaKind::b)
+      .def_ro("d", &hop::WgmmaKind::d);
+  h.def(
+      "mma_async",
+      [](int n, nb::handle kind, nb::handle acc, int first, nb::handle a, nb::handle desc_b, nb::handle scale_d,
+         int scale_a, int scale_b, int trans_a, int trans_b, int first_a) {
+        const hop::WgmmaKind k =
+            nb::isinstance<hop::WgmmaKind>(kind)
+                ? nb::cast<hop::WgmmaKind>(kind)
+                : checked_kind(nb::cast<ptx::DType>(kind), nb::cast<ptx::DType>(kind), ptx::DType::f32, false);
+        const hop::WgmmaImmediates imm{scale_a, scale_b, trans_a, trans_b};
+        if (nb::isinstance<PyReg>(a))  // A from shared memory, through its descriptor
+          hop::mma_async(n, k, reg_array_of(acc), first, reg_of(a), reg_of(desc_b), reg_of(scale_d), imm, here());
+        else  // A from registers
+          hop::mma_async(n, k, reg_array_of(acc), first, reg_array_of(a), first_a, reg_of(desc_b), reg_of(scale_d), imm,
+                         here());
+      },
+      nb::arg("n"), nb::arg("kind"), nb::arg("acc"), nb::arg("first"), nb::arg("a"), nb::arg("desc_b"),
+      nb::arg("scale_d"), nb::arg("scale_a") = 1, nb::arg("scale_b") = 1, nb::arg("trans_a") = 0,
+      nb::arg("trans_b") = 0, nb::arg("first_a") = 0,
+      "wgmma.mma_async.sync.aligned.m64nNkK...: kind a WgmmaKind, or a 16-bit type (f32 accumulators); a: A's "
+      "descriptor, "
+      "or a reg.array holding A (from first_a)");
+  h.def(
+      "accumulator_row_col",
+      [](int n, ptx::DType d, int thread, int reg, int half) {
+        const auto [r, c] = hop::accumulator_row_col(n, d, thread, reg, half);
+        return nb::make_tuple(r, c);
+      },
+      nb::arg("n"), nb::arg("d"), nb::arg("thread"), nb::arg("reg"), nb::arg("half") = 0);
+  h.def("accumulator_slot", [](int n, ptx::DType d, int row, int col) {
+    const hop::FragmentSlot s = hop::accumulator_slot(n, d, row, col);
+    return nb::make_tuple(s.thread, s.reg, s.element);
+  });
+}
+
 }  // namespace
 
 void bind_hopper(nb::module_& m) {
@@ -210,6 +287,7 @@ void bind_hopper(nb::module_& m) {
       nb::arg("tid"), nb::arg("producer_regs") = 40, nb::arg("consumer_regs") = 232, nb::arg("producer"),
       nb::arg("consumers"),
       "warpgroup 0's first warp runs producer(), the warpgroups after it consumers(consumer_tid), with setmaxnreg");
+  bind_wgmma(h);
 }
 
 }  // namespace ptxpy

@@ -51,6 +51,11 @@ std::string describe(const ptx::Reg& r) {
 
 }  // namespace
 
+const ptx::RegArray& reg_array_of(nb::handle h) {
+  if (!nb::isinstance<PyRegArray>(h)) throw nb::type_error("expected a register array (reg.array(...))");
+  return nb::inst_ptr<PyRegArray>(h)->regs;
+}
+
 void assign(ptx::Reg& dst, nb::handle value) {
   if (nb::isinstance<PyReg>(value)) {
     PyReg* src = nb::inst_ptr<PyReg>(value);

@@ -90,3 +90,36 @@ def test_misuse_is_reported():
         trace(lambda x: hop.tma_store(x.global_ptr(), [0] * 6, smem.alloc(f32, 4).addr(0)))
     with pytest.raises(TypeError, match="expected an mbarrier"):
         trace(lambda x: hop.tma_load(smem.alloc(f32, 4).addr(0), x.global_ptr(), [0], 3))
+
+
+def test_wgmma_emits_exactly_its_instructions(lines):
+    def body(x):
+        sa = smem.alloc(ptxpp.types.bf16, (64, 64), align=1024)
+        base = sa.base()
+        da = hop.make_descriptor(base, hop.k_major(0, hop.DescSwizzle.B128, 1024))
+        db = da + 2
+        acc = reg.array(f32, 72, "acc")
+        tid = ptx.read(ptx.special.tid.x(), u32)
+        p = tid == tid
+        hop.wgmma_fence()
+        hop.mma_async(8, ptxpp.types.bf16, acc, 0, da, db, p)
+        hop.mma_async(128, ptxpp.types.f16, acc, 4, da, db, p, trans_a=1, trans_b=1)
+        hop.wgmma_commit()
+        hop.wgmma_wait(0)
+
+    got = [l for l in lines(body) if not l.startswith(".shared")]
+    acc128 = ", ".join(f"%acc{i}" for i in range(4, 68))
+    assert got == [
+        "mov.u32 \t%r1, smem;", "shr.u32 \t%r2, %r1, 4;", "and.b32 \t%r3, %r2, 16383;", "cvt.u64.u32 \t%rd2, %r3;",
+        "or.b64 \t%rd1, %rd2, 4611686293305360384;", "add.u64 \t%rd3, %rd1, 2;", "mov.u32 \t%r4, %tid.x;",
+        "setp.eq.u32 \t%p1, %r4, %r4;", "wgmma.fence.sync.aligned;",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 \t{%acc0, %acc1, %acc2, %acc3}, %rd1, %rd3, %p1, 1, 1, 0, 0;",
+        f"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 \t{{{acc128}}}, %rd1, %rd3, %p1, 1, 1, 1, 1;",
+        "wgmma.commit_group.sync.aligned;", "wgmma.wait_group.sync.aligned \t0;"]
+
+
+def test_wgmma_kinds_are_checked():
+    assert hop.WgmmaKind(ptxpp.types.e4m3, ptxpp.types.e5m2, f32).d == f32
+    with pytest.raises(ptxpp.Error, match="not a wgmma.mma_async kind: 16-bit A and B have the same type"):
+        hop.WgmmaKind(ptxpp.types.f16, ptxpp.types.bf16, f32)
+    assert hop.accumulator_row_col(8, f32, 5, 1) == (1, 3)
