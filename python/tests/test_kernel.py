@@ -121,3 +121,15 @@ def test_directives_and_version():
 
     text = k.ptx(N=4)
     assert ".version 8.7" in text and ".maxntid 128, 1, 1" in text and ".minnctapersm 2" in text
+
+
+def test_debug_lines_of_helper_instructions_are_the_users_call():
+    @ptxpp.kernel(in_specs=(Tile("N", f32),), arch="sm_90a", debug=True)
+    def d(x):
+        v = reg.scalar(f32)
+        ptx.warp.reduce_sum(v)  # ten instructions from ptxpp's own ptx.py, all at this line
+
+    text = d.ptx(N=4)
+    line = d.fn.__code__.co_firstlineno + 3
+    assert f".loc 1 {line} 0" in text and "ptx.py" not in text
+    assert text.count(".loc") == 1
