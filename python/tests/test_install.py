@@ -27,3 +27,14 @@ def test_the_15_line_rmsnorm_in_a_fresh_install(tmp_path):
         p = subprocess.run([PTXAS, "-arch=sm_90a", "rmsnorm.ptx", "-o", "rmsnorm.cubin"], capture_output=True, text=True,
                            cwd=tmp_path)
         assert p.returncode == 0, p.stderr
+
+
+def test_the_extension_takes_no_static_tls():
+    """Framework op libraries built with the core (ptxpp_add_torch_ops / jax ops) use the
+    process's small static TLS reserve; the extension must leave it to them (src/dsl/trace.hpp)."""
+    import shutil
+    readelf = shutil.which("readelf")
+    if not readelf:
+        pytest.skip("readelf (binutils) not found")
+    dynamic = subprocess.run([readelf, "-dW", ptxpp._core.__file__], capture_output=True, text=True, check=True).stdout
+    assert "STATIC_TLS" not in dynamic
