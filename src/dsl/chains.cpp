@@ -57,4 +57,25 @@ std::optional<std::string> chain_spelling(std::string_view opcode, std::span<con
   return out;
 }
 
+std::vector<ChainMove> chain_opcodes() {
+  std::vector<ChainMove> out;
+  out.reserve(std::size(kChainOpcodes));
+  for (const ChainEdge& e : kChainOpcodes)
+    out.push_back({kChainTokens[e.token].ptx, kChainTokens[e.token].cxx, static_cast<uint16_t>(e.token), e.to});
+  return out;
+}
+
+std::vector<ChainMove> chain_moves(uint32_t state) {
+  std::vector<ChainMove> out;
+  if (state >= std::size(kChainStates)) return out;
+  const ChainState& s = kChainStates[state];
+  for (uint32_t i = s.first_edge; i < s.first_edge + s.edge_count; ++i) {
+    const ChainEdge& e = kChainEdges[i];
+    out.push_back({kChainTokens[e.token].ptx, kChainTokens[e.token].cxx, static_cast<uint16_t>(e.token), e.to});
+  }
+  return out;
+}
+
+bool chain_accepting(uint32_t state) { return state < std::size(kChainStates) && kChainStates[state].accepting; }
+
 }  // namespace ptx::dsl

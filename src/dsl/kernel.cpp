@@ -34,14 +34,6 @@ Dim3 eval(const std::variant<Dim3, std::function<Dim3(const Bindings&)>>& v, con
   return std::get<1>(v)(b);
 }
 
-// Bytes of shared memory a block may use on the target (static + dynamic).
-uint64_t smem_limit(spec::Target t) {
-  switch (t.number) {
-    case 80: case 87: return 163 * 1024;
-    case 90: case 100: case 101: case 103: case 110: return 227 * 1024;
-    default: return 99 * 1024;  // sm_86, sm_89, sm_120, sm_121
-  }
-}
 
 std::string quote(std::string_view s) {
   std::string out;
@@ -254,6 +246,14 @@ void Kernel::check_arity(size_t params, size_t args) {
 }
 
 namespace dsl {
+
+uint64_t smem_limit(spec::Target t) {
+  switch (t.number) {
+    case 80: case 87: return 163 * 1024;
+    case 90: case 100: case 101: case 103: case 110: return 227 * 1024;
+    default: return 99 * 1024;  // sm_86, sm_89, sm_120, sm_121
+  }
+}
 
 KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& bindings, spec::Target target) {
   if (!k.body) throw Error(fmt::format("kernel '{}' has no body", k.name), k.where);

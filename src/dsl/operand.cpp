@@ -123,4 +123,11 @@ Operand vec(std::span<const Operand> elems) {
   return Operand(OperandKind::Vec, t, m.add_list(ir::Delim::Brace, ids), static_cast<uint8_t>(elems.size()));
 }
 
+namespace dsl {
+uint32_t running_trace_id() {
+  const Trace* t = Trace::running();
+  return t ? t->serial : 0;
+}
+}  // namespace dsl
+
 }  // namespace ptx

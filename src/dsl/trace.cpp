@@ -172,7 +172,7 @@ Trace::~Trace() {
   keep(body, g_spare.body);
 }
 
-[[gnu::tls_model("initial-exec")]] thread_local Trace* g_running = nullptr;
+PTXPP_TRACE_TLS thread_local Trace* g_running = nullptr;
 
 void Trace::no_trace(ptx::SourceLocation where) {
   throw Error("a ptx:: instruction or register used outside a kernel trace", where);

@@ -24,8 +24,16 @@ namespace ptx::dsl {
 
 class Trace;
 // The trace running on this thread. initial-exec: one load instead of a
-// __tls_get_addr call (the library is built position-independent).
-[[gnu::tls_model("initial-exec")]] extern thread_local Trace* g_running;
+// __tls_get_addr call (the library is built position-independent). A library that is
+// dlopened next to others built the same way (the Python extension, loaded with framework
+// op libraries) defines PTXPP_NO_INITIAL_EXEC_TLS: initial-exec TLS takes the process's
+// small static TLS reserve, and the third such library fails to load.
+#ifdef PTXPP_NO_INITIAL_EXEC_TLS
+#define PTXPP_TRACE_TLS
+#else
+#define PTXPP_TRACE_TLS [[gnu::tls_model("initial-exec")]]
+#endif
+PTXPP_TRACE_TLS extern thread_local Trace* g_running;
 
 struct TraceOptions {
   spec::Target target{90, 'a'};
@@ -192,6 +200,9 @@ class Trace {
   uint32_t next_reg_id_ = 0;
   Trace* saved_ = nullptr;
 };
+
+// Bytes of shared memory a block may use on the target (static + dynamic).
+uint64_t smem_limit(spec::Target t);
 
 // Copies an operand of a parsed module into `to`, with the kind its shape says
 // (registers from text have no type: they fit any register slot).

@@ -300,6 +300,37 @@ TEST(Dsl, SharedMemoryStaticThenDynamicAbove48K) {
   expect_clean(big->ptx, "sm_90a");
 }
 
+TEST(Dsl, SharedArraysIndexedWithRegisters) {
+  const auto t = trace_body([] {
+    auto partials = smem::alloc(f32, {8, 2});
+    Reg warp = read(special::tid.x(), u32) >> 5;
+    Reg acc(f32);
+    partials[warp][1] = acc;        // mov.u32 a, smem; mad.lo.u32 a, warp, 8, a; st.shared.f32 [a+4], acc
+    partials[3][0] = acc;           // constants only: st.shared.f32 [smem+24], acc
+    Reg lane = read(special::laneid(), u32);
+    [[maybe_unused]] Reg v = partials[lane][lane];   // two register indices: one mad each
+    const smem::Index idx[] = {warp, 1};
+    Reg w = partials.at(idx);
+    partials[0][0] = w;
+    ret();
+  });
+  const std::string body = t->ptx.substr(t->ptx.find("mov.u32"));
+  EXPECT_NE(body.find("mov.u32 \t%r3, smem;\n\tmad.lo.u32 \t%r3, %r2, 8, %r3;\n\tst.shared.f32 \t[%r3+4], %f1;\n"
+                      "\tst.shared.f32 \t[smem+24], %f1;\n\tmov.u32 \t%r4, %laneid;\n\tmov.u32 \t%r5, smem;\n"
+                      "\tmad.lo.u32 \t%r5, %r4, 8, %r5;\n\tmad.lo.u32 \t%r5, %r4, 4, %r5;\n\tld.shared.f32 \t%f2, [%r5];\n"),
+            std::string::npos)
+      << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
+TEST(DslErrors, SharedArrayIndices) {
+  EXPECT_NE(error_of([] { smem::alloc(f32, {8, 2})[8]; }).find("index 8 is outside dimension 0 of the shared array (size 8)"), std::string::npos);
+  EXPECT_NE(error_of([] { [[maybe_unused]] Reg v = smem::alloc(f32, {8, 2})[1]; }).find("a shared array of rank 2 accessed with 1 indices"), std::string::npos);
+  EXPECT_NE(error_of([] { smem::alloc(f32, {8})[1][0]; }).find("2 indices for a shared array of rank 1"), std::string::npos);
+  EXPECT_NE(error_of([] { smem::alloc(f32, {8})[Reg(s32)]; }).find("index register must be .u32 or .b32, not .s32"), std::string::npos);
+  EXPECT_NE(error_of([] { [[maybe_unused]] Reg v = smem::alloc(u8, {8})[1]; }).find("16-, 32- or 64-bit elements, not .u8"), std::string::npos);
+}
+
 TEST(Dsl, DebugInfoMapsInstructionsToTheseLines) {
   int line_a = 0, line_b = 0;
   auto t = trace_body(
@@ -502,16 +533,17 @@ TEST(DslErrors, SharedMemoryOverTheTargetLimit) {
   int line = 0;
   Error e = error_of([&] {
     trace_body([&] {
+      line = __LINE__ + 1;
       auto a = smem::alloc(f32, {1024, 60}, 16);  // 240 KB > 227 KB
-      line = __LINE__ - 1;
       (void)a;
     });
   });
-  EXPECT_NE(e.message().find("shared memory"), std::string::npos) << e.what();
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();  // the allocation that went over
+  EXPECT_EQ(e.message(), "this shared memory allocation (.f32[1024][60], 245760 bytes) brings the kernel to 245760 bytes; "
+                         "sm_90a allows 232448") << e.what();
   EXPECT_THROW(trace_body([] { smem::alloc(f32, {64}, 3); }), Error);
   EXPECT_THROW(trace_body([] { smem::alloc(f32, {0}, 16); }), Error);
   EXPECT_THROW(trace_body([] { smem::alloc(f32, {64}, 16, smem::Swizzle::B128); }), Error);
-  (void)line;
 }
 
 TEST(DslErrors, RegistersOfAnotherTraceOrMovedFrom) {

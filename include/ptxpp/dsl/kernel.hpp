@@ -213,6 +213,13 @@ class Kernel {
     return *this;
   }
 
+  // A body that takes the parameters as a list, for front ends in other languages (the
+  // Python DSL): it makes a Tensor, Scalar or TensorMapParam of each (is_tensor, is_tensor_map).
+  Kernel& body_params(std::function<void(std::span<const dsl::detail::Param>)> f) {
+    set_body(std::move(f));
+    return *this;
+  }
+
   // The PTX text (traced once per bindings; cached).
   std::string ptx(const Bindings& b = {}) const { return trace(b)->ptx; }
   std::shared_ptr<const Traced> trace(const Bindings& b = {}) const;

@@ -95,4 +95,10 @@ Operand pair(const Reg& d, const Reg& p);
 // An immediate of an explicit type (the exact bits of `value`).
 Operand imm(DType type, uint64_t bits);
 
+namespace dsl {
+// The id of the trace running on this thread, 0 when none is (Reg::trace() is its
+// register's): front ends that keep operands check with it that one is still usable.
+uint32_t running_trace_id();
+}  // namespace dsl
+
 }  // namespace ptx

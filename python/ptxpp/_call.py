@@ -1,0 +1,193 @@
+"""Calling a kernel on arrays: binds the shape variables from the arguments' shapes (a
+mismatch is an exception naming the argument), allocates missing outputs, and runs the
+kernel: NumPy arrays and CPU torch tensors on the CPU emulator (ptx::emu, with its
+out-of-bounds and race checks)."""
+
+import numpy as np
+
+from . import _core
+from ._kernel import Scalar, Tile
+
+_NUMPY = {
+    "f32": np.float32, "f64": np.float64, "f16": np.float16,
+    "s8": np.int8, "s16": np.int16, "s32": np.int32, "s64": np.int64,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+    "b8": np.uint8, "b16": np.uint16, "b32": np.uint32, "b64": np.uint64,
+}
+
+
+def numpy_dtype(dtype):
+    """The NumPy dtype of a ptxpp type (bf16 needs the ml_dtypes package)."""
+    if dtype.name in _NUMPY:
+        return np.dtype(_NUMPY[dtype.name])
+    if dtype.name == "bf16":
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError("bf16 arrays need the ml_dtypes package (pip install ml_dtypes)") from None
+        return np.dtype(ml_dtypes.bfloat16)
+    raise TypeError(f"no NumPy array type for {dtype.name} tensors")
+
+
+def _torch_tensor(x):
+    t = type(x)
+    return t.__module__.startswith("torch") and t.__name__ in ("Tensor", "Parameter")
+
+
+class _Arg:
+    """One array argument as the emulator gets it: a C-contiguous NumPy array, and the object to return."""
+
+    def __init__(self, kernel, index, value):
+        self.name = kernel.arg_names[index]
+        self.result = value
+        if _torch_tensor(value):
+            if value.device.type != "cpu":
+                raise _core.Error(f"kernel {kernel.name}: argument '{self.name}' is on {value.device}; from Python, "
+                                  f"kernels run on CPU tensors (the emulator) so far")
+            self.dtype_name = str(value.dtype).replace("torch.", "")
+            t = value.detach()
+            if not t.is_contiguous():
+                raise ValueError(f"kernel {kernel.name}: argument '{self.name}' is not contiguous")
+            if str(t.dtype) == "torch.bfloat16":  # NumPy has no bf16: the bits, checked as bf16 above
+                import torch
+                self.array, self.np_dtype = t.view(torch.int16).numpy(), None
+            else:
+                self.array = t.numpy()
+                self.np_dtype = self.array.dtype
+            self.shape = tuple(t.shape)
+        elif isinstance(value, np.ndarray):
+            self.array, self.shape, self.np_dtype = value, value.shape, value.dtype
+            self.dtype_name = value.dtype.name
+        else:
+            raise TypeError(f"kernel {kernel.name}: argument '{self.name}' must be an array (NumPy, torch), "
+                            f"not {type(value).__name__}")
+
+    @classmethod
+    def described(cls, kernel, index, shape, dtype):
+        """An argument known only by its shape and NumPy dtype (a JAX array under jit)."""
+        arg = cls.__new__(cls)
+        arg.name, arg.result, arg.array = kernel.arg_names[index], None, None
+        arg.shape, arg.np_dtype, arg.dtype_name = tuple(shape), np.dtype(dtype), np.dtype(dtype).name
+        return arg
+
+    def check_dtype(self, kernel, spec):
+        if self.np_dtype is None:  # torch bf16
+            ok = spec.dtype.name == "bf16"
+        else:
+            ok = self.np_dtype == numpy_dtype(spec.dtype)
+        if not ok:
+            raise TypeError(f"kernel {kernel.name}: argument '{self.name}' must be a {spec.dtype.name} array, "
+                            f"not {self.dtype_name}")
+
+
+def _bind(kernel, specs_args, bindings):
+    """Binds shape variables from the arrays (checking ranks, static dimensions, agreement)."""
+    bound_by = {k: "a keyword argument" for k in bindings}
+    for spec, arg in specs_args:
+        arg.check_dtype(kernel, spec)
+        if len(arg.shape) != len(spec.shape):
+            raise ValueError(f"kernel {kernel.name}: argument '{arg.name}' must have {len(spec.shape)} dimension(s) "
+                             f"({spec!r}), not {len(arg.shape)}")
+        for d, (want, size) in enumerate(zip(spec.shape, arg.shape)):
+            where = f"dimension {d} of '{arg.name}'"
+            if isinstance(want, int):
+                if size != want:
+                    raise ValueError(f"kernel {kernel.name}: {where} must be {want}, not {size}")
+            elif want not in bindings:
+                bindings[want], bound_by[want] = size, where
+            elif bindings[want] != size:
+                raise ValueError(f"kernel {kernel.name}: {where} is {size}, but {want} is {bindings[want]} "
+                                 f"({bound_by[want]})")
+
+
+def _scalar_bytes(kernel, spec, name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"kernel {kernel.name}: scalar '{name}' must be a number, not {type(value).__name__}")
+    dt = numpy_dtype(spec.dtype) if spec.dtype.name != "bf16" else None
+    if dt is None:
+        bits = np.array(value, dtype=np.float32).view(np.uint32)
+        rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+        return np.uint16(rounded).tobytes()
+    if np.issubdtype(dt, np.integer):
+        if isinstance(value, (float, np.floating)):
+            raise TypeError(f"kernel {kernel.name}: scalar '{name}' is a {spec.dtype.name}: give an integer, not {value!r}")
+        info = np.iinfo(dt)
+        if not info.min <= int(value) <= info.max:
+            raise ValueError(f"kernel {kernel.name}: scalar '{name}': {value} does not fit a {spec.dtype.name}")
+    return np.array(value, dtype=dt).tobytes()
+
+
+def call(kernel, args, kwargs):
+    if any(not isinstance(p, (Tile, Scalar)) for p in kernel.params):
+        raise TypeError(f"kernel {kernel.name} takes a tensor map: launching it from Python is not supported yet")
+    kwargs = dict(kwargs)
+    tensor_idx = [i for i, p in enumerate(kernel.params) if isinstance(p, Tile)]
+    input_idx = [i for i in tensor_idx if not kernel.outputs[i]]
+    scalar_idx = [i for i, p in enumerate(kernel.params) if isinstance(p, Scalar)]
+    arrays = [a for a in args if isinstance(a, np.ndarray) or _torch_tensor(a)]
+    numbers = [a for a in args if not (isinstance(a, np.ndarray) or _torch_tensor(a))]
+    if len(arrays) == len(tensor_idx):
+        given = tensor_idx
+    elif len(arrays) == len(input_idx):
+        given = input_idx
+    else:
+        raise TypeError(f"kernel {kernel.name} takes {len(input_idx)} input array(s) (and optionally "
+                        f"{len(tensor_idx) - len(input_idx)} output(s)), not {len(arrays)}")
+    values = {}
+    for i, a in zip(given, arrays):
+        values[i] = _Arg(kernel, i, a)
+    if len(numbers) > len(scalar_idx):
+        raise TypeError(f"kernel {kernel.name} takes {len(scalar_idx)} scalar(s), not {len(numbers)}")
+    scalars = dict(zip(scalar_idx, numbers))
+    for i in scalar_idx:
+        name = kernel.params[i].name
+        if name in kwargs:
+            if i in scalars:
+                raise TypeError(f"kernel {kernel.name}: scalar '{name}' given twice")
+            scalars[i] = kwargs.pop(name)
+        elif i not in scalars:
+            raise TypeError(f"kernel {kernel.name}: scalar '{name}' is missing")
+    bindings, template, arch = kernel._split(kwargs)
+    _bind(kernel, [(kernel.params[i], values[i]) for i in given], bindings)
+    outputs = []
+    for i in tensor_idx:
+        if i in values:
+            if kernel.outputs[i]:
+                outputs.append(values[i].result)
+            continue
+        spec = kernel.params[i]
+        unbound = [d for d in spec.shape if isinstance(d, str) and d not in bindings]
+        if unbound:
+            raise TypeError(f"kernel {kernel.name}: output '{kernel.arg_names[i]}' cannot be allocated: "
+                            f"{', '.join(unbound)} is bound by no input (pass it as a keyword, or pass the output)")
+        shape = tuple(bindings[d] if isinstance(d, str) else d for d in spec.shape)
+        like = next((values[j].result for j in given), None)
+        out = _allocate(like, spec.dtype, shape)
+        values[i] = _Arg(kernel, i, out)
+        outputs.append(out)
+    run_args = []
+    for i, p in enumerate(kernel.params):
+        if isinstance(p, Scalar):
+            run_args.append(_scalar_bytes(kernel, p, p.name, scalars[i]))
+        else:
+            a = values[i]
+            array = a.array
+            if not array.flags.c_contiguous:
+                if kernel.outputs[i]:
+                    raise ValueError(f"kernel {kernel.name}: output '{a.name}' must be C-contiguous")
+                array = np.ascontiguousarray(array)  # an input: read from a copy
+            run_args.append((array, array is a.array and bool(array.flags.writeable)))
+    k, _ = kernel._trace(bindings, template, arch)
+    _core.run_cpu(k, bindings, run_args)
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _allocate(like, dtype, shape):
+    if like is not None and _torch_tensor(like):
+        import torch
+        names = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16,
+                 "s8": torch.int8, "s16": torch.int16, "s32": torch.int32, "s64": torch.int64, "u8": torch.uint8}
+        if dtype.name not in names:
+            raise TypeError(f"no torch dtype for {dtype.name}")
+        return torch.zeros(shape, dtype=names[dtype.name])
+    return np.zeros(shape, dtype=numpy_dtype(dtype))

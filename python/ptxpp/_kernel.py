@@ -1,0 +1,268 @@
+"""@ptxpp.kernel: a Python function traced by the C++ DSL into a PTX kernel.
+
+    @ptxpp.kernel(in_specs=(Tile("M", "N", f32),), out_specs=(Tile("M", "N", f32),),
+                  grid=lambda M: (M, 1, 1), block=(32, 1, 1), arch="sm_90a")
+    def copy(x, y, *, N):          # keyword-only: shape variables (N) and template parameters
+        ...
+
+The function's positional parameters are the kernel's parameters in order: the in_specs, the
+out_specs, then the scalars. Its keyword-only parameters are either shape variables (names
+used in the specs' shapes: bound from the arguments' shapes, or given to ptx()) or template
+parameters (anything else: trace-time constants that change the PTX). Both key the cache.
+"""
+
+import inspect
+import threading
+
+from . import _core
+
+_state = threading.local()  # the bindings of the trace running on this thread
+
+
+class Tile:
+    """A tensor parameter: ``Tile("M", "N", f32)`` (the dimensions, static ints or symbols,
+    then the element type), or ``Tile(f32, ("M", "N"))``; ``name=`` names the .param
+    (``kernel_name``; unnamed: ``kernel_param_<i>``, as the C++ DSL)."""
+
+    def __init__(self, *args, name=""):
+        if len(args) == 2 and isinstance(args[0], _core.DType) and isinstance(args[1], (tuple, list)):
+            dtype, dims = args[0], tuple(args[1])
+        else:
+            if not args or not isinstance(args[-1], _core.DType):
+                raise TypeError("Tile(dims..., dtype): the last argument is the element type (ptxpp.types.f32, ...)")
+            dtype, dims = args[-1], tuple(args[:-1])
+        for d in dims:
+            if isinstance(d, bool) or not isinstance(d, (int, str)):
+                raise TypeError(f"Tile: a dimension is an int or a symbol name, not {d!r}")
+            if isinstance(d, int) and d <= 0:
+                raise ValueError(f"Tile: dimension {d} is not positive")
+        self.dtype, self.shape, self.name = dtype, dims, name
+
+    def symbols(self):
+        return [d for d in self.shape if isinstance(d, str)]
+
+    def __repr__(self):
+        dims = ", ".join(repr(d) for d in self.shape)
+        return f"Tile({dims}, {self.dtype.name})"
+
+
+Tensor = Tile
+
+
+class Scalar:
+    """A scalar parameter passed at launch: ``Scalar("eps", f32)`` (the body's ``eps.load()``
+    is ``ld.param.f32``)."""
+
+    def __init__(self, name, dtype):
+        if not isinstance(dtype, _core.DType):
+            raise TypeError(f"Scalar({name!r}, ...): the type is a ptxpp.types value, not {dtype!r}")
+        self.name, self.dtype = name, dtype
+
+    def __repr__(self):
+        return f"Scalar({self.name!r}, {self.dtype.name})"
+
+
+class TensorMap:
+    """A TMA descriptor parameter: ``TensorMap("a")`` is ``.param .align 64 .b8 NAME_a[128]``
+    (the body's ``a.generic_address()`` is ``mov.b64`` + ``cvta.param.u64``). Kernels that take
+    one can be traced and printed; launching them from Python is not supported yet."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"TensorMap({self.name!r})"
+
+
+def _keyword_names(f):
+    """The parameter names of a grid/block callable (each a shape variable or template parameter)."""
+    return [p.name for p in inspect.signature(f).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+class KernelFunction:
+    """A decorated kernel: ``k.ptx(**shapes_and_template_params)``, ``k.trace(...)``, ``k(arrays...)``."""
+
+    def __init__(self, fn, in_specs, out_specs, scalars, grid, block, cluster, arch, name, debug,
+                 ptx_version, directives):
+        self.fn = fn
+        self.name = name or fn.__name__
+        self.in_specs, self.out_specs, self.scalars = tuple(in_specs), tuple(out_specs), tuple(scalars)
+        self.params = list(self.in_specs) + list(self.out_specs) + list(self.scalars)
+        self.outputs = [False] * len(self.in_specs) + [True] * len(self.out_specs) + [False] * len(self.scalars)
+        self.grid, self.block, self.cluster, self.arch = grid, block, cluster, arch
+        self.debug, self.ptx_version_, self.directives = debug, ptx_version, dict(directives)
+        for p in self.params:
+            if not isinstance(p, (Tile, Scalar, TensorMap)):
+                raise TypeError(f"kernel {self.name}: a parameter spec is a Tile, a Scalar or a TensorMap, not {p!r}")
+        self.symbols = []
+        for p in self.params:
+            for s in p.symbols() if isinstance(p, Tile) else ():
+                if s not in self.symbols:
+                    self.symbols.append(s)
+        self._check_signature()
+        self._kernels = {}  # template key -> the C++ kernel
+        self._torch_ops = {}  # (template, bindings, arch) -> its torch custom op (ptxpp._torch_op)
+        self._lock = threading.Lock()
+
+    def _check_signature(self):
+        sig = inspect.signature(self.fn)
+        positional = [p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if any(p.kind == p.VAR_POSITIONAL for p in sig.parameters.values()):
+            positional = None
+        elif len(positional) != len(self.params):
+            raise TypeError(f"kernel {self.name}: the function takes {len(positional)} positional parameter(s), "
+                            f"the specs declare {len(self.params)} (in_specs, out_specs, then scalars)")
+        self.arg_names = [p.name for p in positional] if positional else [f"argument {i}" for i in range(len(self.params))]
+        keywords = {p.name: p for p in sig.parameters.values() if p.kind == p.KEYWORD_ONLY}
+        self.shape_keywords = [k for k in keywords if k in self.symbols]
+        self.template_params = {k: p.default for k, p in keywords.items() if k not in self.symbols}
+        self.takes_kwargs = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
+        for s in self.scalars + tuple(p for p in self.in_specs if isinstance(p, Scalar)):
+            if s.name in self.template_params:
+                raise TypeError(f"kernel {self.name}: '{s.name}' is both a run-time scalar and a template parameter")
+
+    # ---- keyword arguments: shape variables, template parameters, arch ----------------------
+    def _split(self, kwargs):
+        bindings, template = {}, {}
+        arch = kwargs.pop("arch", self.arch)
+        for k, v in kwargs.items():
+            if k in self.symbols:
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise TypeError(f"kernel {self.name}: shape variable {k} must be an int, not {v!r}")
+                bindings[k] = v
+            elif k in self.template_params or self.takes_kwargs:
+                template[k] = v
+            else:
+                known = self.symbols + list(self.template_params)
+                raise TypeError(f"kernel {self.name}: unknown keyword argument '{k}' "
+                                f"(shape variables and template parameters: {', '.join(known) or 'none'})")
+        for k, default in self.template_params.items():
+            if k not in template:
+                if default is inspect.Parameter.empty:
+                    raise TypeError(f"kernel {self.name}: template parameter '{k}' is missing")
+                template[k] = default
+        return bindings, template, arch
+
+    def _kernel_for(self, template, arch):
+        try:
+            key = (tuple(sorted(template.items())), arch)
+            hash(key)
+        except TypeError:
+            raise TypeError(f"kernel {self.name}: template parameters must be hashable (they key the cache): {template}")
+        with self._lock:
+            k = self._kernels.get(key)
+            if k is None:
+                k = self._build(template, arch)
+                self._kernels[key] = k
+            return k
+
+    def _launch_dim(self, value, template):
+        if not callable(value):
+            return value
+        names = _keyword_names(value)
+
+        def evaluate(bindings):
+            args = {}
+            for n in names:
+                if n in bindings:
+                    args[n] = bindings[n]
+                elif n in template:
+                    args[n] = template[n]
+                else:
+                    raise _core.Error(f"kernel {self.name}: the launch shape needs '{n}', which is neither a shape "
+                                      f"variable bound here nor a template parameter")
+            return value(**args)
+
+        return evaluate
+
+    def _build(self, template, arch):
+        code = self.fn.__code__
+        k = _core.Kernel(self.name, code.co_filename, code.co_firstlineno)
+        for p, is_out in zip(self.params, self.outputs):
+            if isinstance(p, Scalar):
+                k.scalar(p.name, p.dtype)
+            elif isinstance(p, TensorMap):
+                k.tensor_map(p.name)
+            elif is_out:
+                k.output(p.dtype, list(p.shape), p.name)
+            else:
+                k.input(p.dtype, list(p.shape), p.name)
+        k.grid(self._launch_dim(self.grid, template))
+        k.block(self._launch_dim(self.block, template))
+        if self.cluster is not None:
+            k.cluster(self.cluster)
+        if arch is not None:
+            k.arch(arch)
+        if self.ptx_version_ is not None:
+            k.ptx_version(*self.ptx_version_)
+        for d, v in self.directives.items():
+            getattr(k, d)(v)
+        k.debug(self.debug)
+        fn, shape_keywords = self.fn, self.shape_keywords
+
+        def body(*params):
+            bindings = _state.bindings
+            kw = dict(template)
+            for s in shape_keywords:
+                if s not in bindings:
+                    raise _core.Error(f"kernel {self.name}: shape variable {s} is not bound; pass it to ptx()/trace()")
+                kw[s] = bindings[s]
+            fn(*params, **kw)
+
+        k.body(body, self.debug)
+        return k
+
+    # ---- tracing --------------------------------------------------------------------------------
+    def trace(self, **kwargs):
+        """The traced kernel (PTX and launch metadata) for these shape variables and template parameters."""
+        bindings, template, arch = self._split(dict(kwargs))
+        return self._trace(bindings, template, arch)[1]
+
+    def _trace(self, bindings, template, arch):
+        missing = [s for s in self.symbols if s not in bindings]
+        if missing:
+            raise TypeError(f"kernel {self.name}: shape variable(s) {', '.join(missing)} not given")
+        k = self._kernel_for(template, arch)
+        saved = getattr(_state, "bindings", None)
+        _state.bindings = bindings
+        try:
+            return k, k.trace(bindings)
+        finally:
+            _state.bindings = saved
+
+    def ptx(self, **kwargs):
+        """The PTX text, identical to what the C++ DSL prints for the same program."""
+        return self.trace(**kwargs).ptx
+
+    def __call__(self, *args, **kwargs):
+        """Runs the kernel on arrays: NumPy arrays (and CPU torch tensors) on the CPU emulator.
+        Inputs (and scalars) in order; the outputs may follow, else they are allocated and returned."""
+        # (startswith: what torch.compile's tracer follows without a graph break)
+        if any(type(a).__module__.startswith("torch") for a in args):
+            from . import _torch_op
+            return _torch_op.call(self, args, kwargs)
+        if any(type(a).__module__.startswith("jax") for a in args):
+            from . import _jax_call
+            return _jax_call.call(self, args, kwargs)
+        from . import _call
+        return _call.call(self, args, kwargs)
+
+    def __repr__(self):
+        params = ", ".join(repr(p) for p in self.params)
+        return f"<ptxpp.kernel {self.name}({params})>"
+
+
+def kernel(in_specs=(), out_specs=(), scalars=(), grid=1, block=1, cluster=None, arch=None, name=None, debug=False,
+           ptx_version=None, maxntid=None, reqntid=None, minnctapersm=None, maxnreg=None):
+    """Decorates a kernel body. ``grid``/``block`` are ints, tuples, or callables of shape variables
+    and template parameters (by name: ``grid=lambda M: (M, 1, 1)``). ``arch``: sm_80, sm_90a,
+    sm_100a, ... (default: the C++ DSL's, sm_80; "auto": $PTXPP_ARCH)."""
+    directives = {k: v for k, v in (("maxntid", maxntid), ("reqntid", reqntid), ("minnctapersm", minnctapersm),
+                                    ("maxnreg", maxnreg)) if v is not None}
+
+    def wrap(fn):
+        return KernelFunction(fn, in_specs, out_specs, scalars, grid, block, cluster, arch, name, debug, ptx_version,
+                              directives)
+
+    return wrap

@@ -1,0 +1,48 @@
+"""CPU torch tensors run on the emulator like NumPy arrays (outputs come back as tensors)."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import ptxpp  # noqa: E402
+from test_run import axpy  # noqa: E402
+
+
+def test_cpu_tensors_run_on_the_emulator():
+    x = torch.arange(100, dtype=torch.float32)
+    y = axpy(x, 2.0)
+    assert isinstance(y, torch.Tensor) and torch.equal(y, 2 * x)
+    y2 = torch.ones(100)
+    assert axpy(x, y2, a=3.0) is y2 and torch.equal(y2, 3 * x + 1)
+
+
+def test_tensor_mismatches_name_the_argument():
+    with pytest.raises(TypeError, match="argument 'x' must be a f32 array, not float64"):
+        axpy(torch.zeros(8, dtype=torch.float64), 1.0)
+    with pytest.raises(ValueError, match="argument 'x' is not contiguous"):
+        axpy(torch.zeros(16)[::2], 1.0)
+    meta = torch.zeros(8, device="meta")
+    with pytest.raises(ptxpp.Error, match="argument 'x' is on meta; from Python, kernels run on CPU tensors"):
+        axpy(meta, torch.zeros(8, device="meta"), 1.0)  # outputs given: the eager path, which runs only on the CPU
+
+
+def test_meta_tensors_get_the_output_shapes_from_the_fake_implementation():
+    y = axpy(torch.zeros(8, device="meta"), 1.0)
+    assert y.device.type == "meta" and y.shape == (8,) and y.dtype == torch.float32
+
+
+def test_tensors_that_require_grad_are_read():
+    x = torch.arange(8, dtype=torch.float32, requires_grad=True)
+    assert np.array_equal(axpy(x, 1.0).detach().numpy(), np.arange(8, dtype=np.float32))
+
+
+def test_under_torch_compile_fullgraph():
+    x = torch.arange(64, dtype=torch.float32)
+
+    def f(v):
+        return axpy(v * 2, 0.5) + 1
+
+    compiled = torch.compile(f, fullgraph=True, backend="eager")
+    assert torch.equal(compiled(x), x + 1)
+    assert torch.equal(compiled(x[:32]), x[:32] + 1)  # another N: the kernel traced for it
