@@ -19,11 +19,19 @@ A block's info string is its language, then words that say what the test does wi
   ```cpp no-compile      not compiled (an excerpt); ```sh no-run: not run (a synopsis, or a
                          command a test cannot run, such as the test command itself)
 
-Other languages (cmake, python) are counted, not checked. A block may be preceded by a hidden
-setup, `<!-- doc-test setup: CODE -->` (C++ statements before a fragment, shell commands before
-a shell block), which the rendered page does not show.
+  ```python              with --python PY (scripts/test-python, with the package installed):
+                         run by PY in the sandbox directory, after its setup; the other
+                         blocks are checked without --python (the ctest docs.code_blocks)
+  ```python no-run       not run (a synopsis of calls, an excerpt)
+
+Other languages (cmake) are counted, not checked: a cmake block is an excerpt (no-run) or
+written to a file (file=NAME) that a shell block after it builds. A block may be preceded by a
+hidden setup, `<!-- doc-test setup: CODE -->` (C++ statements before a fragment, shell commands
+before a shell block, Python statements before a Python block), which the rendered page does
+not show.
 
 Usage: doc_test.py --source DIR --build DIR --cxx CXX [--work DIR] [--keep]
+       doc_test.py --source DIR --python PY [--work DIR] [--keep]
 """
 import argparse
 import collections
@@ -147,7 +155,8 @@ class Checker:
         self.env["PATH"] = os.path.join(self.prefix, "bin") + os.pathsep + self.env["PATH"]
         self.env["PKG_CONFIG_PATH"] = os.path.join(self.prefix, "lib", "pkgconfig")
         self.env["CMAKE_PREFIX_PATH"] = self.prefix
-        self.env["CXX"] = args.cxx
+        if args.cxx:
+            self.env["CXX"] = args.cxx
         self.fragments = []
 
     def install(self):
@@ -170,7 +179,8 @@ class Checker:
             if entry not in ("build", ".git", "CMakeLists.txt", "CMakePresets.json"):
                 os.symlink(os.path.join(self.args.source, entry), os.path.join(box, entry))
         os.makedirs(os.path.join(box, "build"))
-        os.symlink(os.path.abspath(self.args.build), os.path.join(box, "build", "release"))
+        if self.args.build:
+            os.symlink(os.path.abspath(self.args.build), os.path.join(box, "build", "release"))
         return box
 
     def check_file(self, rel, blocks):
@@ -187,7 +197,13 @@ class Checker:
                     f.write(b.code)
             if b.attr("output"):
                 continue  # compared with the block before
-            if b.lang == "cpp":
+            if self.args.python:  # the Python blocks alone
+                if b.lang == "python":
+                    self.py(b, box, env, follows)
+                continue
+            if b.lang == "python":
+                self.tally.counts["python (checked by scripts/test-python)"] += 1
+            elif b.lang == "cpp":
                 self.cpp(b, box, env, follows)
             elif b.lang == "sh":
                 self.sh(b, box, env, state, follows)
@@ -235,6 +251,20 @@ class Checker:
             return self.tally.fail(b, f"exits with {r.returncode}", f"{b.code}--- its output:\n{open(out).read()}{r.stdout}")
         self.compare(b, open(out).read(), follows)
 
+    def py(self, b, box, env, follows):
+        if b.attr("no-run"):
+            self.tally.counts["python skipped (no-run)"] += 1
+            return
+        self.tally.counts["python blocks run"] += 1
+        # the setup's lines, then the block's, each where the markdown file has it (for tracebacks)
+        src = os.path.join(self.work, f"block{self.tally.counts['python blocks run']}.py")
+        with open(src, "w") as f:
+            f.write(b.setup + "\n" + "\n" * max(0, b.line - 2 - b.setup.count("\n")) + b.code)
+        r = run([self.args.python, src], cwd=box, env=env)
+        if r.returncode != 0:
+            return self.tally.fail(b, f"exits with {r.returncode}", r.stdout)
+        self.compare(b, r.stdout, follows)
+
     def compile_fragments(self):
         """All fragments in one translation unit (one compile), each in a function of its own;
         #line makes every error name the markdown file and line."""
@@ -258,11 +288,14 @@ class Checker:
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--source", required=True)
-    p.add_argument("--build", required=True)
-    p.add_argument("--cxx", required=True)
+    p.add_argument("--build")
+    p.add_argument("--cxx")
+    p.add_argument("--python", help="check the Python blocks alone, with this interpreter (ptxpp installed)")
     p.add_argument("--work", help="scratch directory (default: a new temporary one, removed)")
     p.add_argument("--keep", action="store_true", help="keep the scratch directory")
     args = p.parse_args()
+    if not args.python and not (args.build and args.cxx):
+        p.error("--build and --cxx are required without --python")
     args.source = os.path.abspath(args.source)
     made = args.work is None
     args.work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="ptxpp-doc-test-"))
@@ -271,7 +304,8 @@ def main():
     tally = Tally()
     checker = Checker(args, tally)
     try:
-        checker.install()
+        if not args.python:
+            checker.install()
         for rel in files:
             blocks, errors = read_blocks(args.source, rel)
             tally.failures += errors
@@ -279,7 +313,8 @@ def main():
             checker.check_file(rel, blocks)
             print(f"{rel}: {len(blocks)} blocks" + "".join(
                 f"; {k} {v}" for k, v in sorted((tally.counts - before).items())))
-        checker.compile_fragments()
+        if not args.python:
+            checker.compile_fragments()
     finally:
         if made and not args.keep:
             shutil.rmtree(args.work, ignore_errors=True)
