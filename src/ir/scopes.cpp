@@ -183,18 +183,26 @@ uint32_t Scopes::find(uint32_t s, uint32_t symbol) const {
   return it == index_.end() ? kNone : it->second;
 }
 
-Resolved Scopes::lookup(uint32_t s, uint32_t at, Symbol name) const {
+Resolved Scopes::lookup(uint32_t s, uint32_t at, Symbol name) const { return lookup(s, at, &name, m_.text(name)); }
+
+Resolved Scopes::lookup(uint32_t s, uint32_t at, std::string_view name) const {
+  Symbol sym;
+  return lookup(s, at, m_.strings.find(name, sym) ? &sym : nullptr, name);
+}
+
+// `name` may be a string the module does not hold (no declaration has it, though a range may cover it).
+Resolved Scopes::lookup(uint32_t s, uint32_t at, const Symbol* name, std::string_view text) const {
   RangeName rn;
   bool split = false;
   Symbol base;
   for (; s != kNone && s < scopes_.size(); at = scopes_[s].position, s = scopes_[s].parent) {
-    const uint32_t d = find(s, name.id);
+    const uint32_t d = name ? find(s, name->id) : kNone;
     // a range's base (%r of %r<4>) names no register
     if (d != kNone && decls_[d].order <= at && decls_[d].kind != Declaration::RegisterRange) return {d, 0};
     if (!has_ranges_[s]) continue;
     if (!split) {
       split = true;
-      rn = split_range_name(m_.text(name));
+      rn = split_range_name(text);
       rn.valid = rn.valid && m_.strings.find(rn.base, base);
     }
     if (!rn.valid) continue;
@@ -202,12 +210,6 @@ Resolved Scopes::lookup(uint32_t s, uint32_t at, Symbol name) const {
     if (r != kNone && decls_[r].order <= at && covers(decls_[r], rn.index)) return {r, rn.index};
   }
   return {};
-}
-
-Resolved Scopes::lookup(uint32_t s, uint32_t at, std::string_view name) const {
-  Symbol sym;
-  if (!m_.strings.find(name, sym)) return {};
-  return lookup(s, at, sym);
 }
 
 }  // namespace ptx::ir

@@ -92,7 +92,8 @@ class Scopes {
   std::span<const uint32_t> declared_in(uint32_t s) const { return by_scope_.at(s); }
 
   // What `name` refers to when used at statement `at` of scope `s`'s block (kAnywhere: ignore
-  // the order of declarations); looked up there, then in each enclosing scope.
+  // the order of declarations); looked up there, then in each enclosing scope. `name` need not
+  // be a string of the module: a range may declare it.
   Resolved lookup(uint32_t s, uint32_t at, Symbol name) const;
   Resolved lookup(uint32_t s, uint32_t at, std::string_view name) const;
 
@@ -107,6 +108,7 @@ class Scopes {
   void declare(Declaration d);
   void declare_decl(uint32_t s, uint32_t decl, uint32_t order);
   uint32_t find(uint32_t s, uint32_t symbol) const;
+  Resolved lookup(uint32_t s, uint32_t at, const Symbol* name, std::string_view text) const;
   void range_conflicts();
 
   static uint64_t key(uint32_t s, uint32_t symbol) { return (uint64_t{s} << 32) | symbol; }
