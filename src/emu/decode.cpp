@@ -1209,6 +1209,15 @@ class Decoder {
           o.imm = static_cast<uint64_t>(*v);
           return o;
         }
+        if (e.sub == static_cast<uint8_t>(Op::Add) && m_.expr(ExprId{e.a}).kind == ExprKind::Name &&
+            register_ref(m_.expr(ExprId{e.a}))) {  // %r2+1: the register's value plus the constant (ptxas folds it)
+          const auto c = eval_int(m_, ExprId{e.b});
+          if (!c) throw unsupported(fmt::format("a register plus a non-constant as an operand ('{}')", text::print_expr(m_, id)));
+          o.kind = Opnd::RegPlus;
+          o.slot = reg_slot(ExprId{e.a});
+          o.imm = static_cast<uint64_t>(*c);
+          return o;
+        }
         {
           Opnd a = address_expr(id, o, false);
           if (a.symbol && a.slot == kNoSlot) a.kind = Opnd::Imm;  // sym+OFF (mov r, dyn_smem+1024): the address plus the offset
@@ -1216,6 +1225,12 @@ class Decoder {
         }
       case ExprKind::List:
         if (e.sub == static_cast<uint8_t>(Delim::Bracket) && e.b == 1) return address_expr(ExprId{m_.items[e.a].node}, o, true);
+        if (e.sub == static_cast<uint8_t>(Delim::Paren) && e.b == 1)  // ((128 >> 4) << 16): a constant expression
+          if (auto v = eval_int(m_, id)) {
+            o.kind = Opnd::Imm;
+            o.imm = static_cast<uint64_t>(*v);
+            return o;
+          }
         if (e.sub == static_cast<uint8_t>(Delim::Brace)) {
           o.kind = Opnd::Vec;
           o.slot = static_cast<uint32_t>(p_.vec_slots.size());

@@ -688,6 +688,7 @@ class Checker {
     const bool optional = o.optional && !tied;
     if (!optional || optional_left > 0) {
       const ExprId e = m_.operand(in, static_cast<uint32_t>(next));
+      operand_index_ = static_cast<uint32_t>(next);
       Why reason = why.child();
       const size_t mark = written_.size();
       if (operand_fits(o, e, reason)) {
@@ -851,6 +852,17 @@ class Checker {
     return false;
   }
 
+  // A source register plus an integer constant, `%r2+1`: ptxas folds it (the register's value
+  // plus the constant), in any operand but the first (a destination there: "Result register
+  // required"); the register, else none.
+  ExprId register_plus_constant(const Expr& e) const {
+    if (operand_index_ == 0 || e.kind != ExprKind::Binary || static_cast<Op>(e.sub) != Op::Add) return {};
+    const Expr& left = m_.expr(ExprId{e.a});
+    const Expr& right = m_.expr(ExprId{e.b});
+    if (left.kind != ExprKind::Name || !is_immediate(right) || has_float(right)) return {};
+    return ExprId{e.a};
+  }
+
   bool is_immediate(const Expr& e) const {
     switch (e.kind) {
       case ExprKind::Int:
@@ -877,6 +889,7 @@ class Checker {
       case KindTag::Reg: {
         ExprId r = id;  // reg(T, neg): -r
         if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Neg) r = ExprId{e.a};
+        if (const ExprId base = register_plus_constant(e)) r = base;
         if (k.component.present() && !component_fits(k, r, why)) return false;
         return register_fits(r, resolve(k.type), k.wide, why, k.component.present()) &&
                (!k.exact || exact_register(r, resolve(k.type), why));
@@ -930,7 +943,8 @@ class Checker {
               why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
               return false;
             }
-            return register_fits(id, t, k.wide, why);
+            const ExprId base = register_plus_constant(e);
+            return register_fits(base ? base : id, t, k.wide, why);
           }
           if (!k.count_letter) {
             // the value's number: ".v4" -> 4, ".3d" -> 3
@@ -1147,6 +1161,7 @@ class Checker {
 
   std::vector<std::string_view> mods_;
   std::string_view opcode_;  // of the instruction being checked
+  uint32_t operand_index_ = 0;  // of the operand being checked, as written
   std::span<const Choice> choices_;  // of the form being checked (in match_cache_)
   struct KeyHash {
     size_t operator()(const std::vector<uint32_t>& k) const {

@@ -132,6 +132,29 @@ TEST(Listing, SiblingBlocksWithTheSameLabel) {
   }
 }
 
+// Operands written as text that are constant expressions in parentheses, or a register plus
+// a constant (as the transpiler writes them with lst::operand): immediates and registers,
+// not argument lists (the listing threw "operands ... do not fit" when it ran).
+TEST(Listing, ConstantExpressionAndRegisterPlusConstantOperands) {
+  ptx::Listing m({.target = "sm_90a"});
+  m.text(std::string(kHeader) + ".visible .entry k()\n");
+  m.body([] {
+    ptx::RegArray rd = lst::regs(DType::b64, "%rd", 2);
+    ptx::RegArray r = lst::regs(DType::b32, "%r", 3);
+    inst::or_.b64(rd[1], rd[1], lst::operand("((128 >> 4) << 16)"));
+    inst::mov.u32(r[1], lst::operand("(1 << 3)"));
+    inst::add.u32(r[2], lst::operand("%r1+2"), 0);
+    inst::ret();
+  });
+  const std::string got = m.ptx();
+  for (const char* want : {"or.b64 \t%rd1, %rd1, ((128>>4)<<16);", "mov.u32 \t%r1, (1<<3);", "add.u32 \t%r2, %r1+2, 0;"})
+    EXPECT_NE(got.find(want), std::string::npos) << want << "\n" << got;
+  if (have_ptxas()) {
+    const PtxasResult res = run_ptxas(got, "sm_90a");
+    EXPECT_TRUE(res.ok) << res.log << got;
+  }
+}
+
 // ptx::offset keeps a zero offset ([param0+0], as nvcc writes it) and ptx::args
 // writes a call's parameter lists; the module assembles.
 TEST(Listing, ZeroOffsetsAndCallArguments) {

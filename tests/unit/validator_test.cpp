@@ -270,6 +270,33 @@ TEST(Validator, SpecialRegisters) {
   EXPECT_NE(fs[6].message.find("'%laneid' is read-only"), std::string::npos) << fs[6].message;
 }
 
+// Operand forms ptxas 13.0 accepts (Triton and CUTLASS write them), and the ones it refuses.
+TEST(Validator, OperandFormsPtxasAccepts) {
+  const std::string head = kHead + ".func (.param .b32 r) seven() { st.param.b32 [r], 7; ret; }\n";  // line 4
+  auto fs = errors(head + ".visible .entry k(.param .u64 p)\n{\n"
+                   "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .pred %p<3>;\n"
+                   "\t.shared .align 16 .b8 sm[64];\n"
+                   "\tselp.u16 %rs1, %rs2, %rs3, 0;\n\tselp.b32 %r1, %r2, %r3, -1;\n"  // an immediate predicate
+                   "\tvote.sync.all.pred %p1, 1, 0xffffffff;\n\tvote.sync.ballot.b32 %r1, !0, 0xffffffff;\n"
+                   "\tsetp.eq.and.s32 %p1|%p2, %r1, %r2, 1;\n\tset.eq.and.u32.s32 %r1, %r2, %r3, 0;\n"
+                   "\tcp.async.cg.shared.global [sm], [%rd1], 16, 1;\n"
+                   "\tor.b64 %rd1, %rd1, ((128 >> 4) << 16);\n\tmov.u32 %r1, (1 << 3);\n"  // constant expressions
+                   "\tadd.u32 %r1, %r2+1, %r3 + 0x10;\n\tst.global.u32 [%rd1], %r2+WARP_SZ;\n"  // register plus constant
+                   "\tmad.lo.u32 %r1, %r2+1, %r3+2, %r4+3;\n\tsetp.eq.u32 %p1, %r2+4, 3;\n"
+                   "\t{ .param .b32 rv; call (rv), seven; }\n"  // a call without arguments, with a result
+                   "\tret;\n}\n");
+  EXPECT_TRUE(fs.empty()) << dump(fs);
+  fs = errors(kernel("\tselp.b32 %r1, %r2, %r3, 0f3F800000;\n"  // line 10: no float predicate
+                     "\tadd.u32 %r1+1, %r2, 3;\n"                // 11: a destination is a register
+                     "\tmov.b64 %rd1, {%r1+1, %r2};\n"           // 12: nor in a vector
+                     "\tadd.u32 %r1, 3+%r2, 3;"));               // 13: the register comes first
+  ASSERT_EQ(fs.size(), 4u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 10u);
+  EXPECT_EQ(fs[1].line, 11u);
+  EXPECT_EQ(fs[2].line, 12u);
+  EXPECT_EQ(fs[3].line, 13u);
+}
+
 TEST(Validator, RegisterComponentsAndNegation) {
   const auto fs = errors(kernel("\tvadd.u32.u32.u32.sat %r1, %r2.b0, %r3.h1;\n"          // 10: fine
                                 "\tvadd.u32.u32.u32 %r1.b2, %r2, %r3, %r4;\n"            // 11: merge: fine
