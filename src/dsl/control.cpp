@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ptxpp/dsl/special.hpp"
+#include "ptxpp/ir/queries.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "trace.hpp"
 
@@ -161,12 +162,20 @@ Operand dsl::import_operand(const ir::Module& from, ir::ExprId id, ir::Module& t
     case ir::ExprKind::Unary:
       if (e.sub == static_cast<uint8_t>(ir::Op::Not)) return Operand(OperandKind::NegPred, DType::pred, c, 0, 0);
       return Operand(OperandKind::Imm, from.expr(ir::ExprId{e.a}).kind == ir::ExprKind::Float ? DType::f64 : DType::s64, c);
-    case ir::ExprKind::Binary:
+    case ir::ExprKind::Binary: {
       if (e.sub == static_cast<uint8_t>(ir::Op::BitOr)) return Operand(OperandKind::Pred, DType::pred, c, 0, 0);
+      // %r2+1: a register plus a constant, which ptxas folds
+      const ir::Expr& left = from.expr(ir::ExprId{e.a});
+      if (e.sub == static_cast<uint8_t>(ir::Op::Add) && left.kind == ir::ExprKind::Name &&
+          from.text(ir::Symbol{left.a}).starts_with('%') && !spec::find_special_register(from.text(ir::Symbol{left.a})))
+        return Operand(OperandKind::Reg, DType::none, c, 0, 0);
       return Operand(OperandKind::Imm, DType::s64, c);
+    }
     case ir::ExprKind::List:
       if (e.sub == static_cast<uint8_t>(ir::Delim::Brace)) return Operand(OperandKind::Vec, DType::none, c, static_cast<uint8_t>(e.b));
       if (e.sub == static_cast<uint8_t>(ir::Delim::Bracket)) return Operand(OperandKind::Addr, DType::none, c);
+      // ((128 >> 4) << 16): a parenthesized constant expression; (a, b): a call's argument list
+      if (e.b == 1 && ir::eval_int(from, id)) return Operand(OperandKind::Imm, DType::s64, c);
       return Operand(OperandKind::Args, DType::none, c);
     case ir::ExprKind::Suffixed: return Operand(OperandKind::Addr, DType::none, c);
     default: return Operand(OperandKind::Imm, DType::s64, c);

@@ -196,6 +196,23 @@ Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
   if (t == DType::b1) throw Error(kNoB1Registers, where);
   const TypeFacts& f = facts(t);
   std::string text;
+  if (in_block()) {
+    if (!name.empty() && !is_identifier(name))
+      throw Error(fmt::format("register name '{}' is not a PTX identifier", name), where);
+    // auto-named registers take the function's next number, so they hide nothing; named ones are the block's own
+    if (name.empty()) {
+      Prefix& p = prefixes_[prefix_slot(f.prefix)];
+      if (p.decl.empty()) p.decl = std::string(f.decl);
+      text = fmt::format("{}{}", f.prefix, p.next++);
+      blocks_.back().names.insert(text);
+    } else {
+      text = block_name(fmt::format("%{}", name));
+    }
+    declare_in_block(f.decl, text, 0);
+    const ir::ExprId e = m.add_name(text);
+    blocks_.back().regs.push_back(e.v);
+    return Reg::adopt(next_reg_id_++, t, e, serial);
+  }
   if (name.empty()) {
     uint8_t& slot = prefix_of_type_[static_cast<size_t>(t)];
     if (slot == 0) slot = static_cast<uint8_t>(prefix_slot(f.prefix) + 1);
@@ -218,14 +235,22 @@ Reg Trace::new_reg(DType t, std::string_view name, ptx::SourceLocation where) {
 std::vector<Reg> Trace::new_array(DType t, uint32_t count, std::string_view name, ptx::SourceLocation where) {
   if (count == 0) throw Error("a register array needs at least one register", where);
   if (t == DType::b1) throw Error(kNoB1Registers, where);
-  std::string base = unique_name(fmt::format("%{}", name.empty() ? "ra" : name));
+  const auto fresh = [&](const std::string& n) { return in_block() ? block_name(n) : unique_name(n); };
+  std::string base = fresh(fmt::format("%{}", name.empty() ? "ra" : name));
   // ptxas does not know the elements of %x1<N> or %x_2<N> (a name ending in a digit):
   // such a name (a second array named "x" is "x_2") gets a trailing underscore.
-  while (std::isdigit(static_cast<unsigned char>(base.back()))) base = unique_name(base + "_");
-  named_.push_back({std::string(facts(t).decl), base, count});
+  while (std::isdigit(static_cast<unsigned char>(base.back()))) base = fresh(base + "_");
+  if (in_block())
+    declare_in_block(facts(t).decl, base, count);
+  else
+    named_.push_back({std::string(facts(t).decl), base, count});
   std::vector<Reg> out;
   out.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) out.push_back(Reg::adopt(next_reg_id_++, t, m.add_name(fmt::format("{}{}", base, i)), serial));
+  for (uint32_t i = 0; i < count; ++i) {
+    const ir::ExprId e = m.add_name(fmt::format("{}{}", base, i));
+    if (in_block()) blocks_.back().regs.push_back(e.v);
+    out.push_back(Reg::adopt(next_reg_id_++, t, e, serial));
+  }
   return out;
 }
 
@@ -257,7 +282,10 @@ Reg Trace::reg_ref(DType t, std::string_view name, ptx::SourceLocation where) {
 uint32_t Trace::new_label_exact(std::string_view name, ptx::SourceLocation where) {
   if (name.empty()) throw Error("a label needs a name", where);
   used_names_.try_emplace(std::string(name), 1);
-  labels_.push_back({std::string(name), false, false, {}, {}});
+  LabelInfo l;
+  l.name = std::string(name);
+  l.block = in_block() ? blocks_.back().serial : 0;
+  labels_.push_back(std::move(l));
   return static_cast<uint32_t>(labels_.size() - 1);
 }
 
@@ -295,7 +323,11 @@ void Trace::bad_reg(const Reg& r, ptx::SourceLocation where) const {
 }
 
 uint32_t Trace::new_label(std::string_view hint, ptx::SourceLocation) {
-  labels_.push_back({unique_name(fmt::format("$L__{}", hint.empty() ? "L" : hint)), false, false, {}, {}});
+  const std::string base = fmt::format("$L__{}", hint.empty() ? "L" : hint);
+  LabelInfo l;
+  l.name = in_block() ? block_name(base) : unique_name(base);
+  l.block = in_block() ? blocks_.back().serial : 0;
+  labels_.push_back(std::move(l));
   return static_cast<uint32_t>(labels_.size() - 1);
 }
 
@@ -303,6 +335,12 @@ void Trace::place_label(uint32_t label, ptx::SourceLocation where) {
   LabelInfo& l = labels_.at(label);
   if (l.placed)
     throw Error(fmt::format("label {} placed twice (first at line {})", l.name, l.placed_at.line()), where);
+  const uint32_t here = in_block() ? blocks_.back().serial : 0;
+  if (l.block != here)
+    throw Error(fmt::format("label {} belongs to {}; it can only be placed there (make the label inside the block "
+                            "that places it)",
+                            l.name, l.block ? "a ptx::block that has ended or encloses this one" : "the function body"),
+                where);
   l.placed = true;
   l.placed_at = where;
   body.push_back(m.add_label(l.name));
@@ -315,7 +353,10 @@ ir::ExprId Trace::use_label(uint32_t label, ptx::SourceLocation where) {
     l.used = true;
     l.first_use = where;
   }
-  return m.add_name(l.name);
+  const ir::ExprId e = m.add_name(l.name);
+  // reported by the instruction that uses it, at its line
+  if (l.ended) ended_names_.emplace(e.v, std::pair("label " + l.name, l.block_where));
+  return e;
 }
 
 Trace::Local& Trace::local_slow(uint32_t key) {
@@ -404,6 +445,8 @@ void Trace::write_loc(ptx::SourceLocation where) {
 }
 
 void Trace::emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard) {
+  if (!ended_names_.empty()) [[unlikely]]
+    check_live(ops, guard, where);
   Local& l = local(key);
   for (const Operand& o : ops)
     if (o.kind == OperandKind::Special && o.reg != 0xFFFFFFFFu) {
@@ -451,6 +494,8 @@ void Trace::begin_function() {
   labels_.clear();
   used_names_.clear();
   leads.clear();
+  blocks_.clear();
+  ended_names_.clear();
   last_instruction = last_dest = 0xFFFFFFFFu;
   last_loc_file = last_loc_line = 0;
 }

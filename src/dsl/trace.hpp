@@ -3,15 +3,16 @@
 // what the kernel's metadata needs (PTX version, shared memory).
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <map>
-#include <unordered_map>
-#include "ptxpp/dsl/source_location.hpp"
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
+#include "ptxpp/dsl/source_location.hpp"
 
 #include "mnemonic_registry.hpp"
 #include "ptxpp/dsl/error.hpp"
@@ -106,6 +107,13 @@ class Trace {
   // added in front), each ending with a newline; returns the trivia before the closing brace.
   ir::Trivia apply_leads(std::vector<ir::Stmt>& stmts, size_t offset);
 
+  // ---- scoped blocks (ptx::block): `{ ... }` whose registers and labels are its own ----
+  // Opens a block: registers and labels made until close_block() are declared in it.
+  void open_block(ptx::SourceLocation where);
+  // Closes the innermost block: its statements (its .reg declarations first) as one Block statement.
+  void close_block(ptx::SourceLocation where);
+  bool in_block() const { return !blocks_.empty(); }
+
   // ---- labels ----
   uint32_t new_label(std::string_view hint, ptx::SourceLocation where);
   void place_label(uint32_t label, ptx::SourceLocation where);
@@ -159,7 +167,26 @@ class Trace {
     bool used = false;
     ptx::SourceLocation first_use;
     ptx::SourceLocation placed_at;
+    uint32_t block = 0;  // the ptx::block it belongs to (BlockScope::serial); 0: the function body
+    bool ended = false;  // its block has ended
+    ptx::SourceLocation block_where;
   };
+  struct BlockScope {
+    uint32_t serial = 0;
+    ptx::SourceLocation where;
+    std::vector<ir::Stmt> outer_body;  // the statements around the block, set aside
+    std::map<size_t, std::string> outer_leads;
+    std::vector<ir::Stmt> decls;               // its .reg declarations
+    std::set<std::string, std::less<>> names;  // register and label names it declares
+    std::vector<uint32_t> regs;                // the name expressions of its registers
+  };
+  // A name for a register or label of the innermost block: `base`, or base_2, ..., whichever
+  // no name the block sees has (sibling blocks may repeat it).
+  std::string block_name(std::string_view base);
+  void declare_in_block(std::string_view decl_type, const std::string& name, uint32_t count);
+  // Throws at `where` when an operand names a register or label of a block that has ended.
+  void check_live(std::span<const Operand> ops, const Operand* guard, ptx::SourceLocation where) const;
+  void check_live_expr(ir::ExprId e, ptx::SourceLocation where) const;
   struct Local {
     ir::Symbol opcode;
     ir::Range mods;  // in m.modifiers
@@ -189,6 +216,11 @@ class Trace {
   std::vector<Named> named_;
   std::map<std::string, uint32_t, std::less<>> used_names_;
   std::vector<LabelInfo> labels_;
+  std::vector<BlockScope> blocks_;
+  uint32_t block_serial_ = 0;
+  // names of ended blocks' registers and labels, by name expression: what they are ("register %P1")
+  // and where the block was written
+  std::unordered_map<uint32_t, std::pair<std::string, ptx::SourceLocation>> ended_names_;
   std::vector<int32_t> local_of_key_;
   std::vector<Local> locals_;
   struct TextHash {

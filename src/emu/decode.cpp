@@ -16,14 +16,15 @@
 #include "ldmatrix.hpp"
 #include "mma_sync.hpp"
 #include "program.hpp"
-#include "texture.hpp"
-#include "tcgen05.hpp"
-#include "wgmma.hpp"
-#include "wmma.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"
+#include "ptxpp/ir/scopes.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/text/printer.hpp"
+#include "tcgen05.hpp"
+#include "texture.hpp"
+#include "wgmma.hpp"
+#include "wmma.hpp"
 
 namespace ptx::emu {
 
@@ -84,7 +85,7 @@ struct SymbolInfo {
 
 class Decoder {
  public:
-  Decoder(const Module& m, std::string_view entry, Memory& mem) : m_(m), entry_(entry), mem_(mem) {}
+  Decoder(const Module& m, std::string_view entry, Memory& mem) : m_(m), scopes_(m), entry_(entry), mem_(mem) {}
 
   Program run() {
     const Function* fn = nullptr;
@@ -201,7 +202,7 @@ class Decoder {
         const uint32_t bytes = size * static_cast<uint32_t>(std::max<uint64_t>(element_count(dc), 1));
         if (kernel) {
           p_.param_bytes = static_cast<uint32_t>(align_up(p_.param_bytes, align));
-          local_syms_[std::string(m_.text(dc.name))] = {Space::Param, p_.param_bytes};
+          local_syms_[declaration_of(dc)] = {Space::Param, p_.param_bytes};
           p_.param_offsets.push_back(p_.param_bytes);
           p_.param_sizes.push_back(bytes);
           p_.param_bytes += bytes;
@@ -214,10 +215,12 @@ class Decoder {
       for (const ListItem& it : m_.slice(f.ret.params))
         for (const Declarator& dc : m_.declarators_of(m_.decls[it.node]))
           info.results.push_back(formal(m_.decls[it.node], dc));
-    const Block& body = m_.blocks[f.body];
+    const uint32_t scope = scopes_.of_function(static_cast<uint32_t>(&f - m_.functions.data()));
     count_ = static_cast<uint32_t>(p_.code.size());
-    collect(body);
-    decode_block(body);
+    collect(scope);
+    decode_block(scope);
+    scope_ = Scopes::kModule;
+    at_ = Scopes::kAnywhere;
     if (p_.code.size() == info.entry || (p_.code.back().op != Opc::Ret && p_.code.back().op != Opc::Exit)) {
       DInst ret;
       ret.op = kernel ? Opc::Exit : Opc::Ret;
@@ -242,14 +245,14 @@ class Decoder {
     f.elems = array ? 1 : di.vector;  // (an array of vectors moves as bytes)
     if (di.space != StateSpace::Reg) {
       f.offset = frame_slot(f.size, align);
-      local_syms_[std::string(m_.text(dc.name))] = {Space::Local, f.offset};
+      local_syms_[declaration_of(dc)] = {Space::Local, f.offset};
       return f;
     }
     const auto ty = parse_type(di.type);
     if (!ty || ty->bits > 64 || (ty->k == 'p' && di.vector != 1) || dc.range || array)
       throw unsupported(fmt::format("the .reg parameter {} of type {}{}", m_.text(dc.name),
                                     di.vector > 1 ? fmt::format(".v{} ", di.vector) : "", di.type));
-    f.reg = register_decl(std::string(m_.text(dc.name)), *ty, di.vector);
+    f.reg = register_decl(reg_key(declaration_of(dc), 0), m_.text(dc.name), *ty, di.vector);
     return f;
   }
 
@@ -268,7 +271,8 @@ class Decoder {
   }
 
   const SymbolInfo* symbol(const std::string& name) const {
-    if (auto it = local_syms_.find(name); it != local_syms_.end()) return &it->second;
+    if (const Resolved r = resolve(name))
+      if (auto it = local_syms_.find(r.declaration); it != local_syms_.end()) return &it->second;
     if (auto it = symbols_.find(name); it != symbols_.end()) return &it->second;
     return nullptr;
   }
@@ -462,19 +466,31 @@ class Decoder {
     throw unsupported(fmt::format("the operand '{}'", text::print_expr(m_, id)));
   }
 
-  void collect(const Block& b) {
-    std::string label;  // the label just before this statement (a .branchtargets table's name)
-    for (const Stmt& s : b.stmts) {
-      if (s.kind == StmtKind::Directive && m_.text(m_.directives[s.index].name) == ".branchtargets" && !label.empty()) {
-        std::vector<std::string>& targets = branch_tables_[label];
-        for (const ListItem& it : m_.slice(m_.directives[s.index].items)) targets.emplace_back(m_.name_of(ExprId{it.node}));
+  // The declarations of a scope and the scopes in it: registers, variables, labels (by declaration, ir::Scopes).
+  void collect(uint32_t scope) {
+    const auto& stmts = m_.blocks[scopes_.scope(scope).block].stmts;
+    uint32_t label = Scopes::kNone;  // the label just before this statement (a .branchtargets table's name)
+    for (uint32_t i = 0; i < stmts.size(); ++i) {
+      const Stmt& s = stmts[i];
+      if (s.kind == StmtKind::Directive && m_.text(m_.directives[s.index].name) == ".branchtargets" &&
+          label != Scopes::kNone) {
+        auto& targets = branch_tables_[label];
+        for (const ListItem& it : m_.slice(m_.directives[s.index].items)) {
+          const std::string_view name = m_.name_of(ExprId{it.node});
+          const Resolved r = scopes_.lookup(scope, i, name);
+          targets.emplace_back(r ? r.declaration : Scopes::kNone, name);
+        }
       }
-      label = s.kind == StmtKind::Label ? std::string(m_.text(m_.labels[s.index].name)) : std::string();
+      label = s.kind == StmtKind::Label ? scopes_.of_label(s.index) : Scopes::kNone;
       switch (s.kind) {
         case StmtKind::Decl: local_decl(m_.decls[s.index]); break;
-        case StmtKind::Label: labels_[std::string(m_.text(m_.labels[s.index].name))] = count_; break;
+        case StmtKind::Label:
+          labels_[scopes_.of_label(s.index)] = count_;
+          break;
         case StmtKind::Instruction: ++count_; break;
-        case StmtKind::Block: collect(m_.blocks[s.index]); break;
+        case StmtKind::Block:
+          collect(scopes_.of_block(s.index));
+          break;
         default: break;
       }
     }
@@ -485,6 +501,7 @@ class Decoder {
     const auto ty = parse_type(info.type);
     for (const Declarator& dc : m_.declarators_of(d)) {
       const std::string name(m_.text(dc.name));
+      const uint32_t decl = declaration_of(dc);
       if (info.space == StateSpace::Reg) {
         if (!ty)
           throw Error(fmt::format("kernel {}: register %{} has type '{}', which is not a register type (.b32, .f16x2, .pred, ...)",
@@ -496,38 +513,41 @@ class Decoder {
           if (n < 0 || p_.slot_types.size() + static_cast<uint64_t>(n) * info.vector > kMaxRegisters)
             throw Error(fmt::format("kernel {}: {} registers {}<...>: more than the emulator takes ({} in a kernel and its functions)", entry_, n,
                                     name, kMaxRegisters));
-          for (int64_t i = 0; i < n; ++i) register_decl(fmt::format("{}{}", name, i), t, info.vector);
+          for (int64_t i = 0; i < n; ++i)
+            register_decl(reg_key(decl, static_cast<uint64_t>(i)), fmt::format("{}{}", name, i), t, info.vector);
         } else {
-          register_decl(name, t, info.vector);
+          register_decl(reg_key(decl, 0), name, t, info.vector);
         }
       } else if (info.space == StateSpace::Shared) {
-        local_syms_[name] = shared_variable(info, (ty ? ty->bits / 8 : 1) * info.vector, d, dc);
+        local_syms_[decl] = shared_variable(info, (ty ? ty->bits / 8 : 1) * info.vector, d, dc);
       } else if (info.space == StateSpace::Param || info.space == StateSpace::Local) {
         // .local variables and the .param variables of call sequences: in the thread's frame
         const uint64_t esize = (ty ? std::max(1, ty->bits / 8) : 1) * info.vector;
-        local_syms_[name] = {Space::Local, frame_slot(checked_bytes(esize, std::max<uint64_t>(element_count(dc), 1), dc), alignment(info, esize, d))};
+        local_syms_[decl] = {
+            Space::Local,
+            frame_slot(checked_bytes(esize, std::max<uint64_t>(element_count(dc), 1), dc), alignment(info, esize, d))};
         if (frame_ > (1u << 24)) throw Error(fmt::format("kernel {}: a {}-byte frame of local variables", entry_, frame_));
       }
     }
   }
 
-  void add_reg(std::string name, Ty t) {
-    regs_.emplace(std::move(name), static_cast<uint32_t>(p_.slot_types.size()));
+  void add_reg(uint64_t key, Ty t) {
+    regs_.emplace(key, static_cast<uint32_t>(p_.slot_types.size()));
     p_.slot_types.push_back(t);
     if (t.bits == 128) p_.slot_types.push_back(Ty{'b', 64});  // a .b128 register: two slots, low half first
   }
 
   // A register, or a .v2/.v4 vector register as consecutive slots (its elements %v.x, .y, ...): the first slot.
-  uint32_t register_decl(std::string name, Ty t, uint32_t vector) {
+  uint32_t register_decl(uint64_t key, std::string_view name, Ty t, uint32_t vector) {
     const uint32_t first = static_cast<uint32_t>(p_.slot_types.size());
     if (vector == 1) {
-      add_reg(std::move(name), t);
+      add_reg(key, t);
       return first;
     }
     if (t.bits > 64 || t.k == 'p' || vector > 4)
       throw unsupported(
           fmt::format("the vector register {} (.v{} of {}-bit elements)", name, vector, static_cast<int>(t.bits)));
-    regs_.emplace(std::move(name), first);
+    regs_.emplace(key, first);
     p_.slot_types.insert(p_.slot_types.end(), vector, t);
     p_.vector_regs.emplace(first, vector);
     return first;
@@ -539,9 +559,13 @@ class Decoder {
   }
 
   // ---- instructions --------------------------------------------------------------
-  void decode_block(const Block& b) {
-    for (const Stmt& s : b.stmts) {
-      if (s.kind == StmtKind::Block) decode_block(m_.blocks[s.index]);
+  void decode_block(uint32_t scope) {
+    const auto& stmts = m_.blocks[scopes_.scope(scope).block].stmts;
+    for (uint32_t i = 0; i < stmts.size(); ++i) {
+      const Stmt& s = stmts[i];
+      scope_ = scope;
+      at_ = i;
+      if (s.kind == StmtKind::Block) decode_block(scopes_.of_block(s.index));
       if (s.kind == StmtKind::Directive) {
         const Directive& d = m_.directives[s.index];
         if (m_.text(d.name) == ".loc") {
@@ -688,15 +712,16 @@ class Decoder {
     const auto operands = m_.operands_of(in);
     if (operands.size() != 2) throw Error(fmt::format("kernel {}: brx.idx takes an index and a .branchtargets table (at {})", entry_, where_));
     const std::string table(m_.name_of(ExprId{operands[1].node}));
-    auto t = branch_tables_.find(table);
+    const Resolved table_decl = resolve(table);
+    auto t = table_decl ? branch_tables_.find(table_decl.declaration) : branch_tables_.end();
     if (t == branch_tables_.end()) throw Error(fmt::format("kernel {}: '{}' is not a .branchtargets table of this function (at {})", entry_, table, where_));
     d.op = Opc::Brx;
     d.nops = 1;
     d.ops[0] = operand(ExprId{operands[0].node}, d, 0);
     d.table = static_cast<uint32_t>(p_.branch_tables.size());
     std::vector<uint32_t> targets;
-    for (const std::string& name : t->second) {
-      auto l = labels_.find(name);
+    for (const auto& [decl, name] : t->second) {
+      auto l = labels_.find(decl);
       if (l == labels_.end()) throw Error(fmt::format("kernel {}: the branch target {} of {} is not a label (at {})", entry_, name, table, where_));
       targets.push_back(l->second);
     }
@@ -1079,7 +1104,8 @@ class Decoder {
   // The register `e` (a name) refers to, whatever component follows it (video selectors: %r1.h10).
   uint32_t base_register(ExprId id) {
     const Expr& e = m_.expr(id);
-    auto it = e.kind == ExprKind::Name ? regs_.find(std::string(m_.text(Symbol{e.a}))) : regs_.end();
+    const Resolved r = e.kind == ExprKind::Name ? resolve(m_.text(Symbol{e.a})) : Resolved{};
+    auto it = r ? regs_.find(reg_key(r)) : regs_.end();
     if (it == regs_.end())
       throw Error(
           fmt::format("kernel {}: register {} is not declared (at {})", entry_, text::print_expr(m_, id), where_));
@@ -1094,7 +1120,8 @@ class Decoder {
   };
   std::optional<RegRef> register_ref(const Expr& e) {
     const std::string_view name = m_.text(Symbol{e.a});
-    auto it = regs_.find(std::string(name));
+    const Resolved r = resolve(name);
+    auto it = r ? regs_.find(reg_key(r)) : regs_.end();
     if (it == regs_.end()) return std::nullopt;
     const auto v = p_.vector_regs.find(it->second);
     const uint32_t count = v == p_.vector_regs.end() ? 1 : v->second;
@@ -1129,7 +1156,7 @@ class Decoder {
           for (uint32_t i = 0; i < r->count; ++i) p_.vec_slots.push_back(r->slot + i);
           return o;
         }
-        if (auto l = labels_.find(name); l != labels_.end()) {
+        if (auto l = label(name); l != labels_.end()) {
           o.kind = Opnd::Label;
           o.imm = l->second;
           return o;
@@ -1182,6 +1209,15 @@ class Decoder {
           o.imm = static_cast<uint64_t>(*v);
           return o;
         }
+        if (e.sub == static_cast<uint8_t>(Op::Add) && m_.expr(ExprId{e.a}).kind == ExprKind::Name &&
+            register_ref(m_.expr(ExprId{e.a}))) {  // %r2+1: the register's value plus the constant (ptxas folds it)
+          const auto c = eval_int(m_, ExprId{e.b});
+          if (!c) throw unsupported(fmt::format("a register plus a non-constant as an operand ('{}')", text::print_expr(m_, id)));
+          o.kind = Opnd::RegPlus;
+          o.slot = reg_slot(ExprId{e.a});
+          o.imm = static_cast<uint64_t>(*c);
+          return o;
+        }
         {
           Opnd a = address_expr(id, o, false);
           if (a.symbol && a.slot == kNoSlot) a.kind = Opnd::Imm;  // sym+OFF (mov r, dyn_smem+1024): the address plus the offset
@@ -1189,6 +1225,12 @@ class Decoder {
         }
       case ExprKind::List:
         if (e.sub == static_cast<uint8_t>(Delim::Bracket) && e.b == 1) return address_expr(ExprId{m_.items[e.a].node}, o, true);
+        if (e.sub == static_cast<uint8_t>(Delim::Paren) && e.b == 1)  // ((128 >> 4) << 16): a constant expression
+          if (auto v = eval_int(m_, id)) {
+            o.kind = Opnd::Imm;
+            o.imm = static_cast<uint64_t>(*v);
+            return o;
+          }
         if (e.sub == static_cast<uint8_t>(Delim::Brace)) {
           o.kind = Opnd::Vec;
           o.slot = static_cast<uint32_t>(p_.vec_slots.size());
@@ -1236,7 +1278,7 @@ class Decoder {
       const Expr& e = m_.expr(x);
       if (e.kind == ExprKind::Name) {
         const std::string name(m_.text(Symbol{e.a}));
-        if (regs_.count(name)) {
+        if (const Resolved r = resolve(name); r && regs_.count(reg_key(r))) {
           if (negate || o.slot != kNoSlot) throw unsupported("this address form");
           o.slot = reg_slot(x);
           return;
@@ -1375,7 +1417,8 @@ class Decoder {
     if (i >= operands.size()) throw unsupported("this call");
     const ExprId target{operands[i++].node};
     const std::string tname(m_.name_of(target));
-    if (auto r = regs_.find(tname); r != regs_.end()) {
+    const Resolved target_decl = resolve(tname);
+    if (auto r = target_decl ? regs_.find(reg_key(target_decl)) : regs_.end(); r != regs_.end()) {
       d.ops[1].kind = Opnd::Reg;  // indirect: the register holds a function address
       d.ops[1].slot = r->second;
     } else {
@@ -1476,14 +1519,32 @@ class Decoder {
     return o;
   }
 
+  // ---- names: a name means the declaration ir::Scopes finds where it is used --------------
+  Resolved resolve(std::string_view name) const { return scopes_.lookup(scope_, at_, name); }
+  // A register's key: its declaration, and its index in a %r<N> range.
+  static uint64_t reg_key(uint32_t declaration, uint64_t element) { return (uint64_t{declaration} << 32) | element; }
+  static uint64_t reg_key(Resolved r) { return reg_key(r.declaration, r.element); }
+  uint32_t declaration_of(const Declarator& dc) const {
+    return scopes_.of_declarator(static_cast<uint32_t>(&dc - m_.declarators.data()));
+  }
+  std::unordered_map<uint32_t, uint32_t>::const_iterator label(std::string_view name) const {
+    const Resolved r = resolve(name);
+    return r && scopes_.declaration(r.declaration).kind == Declaration::Label ? labels_.find(r.declaration)
+                                                                              : labels_.end();
+  }
+
   const Module& m_;
+  Scopes scopes_;
+  uint32_t scope_ = Scopes::kModule, at_ = Scopes::kAnywhere;  // where the statement being decoded is
   std::string_view entry_;
   Memory& mem_;
   Program p_;
-  std::unordered_map<std::string, uint32_t> regs_, labels_;
-  std::unordered_map<std::string, std::vector<std::string>> branch_tables_;  // .branchtargets by their label
+  std::unordered_map<uint64_t, uint32_t> regs_;    // reg_key -> first slot
+  std::unordered_map<uint32_t, uint32_t> labels_;  // label declaration -> instruction index
+  // .branchtargets by their label's declaration: the targets' declarations and names
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, std::string>>> branch_tables_;
   std::unordered_map<std::string, SymbolInfo> symbols_;     // module scope
-  std::unordered_map<std::string, SymbolInfo> local_syms_;  // the function being decoded
+  std::unordered_map<uint32_t, SymbolInfo> local_syms_;     // the function being decoded, by declaration
   std::unordered_map<std::string, const Function*> functions_, declared_;
   std::unordered_map<std::string, std::string> aliases_;  // .alias A, B: A -> B
   std::unordered_map<std::string, uint32_t> func_index_;

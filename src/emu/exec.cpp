@@ -452,6 +452,7 @@ class Runner {
         return o.neg ? !v : v;
       }
       case Opnd::Imm: return o.symbol && o.space == Space::Local ? o.imm + w.sp[lane] : o.imm;  // frame variables move with the frame
+      case Opnd::RegPlus: return reg(w, o.slot, lane) + o.imm;  // the instruction keeps its type's low bits
       case Opnd::Sreg: return special(w, o, lane);
       case Opnd::Sink: return 0;
       default: fail(w, lane, "this operand is not a value");
@@ -782,7 +783,7 @@ class Runner {
     if (in.guard != kNoSlot) check(in.guard);
     for (unsigned i = 0; i < in.nops; ++i) {
       const Opnd& o = in.ops[i];
-      if (o.kind == Opnd::Reg || o.kind == Opnd::Addr) check(o.slot);
+      if (o.kind == Opnd::Reg || o.kind == Opnd::RegPlus || o.kind == Opnd::Addr) check(o.slot);
       else if (o.kind == Opnd::Pair) check(o.slot), check(o.slot2);
       else if (o.kind == Opnd::Vec)
         for (uint32_t k = 0; k < o.count; ++k) check(p_.vec_slots[o.slot + k]);
@@ -2482,7 +2483,7 @@ void Runner::cp_async(Warp& w, const DInst& in, uint32_t exec) {
     uint64_t src_n = n;
     if (in.sub == 0 && in.nops >= 4 && o[3].kind != Opnd::Sink) {
       if (o[3].kind == Opnd::Reg && p_.slot_types[o[3].slot].k == 'p') src_n = value(w, o[3], l) ? 0 : n;  // ignore-src
-      else if (o[3].kind == Opnd::Imm || (o[3].kind == Opnd::Reg && p_.slot_types[o[3].slot].bits == 32)) src_n = std::min(n, value(w, o[3], l));
+      else if (o[3].kind == Opnd::Imm || o[3].kind == Opnd::RegPlus || (o[3].kind == Opnd::Reg && p_.slot_types[o[3].slot].bits == 32)) src_n = std::min(n, value(w, o[3], l));
     }
     if (in.sub == 0 && n != 4 && n != 8 && n != 16) fail(w, l, fmt::format("cp.async of {} bytes (4, 8 or 16)", n));
     if (in.sub == 1 && (n % 16 != 0)) fail(w, l, fmt::format("cp.async.bulk of {} bytes (a multiple of 16)", n));

@@ -107,13 +107,13 @@ enum class Sreg : uint8_t {
 };
 
 struct Opnd {
-  enum Kind : uint8_t { None, Reg, Imm, Vec, Addr, Label, Sreg, Sink, Pair };
+  enum Kind : uint8_t { None, Reg, Imm, Vec, Addr, Label, Sreg, Sink, Pair, RegPlus };  // RegPlus: %r+imm, folded as ptxas does
   Kind kind = None;
   bool neg = false;             // Reg of a predicate written !p
-  uint32_t slot = kNoSlot;      // Reg; Vec: first index in Program::vec_slots; Addr: base register or kNoSlot
+  uint32_t slot = kNoSlot;      // Reg, RegPlus; Vec: first index in Program::vec_slots; Addr: base register or kNoSlot
   uint32_t slot2 = kNoSlot;     // Pair: the predicate of d|p
   uint32_t count = 0;           // Vec: elements
-  uint64_t imm = 0;             // Imm: the bits; Addr: offset + symbol address; Label: instruction index
+  uint64_t imm = 0;             // Imm: the bits; RegPlus: the constant; Addr: offset + symbol address; Label: instruction index
   Space space = Space::Generic; // Addr: the symbol's space when the address names one
   bool symbol = false;          // Addr/Imm: names a symbol
   uint8_t sreg = 0, comp = 0;   // Sreg

@@ -2,66 +2,55 @@
 // or leaving a use without its declaration.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <map>
 #include <set>
 
 #include "ptxpp/ir/identifier.hpp"
 #include "ptxpp/ir/module.hpp"
 #include "ptxpp/ir/queries.hpp"
+#include "ptxpp/ir/scopes.hpp"
 
 namespace ptx::ir {
 
 namespace {
 
-// Where a name occurs: inside one function (its parameters, header directives and
-// body, nested blocks included), or at the module's top level, which every
-// function sees.
-constexpr uint32_t kTopLevel = 0xFFFFFFFFu;
-
-// `%r<4>`: the declarator named `base` declares base0 .. base{count-1}.
-struct RangeDecl {
-  Symbol base;
-  uint64_t count = 0;  // UINT64_MAX when the count is not a constant
-};
-
-// Every name of the module by scope, and the register ranges each scope declares.
-class NameScopes {
+// The scopes (ir::Scopes) each name occurs in, as a declaration or a use.
+class Occurrences {
  public:
-  explicit NameScopes(const Module& m) : m_(m) { block(kTopLevel, Module::kRoot); }
-
-  // The scopes `name` occurs in (as a declaration or a use).
-  const std::set<uint32_t>& scopes_of(Symbol name) const {
+  Occurrences(const Module& m, const Scopes& scopes) : m_(m) {
+    for (const Stmt& s : m.root().stmts) stmt(Scopes::kModule, s);
+    for (uint32_t sc = 1; sc < scopes.size(); ++sc) {
+      for (const Stmt& s : m.blocks[scopes.scope(sc).block].stmts) stmt(sc, s);
+      const uint32_t f = scopes.scope(sc).function;
+      if (f == Scopes::kNone || scopes.of_function(f) != sc) continue;
+      for (uint32_t d : m.functions[f].header) directive(sc, d);
+      for (const ParamList* p : {&m.functions[f].ret, &m.functions[f].params}) params(sc, *p);
+    }
+  }
+  const std::set<uint32_t>& of(Symbol name) const {
     static const std::set<uint32_t> kNone;
     auto it = names_.find(name.id);
     return it == names_.end() ? kNone : it->second;
   }
-  // The range in `scope` that declares `name` as one of its numbered registers, if any.
-  const RangeDecl* range_covering(uint32_t scope, std::string_view name) const;
-  // The scopes that declare ranges.
-  std::vector<uint32_t> scopes_with_ranges() const {
-    std::vector<uint32_t> out;
-    for (const auto& [scope, ranges] : ranges_) out.push_back(scope);
-    return out;
-  }
-  // The range in `scope` whose base is `name`, if any.
-  const RangeDecl* range_named(uint32_t scope, Symbol name) const;
 
  private:
   void occurs(uint32_t scope, Symbol name) { names_[name.id].insert(scope); }
   void expr(uint32_t scope, ExprId id);
   void decl(uint32_t scope, uint32_t index);
-  void params(uint32_t scope, const ParamList& p);
-  void directive(uint32_t scope, uint32_t index);
-  void block(uint32_t scope, uint32_t index);
+  void params(uint32_t scope, const ParamList& p) {
+    for (const ListItem& it : m_.slice(p.params)) decl(scope, it.node);
+  }
+  void directive(uint32_t scope, uint32_t index) {
+    m_.check(Stmt{StmtKind::Directive, index});
+    for (const ListItem& it : m_.slice(m_.directives[index].items)) expr(scope, ExprId{it.node});
+  }
   void stmt(uint32_t scope, const Stmt& s);
 
   const Module& m_;
-  std::map<uint32_t, std::set<uint32_t>> names_;       // symbol -> scopes
-  std::map<uint32_t, std::vector<RangeDecl>> ranges_;  // scope -> ranges declared there
+  std::map<uint32_t, std::set<uint32_t>> names_;  // symbol -> scopes
 };
 
-void NameScopes::expr(uint32_t scope, ExprId id) {
+void Occurrences::expr(uint32_t scope, ExprId id) {
   const Expr& e = m_.expr(id);
   switch (e.kind) {
     case ExprKind::Name:
@@ -91,38 +80,18 @@ void NameScopes::expr(uint32_t scope, ExprId id) {
   }
 }
 
-void NameScopes::decl(uint32_t scope, uint32_t index) {
+void Occurrences::decl(uint32_t scope, uint32_t index) {
   m_.check(Stmt{StmtKind::Decl, index});
   for (const Declarator& dc : m_.declarators_of(m_.decls[index])) {
     occurs(scope, dc.name);
-    if (dc.range) {
-      const Expr& list = m_.expr(dc.range);
-      const auto n = list.kind == ExprKind::List && list.b == 1
-                         ? eval_int(m_, ExprId{m_.slice(Range{list.a, 1})[0].node})
-                         : std::nullopt;
-      ranges_[scope].push_back({dc.name, n && *n >= 0 ? static_cast<uint64_t>(*n) : UINT64_MAX});
-      expr(scope, dc.range);
-    }
+    if (dc.range) expr(scope, dc.range);
     for (const ListItem& dim : m_.slice(dc.dims)) expr(scope, ExprId{dim.node});
     if (dc.init) expr(scope, dc.init);
   }
 }
 
-void NameScopes::params(uint32_t scope, const ParamList& p) {
-  for (const ListItem& it : m_.slice(p.params)) decl(scope, it.node);
-}
-
-void NameScopes::directive(uint32_t scope, uint32_t index) {
-  m_.check(Stmt{StmtKind::Directive, index});
-  for (const ListItem& it : m_.slice(m_.directives[index].items)) expr(scope, ExprId{it.node});
-}
-
-void NameScopes::block(uint32_t scope, uint32_t index) {
-  m_.check(Stmt{StmtKind::Block, index});
-  for (const Stmt& s : m_.blocks[index].stmts) stmt(scope, s);
-}
-
-void NameScopes::stmt(uint32_t scope, const Stmt& s) {
+// One statement of a scope's own block (nested blocks are scopes of their own).
+void Occurrences::stmt(uint32_t scope, const Stmt& s) {
   m_.check(s);
   switch (s.kind) {
     case StmtKind::Instruction: {
@@ -140,91 +109,92 @@ void NameScopes::stmt(uint32_t scope, const Stmt& s) {
     case StmtKind::Directive:
       directive(scope, s.index);
       return;
-    case StmtKind::Block:
-      block(scope, s.index);
-      return;
     case StmtKind::Prototype:
       params(scope, m_.prototypes[s.index].ret);
       params(scope, m_.prototypes[s.index].params);
       return;
     case StmtKind::Function: {
       const Function& f = m_.functions[s.index];
-      occurs(kTopLevel, f.name);
-      params(s.index, f.ret);
-      params(s.index, f.params);
-      for (uint32_t d : f.header) directive(s.index, d);
-      if (f.has_body()) block(s.index, f.body);
+      occurs(Scopes::kModule, f.name);
+      if (f.has_body()) return;  // its own scope
+      params(scope, f.ret);
+      params(scope, f.params);
+      for (uint32_t d : f.header) directive(scope, d);
       return;
     }
+    case StmtKind::Block:
     case StmtKind::Section:
-      block(kTopLevel, m_.sections[s.index].body);
-      return;
+      return;  // scopes of their own
   }
 }
 
-const RangeDecl* NameScopes::range_covering(uint32_t scope, std::string_view name) const {
-  auto it = ranges_.find(scope);
-  if (it == ranges_.end()) return nullptr;
-  const size_t digits = name.find_last_not_of("0123456789") + 1;
-  if (digits == name.size() || (name[digits] == '0' && digits + 1 < name.size())) return nullptr;  // %r, %r01
-  uint64_t n = 0;
-  const auto r = std::from_chars(name.data() + digits, name.data() + name.size(), n);
-  if (r.ec != std::errc{}) n = UINT64_MAX;  // too many digits: only an unknown count covers it
-  for (const RangeDecl& d : it->second)
-    if (m_.text(d.base) == name.substr(0, digits) && n < d.count) return &d;
-  return nullptr;
+std::string scope_name(const Module& m, const Scopes& scopes, uint32_t scope) {
+  const ScopeInfo& s = scopes.scope(scope);
+  if (s.function == Scopes::kNone) return scope == Scopes::kModule ? "at the module's top level" : "in a section";
+  return fmt::format("{} function '{}'", scopes.of_function(s.function) == scope ? "in" : "in a block of",
+                     m.text(m.functions[s.function].name));
 }
 
-const RangeDecl* NameScopes::range_named(uint32_t scope, Symbol name) const {
-  auto it = ranges_.find(scope);
-  if (it == ranges_.end()) return nullptr;
-  for (const RangeDecl& d : it->second)
-    if (d.base == name) return &d;
-  return nullptr;
+std::string range_text(const Module& m, const Declaration& r) {
+  return r.count == Declaration::kUnknownCount ? fmt::format("'{}<...>'", m.text(r.name))
+                                               : fmt::format("'{}<{}>'", m.text(r.name), r.count);
 }
 
-std::string scope_name(const Module& m, uint32_t scope) {
-  return scope == kTopLevel ? "at the module's top level"
-                            : fmt::format("in function '{}'", m.text(m.functions[scope].name));
+// Whether scope `a` is `b` or inside it.
+bool within(const Scopes& scopes, uint32_t a, uint32_t b) {
+  for (; a != Scopes::kNone; a = scopes.scope(a).parent)
+    if (a == b) return true;
+  return false;
 }
 
-std::string range_text(const Module& m, const RangeDecl& r) {
-  return r.count == UINT64_MAX ? fmt::format("'{}<...>'", m.text(r.base))
-                               : fmt::format("'{}<{}>'", m.text(r.base), r.count);
-}
-
-// Why renaming `from` (occurring in `from_scopes`) to `to` would change what a name
-// refers to, or "" when it would not.
-std::string rename_problem(const Module& m, const NameScopes& scopes, Symbol from, std::string_view to) {
-  const std::set<uint32_t>& from_scopes = scopes.scopes_of(from);
-  Symbol to_sym;
-  const std::set<uint32_t> none;
-  const std::set<uint32_t>& to_scopes = m.strings.find(to, to_sym) ? scopes.scopes_of(to_sym) : none;
-  const bool from_global = from_scopes.count(kTopLevel) > 0, to_global = to_scopes.count(kTopLevel) > 0;
-  for (uint32_t s : from_scopes) {
-    if (const RangeDecl* r = scopes.range_named(s, from))
+// Why renaming `from` to `to` would change what a name refers to, or "" when it would not.
+// Every `from` becomes `to`: a use of either name then refers to the innermost of the two
+// declarations it sees, so wherever one occurs, the other must not be declared as deep or deeper.
+std::string rename_problem(const Module& m, Symbol from, std::string_view to) {
+  const Scopes scopes(m);
+  const Occurrences occurrences(m, scopes);
+  for (const Declaration& d : scopes.declarations())
+    if (d.kind == Declaration::RegisterRange && d.name == from)
       return fmt::format(
           "'{}' is declared as the range {} {}, whose registers are used by their own names ({}0, ...); "
           "rename cannot change them together",
-          m.text(from), range_text(m, *r), scope_name(m, s), m.text(from));
-    if (const RangeDecl* r = scopes.range_covering(s, m.text(from)))
+          m.text(from), range_text(m, d), scope_name(m, scopes, d.scope), m.text(from));
+  const std::set<uint32_t>& from_scopes = occurrences.of(from);
+  for (uint32_t s : from_scopes) {
+    const Resolved r = scopes.lookup(s, Scopes::kAnywhere, from);
+    if (r && scopes.declaration(r.declaration).kind == Declaration::RegisterRange) {
+      const Declaration& d = scopes.declaration(r.declaration);
       return fmt::format(
           "'{}' is one of the registers the range {} declares {}; renaming it would leave '{}' undeclared",
-          m.text(from), range_text(m, *r), scope_name(m, s), to);
+          m.text(from), range_text(m, d), scope_name(m, scopes, d.scope), to);
+    }
   }
-  for (uint32_t s : to_scopes)
-    if (!from_scopes.empty() && (from_global || to_global || from_scopes.count(s)))
-      return fmt::format("'{}' is already a name {}; renaming '{}' to it would merge the two", to, scope_name(m, s),
-                         m.text(from));
-  // A top-level name is seen in every function: a register range anywhere may declare `to`.
-  std::vector<uint32_t> seen(from_scopes.begin(), from_scopes.end());
-  if (from_global) seen = scopes.scopes_with_ranges();
-  if (!from_scopes.empty()) seen.push_back(kTopLevel);
-  for (uint32_t t : seen)
-    if (const RangeDecl* r = scopes.range_covering(t, to))
-      return fmt::format(
-          "'{}' is already a name {} (the range {} declares it); renaming '{}' to it would merge the two", to,
-          scope_name(m, t), range_text(m, *r), m.text(from));
+  // whether `inner` is declared at least as deep as `outer` (both seen from one place)
+  const auto shadows = [&](Resolved inner, Resolved outer) {
+    return inner && (!outer || within(scopes, scopes.declaration(inner.declaration).scope,
+                                      scopes.declaration(outer.declaration).scope));
+  };
+  for (uint32_t s : from_scopes) {
+    const Resolved t = scopes.lookup(s, Scopes::kAnywhere, to), f = scopes.lookup(s, Scopes::kAnywhere, from);
+    if (!shadows(t, f)) continue;
+    const Declaration& d = scopes.declaration(t.declaration);
+    return fmt::format(
+        "'{}' is already a name {}{}; renaming '{}' to it would merge the two", to, scope_name(m, scopes, d.scope),
+        d.kind == Declaration::RegisterRange ? fmt::format(" (the range {} declares it)", range_text(m, d))
+                                             : std::string(),
+        m.text(from));
+  }
+  Symbol to_sym;
+  if (!m.strings.find(to, to_sym)) return "";
+  for (uint32_t s : occurrences.of(to_sym)) {
+    const Resolved f = scopes.lookup(s, Scopes::kAnywhere, from), t = scopes.lookup(s, Scopes::kAnywhere, to_sym);
+    if (!shadows(f, t)) continue;
+    return fmt::format(
+        "'{}' is named {}, where it would then refer to the '{}' declared {}; renaming '{}' to it "
+        "would merge the two",
+        to, scope_name(m, scopes, s), m.text(from), scope_name(m, scopes, scopes.declaration(f.declaration).scope),
+        m.text(from));
+  }
   return "";
 }
 
@@ -237,8 +207,7 @@ size_t Module::rename(std::string_view from, std::string_view to, Where where) {
   Symbol old_sym;
   if (!strings.find(from, old_sym)) return 0;
   if (from != to) {
-    const NameScopes scopes(*this);
-    if (std::string p = rename_problem(*this, scopes, old_sym, to); !p.empty()) fail(p);
+    if (std::string p = rename_problem(*this, old_sym, to); !p.empty()) fail(p);
   }
   const Symbol new_sym = strings.intern(to);
   size_t n = 0;

@@ -7,8 +7,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ptxpp/ir/queries.hpp"
 #include "form_match.hpp"
+#include "ptxpp/ir/queries.hpp"
+#include "ptxpp/ir/scopes.hpp"
 #include "type_rules.hpp"
 
 namespace ptx::spec {
@@ -23,15 +24,13 @@ using detail::integer_immediates;
 using detail::register_matches;
 using detail::type_info;
 
-constexpr uint32_t kUnbound = 0xFFFFFFFFu;
-
 // What a name in a function refers to.
 struct Entity {
   enum Kind : uint8_t { Register, RegisterRange, Variable, Function, Label } kind;
   StateSpace space = StateSpace::None;
   std::string_view type;  // ".u32", ".pred", ...
   uint32_t vector = 1;
-  uint32_t count = 0;  // RegisterRange: %r<count>
+  uint64_t count = 0;  // RegisterRange: %r<count>
   uint32_t loc = 0;
   int32_t rets = -1, params = -1;  // Function: its return and parameter counts
 };
@@ -76,14 +75,14 @@ struct FormMatch {
 
 class Checker {
  public:
-  Checker(const Module& m, const CheckOptions& o) : m_(m), opts_(o), binding_(m.strings.size(), kUnbound) {}
+  Checker(const Module& m, const CheckOptions& o) : m_(m), opts_(o), scopes_(m) { entities(); }
 
   std::vector<Diagnostic> run() {
     header();
     module_symbols();
     check_directives();
     for (const Stmt& s : m_.root().stmts)
-      if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) function(m_.functions[s.index]);
+      if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) function(s.index);
     std::stable_sort(out_.begin(), out_.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
     return std::move(out_);
   }
@@ -165,154 +164,123 @@ class Checker {
     error(loc, msg);
   }
 
-  // ---- scopes: symbol id -> entity, undone when a scope ends -----------------------
-  void bind(Symbol name, const Entity& e, bool report_duplicate = true) {
-    const uint32_t prev = binding_[name.id];
-    if (report_duplicate && prev != kUnbound && prev >= scope_floor_)
-      error(e.loc, "redeclaration of " + quoted(m_.text(name)));
-    undo_.push_back({name.id, prev});
-    entities_.push_back(e);
-    binding_[name.id] = static_cast<uint32_t>(entities_.size() - 1);
-  }
-  size_t open_scope() {
-    scopes_.push_back(scope_floor_);
-    scope_floor_ = static_cast<uint32_t>(entities_.size());
-    return undo_.size();
-  }
-  void close_scope(size_t mark) {
-    while (undo_.size() > mark) {
-      binding_[undo_.back().first] = undo_.back().second;
-      undo_.pop_back();
+  // ---- names: what each refers to, from the module's scopes (ir::Scopes) -----------------
+  // The entity of every declaration of the module.
+  void entities() {
+    entities_.reserve(scopes_.declarations().size());
+    uint32_t info_of = Declaration::kNone;
+    DeclInfo info;
+    for (const Declaration& d : scopes_.declarations()) {
+      Entity e{};
+      e.loc = d.loc;
+      switch (d.kind) {
+        case Declaration::Label:
+          e.kind = Entity::Label;
+          break;
+        case Declaration::Function: {
+          const Function& f = m_.functions[d.node];
+          e.kind = Entity::Function;
+          e.rets = static_cast<int32_t>(f.ret.params.count);
+          e.params = static_cast<int32_t>(f.params.params.count);
+          break;
+        }
+        case Declaration::Variable:
+        case Declaration::RegisterRange:
+          if (info_of != d.decl) info = decl_info(m_, m_.decls[info_of = d.decl]);
+          e.space = info.space;
+          e.type = info.type;
+          e.vector = info.vector;
+          e.kind = d.kind == Declaration::RegisterRange ? Entity::RegisterRange
+                   : info.space == StateSpace::Reg      ? Entity::Register
+                                                        : Entity::Variable;
+          e.count = d.kind == Declaration::RegisterRange && d.count != Declaration::kUnknownCount ? d.count : 0;
+          break;
+      }
+      entities_.push_back(e);
     }
-    scope_floor_ = scopes_.back();
-    scopes_.pop_back();
   }
 
-  // The entity a name refers to; registers in a %r<N> range resolve to the range.
-  const Entity* lookup(Symbol name) {
-    if (binding_[name.id] != kUnbound) return &entities_[binding_[name.id]];
-    const RangeName& rn = range_name(name);
-    if (rn.base == kUnbound || binding_[rn.base] == kUnbound) return nullptr;
-    const Entity& range = entities_[binding_[rn.base]];
-    if (range.kind != Entity::RegisterRange || rn.index >= range.count) return nullptr;
-    return &range;
+  // Two declarations of one name in one scope.
+  void conflicts() {
+    for (const auto& [first, second] : scopes_.conflicts()) {
+      const Declaration& a = scopes_.declaration(first);
+      const Declaration& b = scopes_.declaration(second);
+      if (a.kind == Declaration::Label && b.kind == Declaration::Label)
+        error(b.loc, "duplicate label " + quoted(m_.text(b.name)));
+      else
+        error(b.loc, "redeclaration of " + quoted(m_.text(b.kind == Declaration::RegisterRange ? a.name : b.name)));
+    }
   }
 
-  // "%r17" -> the symbol "%r" and 17, once per name: the register it would be in a %r<N> range.
-  struct RangeName {
-    uint32_t base = kUnbound;  // symbol id; kUnbound: not of that shape (or no such symbol)
-    uint32_t index = 0;
-    bool known = false;
-  };
-  const RangeName& range_name(Symbol name) {
-    if (range_names_.size() <= name.id) range_names_.resize(m_.strings.size());
-    RangeName& rn = range_names_[name.id];
-    if (rn.known) return rn;
-    rn.known = true;
-    const std::string_view s = m_.text(name);
-    size_t digits = s.size();
-    while (digits > 0 && s[digits - 1] >= '0' && s[digits - 1] <= '9') --digits;
-    // %r<4> declares %r0..%r3; a leading zero (%r01) names no register of the range.
-    if (digits == s.size() || digits == 0 || (s[digits] == '0' && s.size() - digits > 1)) return rn;
-    Symbol base;
-    uint32_t index = 0;
-    auto r = std::from_chars(s.data() + digits, s.data() + s.size(), index);
-    if (r.ec == std::errc{} && m_.strings.find(s.substr(0, digits), base)) {
-      rn.base = base.id;
-      rn.index = index;
-    }
-    return rn;
+  // The entity a name refers to where it is used (the statement being checked); a register
+  // of a %r<N> range resolves to the range.
+  const Entity* lookup(Symbol name) const {
+    const Resolved r = scopes_.lookup(scope_, at_, name);
+    return r ? &entities_[r.declaration] : nullptr;
+  }
+  bool is_label(Symbol name) const {
+    const Entity* e = lookup(name);
+    return e && e->kind == Entity::Label;
   }
 
   // ---- declarations ------------------------------------------------------------------
-  void declare(const Decl& d, bool report_duplicate = true) {
+  void declare(const Decl& d) {
     const DeclInfo info = decl_info(m_, d);
+    if (info.space != StateSpace::Reg) return;
     for (const Declarator& dc : m_.declarators_of(d)) {
-      Entity e;
-      e.space = info.space;
-      e.type = info.type;
-      e.vector = info.vector;
-      e.loc = d.loc;
-      if (info.space == StateSpace::Reg) {
-        e.kind = Entity::Register;
-        if (dc.range) {
-          e.kind = Entity::RegisterRange;
-          const Expr& list = m_.expr(dc.range);
-          const auto n = list.b == 1 ? eval_int(m_, ExprId{m_.items[list.a].node}) : std::nullopt;
-          if (!n || *n < 0) error(d.loc, "register count of " + quoted(m_.text(dc.name)) + " must be a non-negative constant");
-          e.count = n && *n > 0 ? static_cast<uint32_t>(*n) : 0;
-        }
-        if (!type_info(info.type)) error(d.loc, "register " + quoted(m_.text(dc.name)) + " needs a type such as .b32");
-      } else {
-        e.kind = Entity::Variable;
+      if (dc.range) {
+        const Expr& list = m_.expr(dc.range);
+        const auto n = list.b == 1 ? eval_int(m_, ExprId{m_.items[list.a].node}) : std::nullopt;
+        if (!n || *n < 0)
+          error(d.loc, "register count of " + quoted(m_.text(dc.name)) + " must be a non-negative constant");
       }
-      bind(dc.name, e, report_duplicate);
+      if (!type_info(info.type)) error(d.loc, "register " + quoted(m_.text(dc.name)) + " needs a type such as .b32");
     }
   }
 
   void module_symbols() {
-    std::vector<std::pair<Symbol, uint32_t>> defined;  // functions with a body
+    conflicts();
+    std::vector<Symbol> defined;  // functions with a body
     for (const Stmt& s : m_.root().stmts) {
       if (s.kind == StmtKind::Decl) {
         declare(m_.decls[s.index]);
       } else if (s.kind == StmtKind::Function) {
         const Function& f = m_.functions[s.index];
-        Entity e{};
-        e.kind = Entity::Function;
-        e.loc = f.loc;
-        e.rets = static_cast<int32_t>(f.ret.params.count);
-        e.params = static_cast<int32_t>(f.params.params.count);
-        const uint32_t prev = binding_[f.name.id];
-        if (prev != kUnbound && entities_[prev].kind != Entity::Function) {
-          error(f.loc, "redeclaration of " + quoted(m_.text(f.name)));
-        } else if (f.has_body()) {
-          for (const auto& [name, loc] : defined)
-            if (name == f.name) error(f.loc, "redefinition of " + quoted(m_.text(f.name)));
-          defined.push_back({f.name, f.loc});
-        }
-        if (prev == kUnbound) bind(f.name, e, false);
+        if (!f.has_body()) continue;
+        if (std::find(defined.begin(), defined.end(), f.name) != defined.end())
+          error(f.loc, "redefinition of " + quoted(m_.text(f.name)));
+        defined.push_back(f.name);
       }
     }
   }
 
   // ---- functions -----------------------------------------------------------------------
-  void function(const Function& f) {
-    const size_t mark = open_scope();
+  void function(uint32_t index) {
+    const Function& f = m_.functions[index];
+    scope_ = scopes_.of_function(index);
+    at_ = 0;
     for (const ParamList* pl : {&f.ret, &f.params})
       for (const ListItem& it : m_.slice(pl->params)) declare(m_.decls[it.node]);
-    // Labels are visible in the whole function, before their definition.
-    labels_.clear();
-    collect_labels(m_.blocks[f.body]);
-    block(m_.blocks[f.body]);
-    close_scope(mark);
+    block(scope_);
+    scope_ = Scopes::kModule;
+    at_ = Scopes::kAnywhere;
   }
 
-  void collect_labels(const ir::Block& b) {
-    for (const Stmt& s : b.stmts) {
-      if (s.kind == StmtKind::Label) {
-        const Label& l = m_.labels[s.index];
-        if (std::find(labels_.begin(), labels_.end(), l.name) != labels_.end())
-          error(l.loc, "duplicate label " + quoted(m_.text(l.name)));
-        labels_.push_back(l.name);
-      } else if (s.kind == StmtKind::Block) {
-        collect_labels(m_.blocks[s.index]);
-      }
-    }
-  }
-
-  bool is_label(Symbol s) const { return std::find(labels_.begin(), labels_.end(), s) != labels_.end(); }
-
-  void block(const ir::Block& b) {
-    const size_t mark = open_scope();
-    for (const Stmt& s : b.stmts) {
+  void block(uint32_t scope) {
+    const auto& stmts = m_.blocks[scopes_.scope(scope).block].stmts;
+    for (uint32_t i = 0; i < stmts.size(); ++i) {
+      const Stmt& s = stmts[i];
+      scope_ = scope;
+      at_ = i;
       switch (s.kind) {
         case StmtKind::Decl: declare(m_.decls[s.index]); break;
-        case StmtKind::Block: block(m_.blocks[s.index]); break;
+        case StmtKind::Block:
+          block(scopes_.of_block(s.index));
+          break;
         case StmtKind::Instruction: instruction(m_.instructions[s.index]); break;
         default: break;
       }
     }
-    close_scope(mark);
   }
 
   // ---- instructions ---------------------------------------------------------------------
@@ -720,6 +688,7 @@ class Checker {
     const bool optional = o.optional && !tied;
     if (!optional || optional_left > 0) {
       const ExprId e = m_.operand(in, static_cast<uint32_t>(next));
+      operand_index_ = static_cast<uint32_t>(next);
       Why reason = why.child();
       const size_t mark = written_.size();
       if (operand_fits(o, e, reason)) {
@@ -883,6 +852,17 @@ class Checker {
     return false;
   }
 
+  // A source register plus an integer constant, `%r2+1`: ptxas folds it (the register's value
+  // plus the constant), in any operand but the first (a destination there: "Result register
+  // required"); the register, else none.
+  ExprId register_plus_constant(const Expr& e) const {
+    if (operand_index_ == 0 || e.kind != ExprKind::Binary || static_cast<Op>(e.sub) != Op::Add) return {};
+    const Expr& left = m_.expr(ExprId{e.a});
+    const Expr& right = m_.expr(ExprId{e.b});
+    if (left.kind != ExprKind::Name || !is_immediate(right) || has_float(right)) return {};
+    return ExprId{e.a};
+  }
+
   bool is_immediate(const Expr& e) const {
     switch (e.kind) {
       case ExprKind::Int:
@@ -909,6 +889,7 @@ class Checker {
       case KindTag::Reg: {
         ExprId r = id;  // reg(T, neg): -r
         if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Neg) r = ExprId{e.a};
+        if (const ExprId base = register_plus_constant(e)) r = base;
         if (k.component.present() && !component_fits(k, r, why)) return false;
         return register_fits(r, resolve(k.type), k.wide, why, k.component.present()) &&
                (!k.exact || exact_register(r, resolve(k.type), why));
@@ -962,7 +943,8 @@ class Checker {
               why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
               return false;
             }
-            return register_fits(id, t, k.wide, why);
+            const ExprId base = register_plus_constant(e);
+            return register_fits(base ? base : id, t, k.wide, why);
           }
           if (!k.count_letter) {
             // the value's number: ".v4" -> 4, ".3d" -> 3
@@ -1172,17 +1154,15 @@ class Checker {
   Target target_{};
   TexMode texmode_ = TexMode::Unified;  // .target ..., texmode_independent
 
-  std::vector<uint32_t> binding_;                      // symbol id -> entity index
-  std::vector<Entity> entities_;
-  std::vector<std::pair<uint32_t, uint32_t>> undo_;    // (symbol id, previous binding)
-  std::vector<uint32_t> scopes_;
-  uint32_t scope_floor_ = 0;                           // entities below this are from outer scopes
-  std::vector<Symbol> labels_;
+  Scopes scopes_;
+  std::vector<Entity> entities_;      // by declaration (Scopes::declarations)
+  uint32_t scope_ = Scopes::kModule;  // where the statement being checked is
+  uint32_t at_ = Scopes::kAnywhere;   // its index in its block
 
   std::vector<std::string_view> mods_;
   std::string_view opcode_;  // of the instruction being checked
+  uint32_t operand_index_ = 0;  // of the operand being checked, as written
   std::span<const Choice> choices_;  // of the form being checked (in match_cache_)
-  std::vector<RangeName> range_names_;  // by symbol id
   struct KeyHash {
     size_t operator()(const std::vector<uint32_t>& k) const {
       uint64_t h = 1469598103934665603ull;

@@ -16,13 +16,14 @@
 
 #include <fmt/format.h>
 
+#include "fold_repeats.hpp"
 #include "ptxpp/dsl/chains.hpp"
 #include "ptxpp/dsl/types.hpp"
 #include "ptxpp/ir/queries.hpp"
+#include "ptxpp/ir/scopes.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "ptxpp/text/printer.hpp"
-#include "fold_repeats.hpp"
 
 #include <cxxabi.h>
 #include <cstdlib>
@@ -86,20 +87,17 @@ std::string text_literal(std::string_view s) {
   }
 }
 
-struct Scope {
-  std::map<std::string, std::string, std::less<>> regs;  // PTX register name -> C++ expression
-  // registers a declaration written as text declares: `%name<count>` (count 0: one register) of a type
-  struct Family {
-    std::string name;
-    uint64_t count;
-    std::string type;  // "DType::b32"; "DType::none" when the DSL has no such register type (.v4 .f32)
-  };
-  std::vector<Family> families;
+// How the C++ names a register declaration: a ptx::Reg, a ptx::RegArray (its registers by
+// index), or, for a declaration written as text, lst::reg_ref of a type ("DType::b32";
+// "DType::none" when the DSL has no such register type: .v4 .f32).
+struct RegCxx {
+  enum Kind : uint8_t { Reg, Array, Ref } kind;
+  std::string text;  // the C++ name (Reg, Array) or the type (Ref)
 };
 
 class Writer {
  public:
-  Writer(const Module& m, std::string_view source, const Options& o) : m_(m), src_(source), o_(o) {}
+  Writer(const Module& m, std::string_view source, const Options& o) : m_(m), src_(source), o_(o), sc_(m) {}
 
   std::string run() {
     const bool valid = spec::check(m_).empty();
@@ -159,8 +157,11 @@ class Writer {
   const Options& o_;
   std::string out_;
   int depth_ = 0;
-  std::vector<Scope> scopes_;
-  std::map<std::string, std::string, std::less<>> labels_;  // this function's labels -> C++ names
+  // Names are resolved through the module's scopes (ir::Scopes), at the statement being written.
+  Scopes sc_;
+  uint32_t scope_ = Scopes::kModule, at_ = Scopes::kAnywhere;
+  std::map<uint32_t, RegCxx> regs_;                         // register declaration -> how the C++ names it
+  std::map<uint32_t, std::string> labels_;                  // label declaration -> its C++ name
   std::set<std::string, std::less<>> cxx_names_;            // C++ names taken in this function
 
   void line(std::string_view s, bool foldable = false, int nest = 0) {
@@ -197,19 +198,29 @@ class Writer {
   }
 
   std::optional<std::string> reg_expr(std::string_view name) const {
-    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-      if (auto f = it->regs.find(name); f != it->regs.end()) return f->second;
-      for (const Scope::Family& fam : it->families) {
-        if (!name.starts_with(fam.name)) continue;
-        const std::string_view rest = name.substr(fam.name.size());
-        bool numbered = fam.count && !rest.empty() && rest.size() < 20 && (rest == "0" || rest[0] != '0') &&
-                        rest.find_first_not_of("0123456789") == std::string_view::npos;
-        if ((fam.count == 0 && rest.empty()) || (numbered && std::stoull(std::string(rest)) < fam.count))
-          return fmt::format("lst::reg_ref({}, {})", fam.type, quote(name));
-      }
+    const Resolved r = sc_.lookup(scope_, at_, name);
+    const auto it = r ? regs_.find(r.declaration) : regs_.end();
+    if (it == regs_.end()) return std::nullopt;
+    switch (it->second.kind) {
+      case RegCxx::Reg:
+        return it->second.text;
+      case RegCxx::Array:
+        return fmt::format("{}[{}]", it->second.text, r.element);
+      case RegCxx::Ref:
+        return fmt::format("lst::reg_ref({}, {})", it->second.text, quote(name));
     }
     return std::nullopt;
   }
+
+  // The label declaration `name` refers to here, if it is a label.
+  std::optional<uint32_t> label_decl(std::string_view name) const {
+    const Resolved r = sc_.lookup(scope_, Scopes::kAnywhere, name);
+    if (!r || sc_.declaration(r.declaration).kind != Declaration::Label) return std::nullopt;
+    return r.declaration;
+  }
+  bool is_label(std::string_view name) const { return label_decl(name).has_value(); }
+  // The C++ name of the label a label statement places.
+  const std::string& label_of(Stmt s) const { return labels_.at(sc_.of_label(s.index)); }
 
   // ---- trivia: comments and blank lines ---------------------------------------------
   // Each comment with the newlines before it; then the newlines before the statement.
@@ -276,7 +287,7 @@ class Writer {
   void function_body(const Function& f, const Block& body) {
     labels_.clear();
     cxx_names_.clear();
-    scopes_.clear();
+    regs_.clear();
     if (o_.sugar) {
       const std::string name(m_.text(f.name));
       int status = 0;
@@ -290,27 +301,19 @@ class Writer {
     std::vector<Line> lines;
     if (o_.sugar) buffer_ = &lines;
     // .reg parameters and return values (declared in the header): registers of the body
-    scopes_.emplace_back();
+    const uint32_t fscope = sc_.of_function(function_index(f));
     for (const ParamList* list : {&f.ret, &f.params}) {
       if (list == &f.ret && !f.ret.present) continue;
-      for (const ListItem& it : m_.slice(list->params)) {
-        const Decl& d = m_.decls[it.node];
-        const auto specs = m_.specs_of(d.specs);
-        if (specs.empty() || m_.text(specs[0].word) != ".reg") continue;
-        const std::optional<DType> t = specs.size() == 2 && !specs[1].arg ? dtype(m_.text(specs[1].word)) : std::nullopt;
-        for (const Declarator& dc : m_.declarators_of(d))
-          scopes_.back().families.push_back(
-              {std::string(m_.text(dc.name)), 0, fmt::format("DType::{}", t ? ptx::name(*t).substr(1) : "none")});
-      }
+      for (const ListItem& it : m_.slice(list->params)) text_registers(m_.decls[it.node]);
     }
-    collect_labels(body);
-    count_label_uses(body);
+    count_label_uses(fscope);
+    declare_labels(fscope);
     function_name_ = m_.text(f.name);
     aliases_.clear();
     alias_lines_.clear();
     const size_t aliases_at = lines.size();
     if (o_.sugar) count_register_uses(body);
-    statements(body);
+    statements(fscope);
     lead(body.close);
     if (buffer_) {
       lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(aliases_at), alias_lines_.begin(), alias_lines_.end());
@@ -327,25 +330,23 @@ class Writer {
   }
 
   // How often each label is an operand (a back edge raised into a loop must be its label's only use).
-  std::map<std::string, size_t, std::less<>> label_uses_;
-  void count_label_uses(const Block& b) {
+  std::map<uint32_t, size_t> label_uses_;
+  void count_label_uses(uint32_t fscope) {
     label_uses_.clear();
-    std::vector<const Block*> todo{&b};
-    while (!todo.empty()) {
-      const Block* blk = todo.back();
-      todo.pop_back();
-      for (const Stmt& s : blk->stmts) {
-        if (s.kind == StmtKind::Block) todo.push_back(&m_.blocks[s.index]);
-        if (s.kind != StmtKind::Instruction) continue;
-        for (const ListItem& it : m_.operands_of(m_.instructions[s.index])) count_names(ExprId{it.node});
-      }
+    for (uint32_t s = fscope; s < sc_.size(); ++s) {
+      if (sc_.scope(s).function != sc_.scope(fscope).function) continue;
+      scope_ = s;
+      for (const Stmt& st : m_.blocks[sc_.scope(s).block].stmts)
+        if (st.kind == StmtKind::Instruction)
+          for (const ListItem& it : m_.operands_of(m_.instructions[st.index])) count_names(ExprId{it.node});
     }
+    scope_ = Scopes::kModule;
   }
   void count_names(ExprId id) {
     const Expr& e = m_.expr(id);
     switch (e.kind) {
       case ExprKind::Name:
-        if (labels_.count(m_.text(Symbol{e.a}))) ++label_uses_[std::string(m_.text(Symbol{e.a}))];
+        if (const auto l = label_decl(m_.text(Symbol{e.a}))) ++label_uses_[*l];
         break;
       case ExprKind::Unary: count_names(ExprId{e.a}); break;
       case ExprKind::Binary:
@@ -360,29 +361,35 @@ class Writer {
     }
   }
 
-  void collect_labels(const Block& b) {
-    for (const Stmt& s : b.stmts) {
-      if (s.kind == StmtKind::Block) collect_labels(m_.blocks[s.index]);
-      if (s.kind != StmtKind::Label) continue;
-      const std::string name(m_.text(m_.labels[s.index].name));
-      if (labels_.count(name)) continue;
+  // The labels of a scope, declared where its C++ scope starts (a label is seen in its whole block).
+  void declare_labels(uint32_t scope) {
+    for (uint32_t d : sc_.declared_in(scope)) {
+      const Declaration& l = sc_.declaration(d);
+      if (l.kind != Declaration::Label) continue;
+      const std::string name(m_.text(l.name));
       std::string_view bare = name;
       if (bare.starts_with("$L__")) bare.remove_prefix(4);
       const std::string cxx = o_.sugar ? cxx_name(short_label(bare)) : cxx_name(bare, "L_");
-      labels_.emplace(name, cxx);
+      labels_.emplace(d, cxx);
       line(fmt::format("ptx::Label {} = lst::label({});", cxx, quote(name)));
     }
   }
 
-  void statements(const Block& b) {
-    scopes_.emplace_back();
+  uint32_t function_index(const Function& f) const { return static_cast<uint32_t>(&f - m_.functions.data()); }
+
+  void statements(uint32_t scope) {
+    const uint32_t outer_scope = scope_, outer_at = at_;
+    scope_ = scope;
+    const Block& b = m_.blocks[sc_.scope(scope).block];
     range(b.stmts, 0, b.stmts.size());
-    scopes_.pop_back();
+    scope_ = outer_scope;
+    at_ = outer_at;
   }
 
   void range(const std::vector<Stmt>& stmts, size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) {
       const Stmt& s = stmts[i];
+      at_ = static_cast<uint32_t>(i);
       lead(lead_of(m_, s));
       if (o_.sugar) {
         if (const size_t use = address_group(stmts, i, to)) {
@@ -412,7 +419,7 @@ class Writer {
   // stmts[at] in this block, when that branch is the label's only use; 0 when there is none.
   size_t back_edge(const std::vector<Stmt>& stmts, size_t at, size_t to) {
     const std::string name(m_.text(m_.labels[stmts[at].index].name));
-    if (label_uses_[name] != 1 || has_comment(stmts[at].trail)) return 0;
+    if (label_uses_[sc_.of_label(stmts[at].index)] != 1 || has_comment(stmts[at].trail)) return 0;
     for (size_t j = at + 1; j < to; ++j) {
       if (stmts[j].kind == StmtKind::Decl) return 0;  // its C++ name must outlive the loop's lambda
       if (stmts[j].kind != StmtKind::Instruction) continue;
@@ -431,7 +438,7 @@ class Writer {
   // `W: body  @p bra D;  bra.uni W;  D:` with W and D used only there: the index of D's label, else 0.
   size_t forward_wait(const std::vector<Stmt>& stmts, size_t at, size_t to) {
     const std::string top(m_.text(m_.labels[stmts[at].index].name));
-    if (label_uses_[top] != 1 || has_comment(stmts[at].trail)) return 0;
+    if (label_uses_[sc_.of_label(stmts[at].index)] != 1 || has_comment(stmts[at].trail)) return 0;
     for (size_t j = at + 1; j + 2 < to; ++j) {
       if (stmts[j].kind == StmtKind::Decl || stmts[j].kind == StmtKind::Label) return 0;
       if (stmts[j].kind != StmtKind::Instruction) continue;
@@ -445,8 +452,9 @@ class Writer {
       const Instruction& bu = m_.instructions[back.index];
       const auto g = guard_expr(br.guard);
       if (!g || (*g)[0] == '!' || m_.text(bu.opcode) != "bra" || bu.guard || bu.modifiers.count != 1 ||
-          m_.text(m_.modifiers_of(bu)[0].name) != ".uni" || bu.operands.count != 1 || m_.name_of(m_.operand(bu, 0)) != top ||
-          m_.text(m_.labels[end.index].name) != done || !labels_.count(done) || label_uses_[done] != 1)
+          m_.text(m_.modifiers_of(bu)[0].name) != ".uni" || bu.operands.count != 1 ||
+          m_.name_of(m_.operand(bu, 0)) != top || m_.text(m_.labels[end.index].name) != done ||
+          label_uses_[sc_.of_label(end.index)] != 1)
         return 0;
       for (size_t k = j; k <= j + 2; ++k)
         if (has_comment(stmts[k].trail) || !plain_lead(lead_of(m_, stmts[k])) || stmt_text(stmts[k]).find('/') != std::string::npos)
@@ -458,9 +466,8 @@ class Writer {
 
   void wait(const std::vector<Stmt>& stmts, size_t at, size_t end) {
     const Instruction& br = m_.instructions[stmts[end - 2].index];
-    const std::string top(m_.text(m_.labels[stmts[at].index].name));
-    const std::string done(m_.text(m_.labels[stmts[end].index].name));
-    line(fmt::format("lst::wait_loop({}, {}, {}, [&] {{", labels_.at(top), labels_.at(done), *guard_expr(br.guard)));
+    line(fmt::format("lst::wait_loop({}, {}, {}, [&] {{", label_of(stmts[at]), label_of(stmts[end]),
+                     *guard_expr(br.guard)));
     ++depth_;
     range(stmts, at + 1, end - 2);
     --depth_;
@@ -469,13 +476,12 @@ class Writer {
   }
 
   void loop(const std::vector<Stmt>& stmts, size_t at, size_t end) {
-    const std::string name(m_.text(m_.labels[stmts[at].index].name));
     const Instruction& br = m_.instructions[stmts[end].index];
     std::string g = *guard_expr(br.guard);
     const bool until = g[0] == '!';
     if (until) g = g.substr(1);
     const bool uni = br.modifiers.count == 1;
-    line(fmt::format("lst::{}({}, {}, [&] {{", until ? "repeat_until" : "repeat_while", labels_.at(name), g));
+    line(fmt::format("lst::{}({}, {}, [&] {{", until ? "repeat_until" : "repeat_while", label_of(stmts[at]), g));
     ++depth_;
     range(stmts, at + 1, end);
     lead(lead_of(m_, stmts[end]));  // comments before the back edge
@@ -665,17 +671,16 @@ class Writer {
   void statement(Stmt s) {
     switch (s.kind) {
       case StmtKind::Instruction: instruction(s); break;
-      case StmtKind::Label: {
-        const std::string name(m_.text(m_.labels[s.index].name));
-        line(fmt::format("ptx::place({});", labels_.at(name)));
+      case StmtKind::Label:
+        line(fmt::format("ptx::place({});", label_of(s)));
         break;
-      }
       case StmtKind::Decl: declaration(s); break;
       case StmtKind::Block: {
         const Block& b = m_.blocks[s.index];
         line("lst::block([&] {");
         ++depth_;
-        statements(b);
+        declare_labels(sc_.of_block(s.index));
+        statements(sc_.of_block(s.index));
         lead(b.close);
         --depth_;
         line("});");
@@ -703,7 +708,7 @@ class Writer {
       if (!dc.range) {
         const std::string cxx = cxx_name(bare);
         line(fmt::format("ptx::Reg {} = lst::reg({}, {});", cxx, type_expr, quote(name)));
-        scopes_.back().regs[name] = cxx;
+        regs_[sc_.of_declarator(d.declarators.first)] = {RegCxx::Reg, cxx};
         return;
       }
       const Expr& list = m_.expr(dc.range);
@@ -714,24 +719,24 @@ class Writer {
           text::print_expr(m_, ExprId{m_.items[list.a].node}) == std::to_string(n)) {
         const std::string cxx = cxx_name(bare);
         line(fmt::format("ptx::RegArray {} = lst::regs({}, {}, {});", cxx, type_expr, quote(name), n));
-        for (int64_t i = 0; i < n; ++i)
-          scopes_.back().regs[fmt::format("{}{}", name, i)] = fmt::format("{}[{}]", cxx, i);
+        regs_[sc_.of_declarator(d.declarators.first)] = {RegCxx::Array, cxx};
         return;
       }
     }
     line(fmt::format("lst::stmt({});", text_literal(stmt_text(s))));
+    text_registers(d);
+  }
+
+  // The registers a `.reg` declaration written as text declares: lst::reg_ref of its type.
+  void text_registers(const Decl& d) {
+    const auto specs = m_.specs_of(d.specs);
     if (specs.empty() || m_.text(specs[0].word) != ".reg") return;
     std::optional<DType> t = specs.size() == 2 && !specs[1].arg ? dtype(m_.text(specs[1].word)) : std::nullopt;
     const std::string type_expr = fmt::format("DType::{}", t ? ptx::name(*t).substr(1) : "none");
-    for (const Declarator& dc : decls) {
-      uint64_t count = 0;
-      if (dc.range) {
-        const Expr& list = m_.expr(dc.range);
-        const auto n = list.b == 1 ? eval_int(m_, ExprId{m_.items[list.a].node}) : std::nullopt;
-        if (!n || *n <= 0) continue;
-        count = static_cast<uint64_t>(*n);
-      }
-      scopes_.back().families.push_back({std::string(m_.text(dc.name)), count, type_expr});
+    for (uint32_t i = 0; i < d.declarators.count; ++i) {
+      const uint32_t decl = sc_.of_declarator(d.declarators.first + i);
+      if (decl != Scopes::kNone && sc_.declaration(decl).count != Declaration::kUnknownCount)
+        regs_[decl] = {RegCxx::Ref, type_expr};
     }
   }
 
@@ -828,7 +833,7 @@ class Writer {
     }
     if (n == "_") return "ptx::_";
     if (const auto r = reg_expr(n)) return *r;
-    if (auto l = labels_.find(n); l != labels_.end()) return l->second;
+    if (const auto l = label_decl(n)) return labels_.at(*l);
     if (!n.empty() && n[0] == '%') {
       const spec::SpecialRegister* r = spec::find_special_register(n);
       if (r && r->name == n && r->components.empty() && r->count == 0) return fmt::format("ptx::special::{}", cxx_special(n));
@@ -909,7 +914,7 @@ class Writer {
         const Expr& x = m_.expr(el);
         if (x.kind != ExprKind::Name || x.b) return std::nullopt;
         const std::string_view n = m_.name_of(el);
-        if (n.empty() || n[0] == '%' || reg_expr(n) || labels_.count(n) || n == "_") return std::nullopt;
+        if (n.empty() || n[0] == '%' || reg_expr(n) || is_label(n) || n == "_") return std::nullopt;
         out += (i ? ", " : "") + symbol_ref(n);
       }
       return fmt::format("ptx::args({{{}}})", out);
@@ -957,7 +962,8 @@ class Writer {
   std::optional<std::string> address(std::string_view base, std::string_view offset) {
     std::string b;
     if (const auto r = reg_expr(base)) b = *r;
-    else if (!base.empty() && base[0] != '%' && !labels_.count(base) && base != "_") b = symbol_ref(base);
+    else if (!base.empty() && base[0] != '%' && !is_label(base) && base != "_")
+      b = symbol_ref(base);
     else return std::nullopt;
     if (offset.empty()) return fmt::format("ptx::addr({})", b);
     return fmt::format("ptx::addr({}, {})", b, offset);

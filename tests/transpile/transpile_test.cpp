@@ -102,6 +102,59 @@ $L__BB0_2:
   }
 }
 
+// Blocks with the same label, as Triton and CUTLASS inline asm repeat their wait loops:
+// each block's label is its own ptx::Label, declared in its block (the C++ runs).
+TEST(Listing, SiblingBlocksWithTheSameLabel) {
+  ptx::Listing m({.target = "sm_90a"});
+  m.text(std::string(kHeader) + ".visible .entry k()\n");
+  m.body([] {
+    ptx::Reg bar = lst::reg(DType::b64, "%bar");
+    inst::mov.u64(bar, 0);
+    for (int i = 0; i < 2; ++i)
+      lst::block([&] {
+        ptx::Label wait = lst::label("waitLoop");
+        ptx::Reg p = lst::reg(DType::pred, "P1");
+        lst::repeat_until(wait, p, [&] { inst::mbarrier.try_wait.parity.shared_cta.b64(p, ptx::addr(bar), i); });
+      });
+    inst::ret();
+  });
+  std::string block;
+  for (int i = 0; i < 2; ++i)
+    block += "\t{\n\t.reg .pred P1;\nwaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%bar], " +
+             std::to_string(i) + ";\n\t@!P1 bra waitLoop;\n\t}\n";
+  const std::string want =
+      std::string(kHeader) + ".visible .entry k()\n{\n\t.reg .b64 %bar;\n\tmov.u64 %bar, 0;\n" + block + "\tret;\n}\n";
+  const std::string got = m.ptx();
+  EXPECT_EQ(got, canonical(want));
+  if (have_ptxas()) {
+    const PtxasResult r = run_ptxas(got, "sm_90a");
+    EXPECT_TRUE(r.ok) << r.log << got;
+  }
+}
+
+// Operands written as text that are constant expressions in parentheses, or a register plus
+// a constant (as the transpiler writes them with lst::operand): immediates and registers,
+// not argument lists (the listing threw "operands ... do not fit" when it ran).
+TEST(Listing, ConstantExpressionAndRegisterPlusConstantOperands) {
+  ptx::Listing m({.target = "sm_90a"});
+  m.text(std::string(kHeader) + ".visible .entry k()\n");
+  m.body([] {
+    ptx::RegArray rd = lst::regs(DType::b64, "%rd", 2);
+    ptx::RegArray r = lst::regs(DType::b32, "%r", 3);
+    inst::or_.b64(rd[1], rd[1], lst::operand("((128 >> 4) << 16)"));
+    inst::mov.u32(r[1], lst::operand("(1 << 3)"));
+    inst::add.u32(r[2], lst::operand("%r1+2"), 0);
+    inst::ret();
+  });
+  const std::string got = m.ptx();
+  for (const char* want : {"or.b64 \t%rd1, %rd1, ((128>>4)<<16);", "mov.u32 \t%r1, (1<<3);", "add.u32 \t%r2, %r1+2, 0;"})
+    EXPECT_NE(got.find(want), std::string::npos) << want << "\n" << got;
+  if (have_ptxas()) {
+    const PtxasResult res = run_ptxas(got, "sm_90a");
+    EXPECT_TRUE(res.ok) << res.log << got;
+  }
+}
+
 // ptx::offset keeps a zero offset ([param0+0], as nvcc writes it) and ptx::args
 // writes a call's parameter lists; the module assembles.
 TEST(Listing, ZeroOffsetsAndCallArguments) {
@@ -232,6 +285,25 @@ $L__BB0_2:
         "ptx::place(L_BB0_2);", "lst::instruction(\"add /* inside */ .s32 %r3, %r2, 1;\");", "inst::ret();",
         "int main() {", "std::fputs(my_module().ptx().c_str(), stdout);", "// a comment before the kernel"})
     EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
+}
+
+TEST(Transpile, BlocksDeclareTheirOwnLabelsAndRegisters) {
+  const std::string loop =
+      "\t{\n\t.reg .pred P1;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%rd1], 0;\n"
+      "\t@!P1 bra waitLoop;\n\t}\n";
+  const std::string src = std::string(kHeader) + ".entry k()\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b64 %tmp<2>;\n" + loop +
+                          loop + "\t{\n\t.reg .u64 %tmp;\n\tadd.u64 %tmp, %tmp0, %tmp1;\n\t}\n\tret;\n}\n";
+  const std::string cpp = cpp_of(src);
+  // each block: its own label and predicate, declared inside it; %tmp0 stays the outer range's
+  for (const char* want : {"lst::block([&] {\n      ptx::Label L_waitLoop = lst::label(\"waitLoop\");\n"
+                           "      ptx::Reg P1 = lst::reg(DType::pred, \"P1\");",
+                           "inst::bra[!P1](L_waitLoop);",
+                           "lst::block([&] {\n      ptx::Label L_waitLoop_2 = lst::label(\"waitLoop\");\n"
+                           "      ptx::Reg P1_2 = lst::reg(DType::pred, \"P1\");",
+                           "inst::bra[!P1_2](L_waitLoop_2);", "ptx::Reg tmp_2 = lst::reg(DType::u64, \"%tmp\");",
+                           "inst::add.u64(tmp_2, tmp[0], tmp[1]);"})
+    EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
+  EXPECT_NE(cpp.find(".validate = true"), std::string::npos) << cpp;
 }
 
 TEST(Transpile, InvalidModulesTurnTheCheckOff) {

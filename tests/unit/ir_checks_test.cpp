@@ -208,26 +208,35 @@ TEST(IrChecks, RenameKeepsRangesWhole) {
 }
 
 TEST(IrChecks, RenameLooksAtScopes) {
-  const std::string two =
+  const std::string text =
       ".version 9.0\n.target sm_90a\n.address_size 64\n"
       ".global .b32 g;\n"
       ".func f()\n{\n\t.reg .b32 %x;\n\tmov.u32 %x, 1;\n\tret;\n}\n"
-      ".func h()\n{\n\t.reg .b32 %y;\n\tmov.u32 %y, 2;\n\tret;\n}\n";
-  Module m = ptx::test::parse_ok(two);
+      ".func h()\n{\n\t.reg .b32 %y;\n\tmov.u32 %y, 2;\n\tst.global.u32 [g], %y;\n\tret;\n}\n"
+      ".func e()\n{\n\t{ .reg .b32 %a; mov.u32 %a, 3; }\n\t{ .reg .b32 %b; mov.u32 %b, 4; }\n"
+      "\t{ .reg .b32 %c; { mov.u32 %c, 5; .reg .b32 %d; } }\n\tret;\n}\n";
+  Module m = ptx::test::parse_ok(text);
   // %y is a name in h only: f may use it too
   EXPECT_EQ(m.rename("%x", "%y"), 2u);
-  // a module-level name is seen in every function
-  EXPECT_EQ(
-      error_of([&] { m.rename("%y", "g"); }),
-      "rename('%y', 'g'): 'g' is already a name at the module's top level; renaming '%y' to it would merge the two");
-  EXPECT_NE(error_of([&] { m.rename("g", "%y"); }).find("'%y' is already a name in function"), std::string::npos);
+  // h names g and declares %y: g becoming %y would make h's [g] its register
+  EXPECT_EQ(error_of([&] { m.rename("%y", "g"); }),
+            "rename('%y', 'g'): 'g' is named in function 'h', where it would then refer to the '%y' declared in "
+            "function 'h'; renaming '%y' to it would merge the two");
+  EXPECT_EQ(error_of([&] { m.rename("g", "%y"); }),
+            "rename('g', '%y'): '%y' is already a name in function 'h'; renaming 'g' to it would merge the two");
   EXPECT_NE(error_of([&] { m.rename("f", "h"); }).find("'h' is already a name at the module's top level"),
             std::string::npos);
+  // sibling blocks never see each other's names; an inner block sees the outer one's
+  EXPECT_EQ(m.rename("%a", "%b"), 2u);
+  EXPECT_EQ(error_of([&] { m.rename("%c", "%d"); }),
+            "rename('%c', '%d'): '%d' is already a name in a block of function 'e'; renaming '%c' to it would merge "
+            "the two");
   EXPECT_EQ(m.rename("h", "h2"), 1u);
   EXPECT_EQ(m.rename("nothing", "x"), 0u);  // no such name: nothing renamed
-  EXPECT_EQ(m.rename("g", "g"), 1u);        // to itself: nothing changes
+  EXPECT_EQ(m.rename("g", "g"), 2u);        // to itself: nothing changes
   const std::string printed = ptx::text::print(m);
   EXPECT_NE(printed.find(".func h2()"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("{ .reg .b32 %b; mov.u32 %b, 3; }"), std::string::npos) << printed;
   ptx::test::parse_ok(printed);
 }
 

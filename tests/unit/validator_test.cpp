@@ -104,6 +104,52 @@ TEST(Validator, NestedBlocksScopeTheirDeclarations) {
   EXPECT_EQ(fs[0].message, "operand 'd': undeclared register '%t'");
 }
 
+TEST(Validator, SiblingBlocksRepeatALabel) {
+  // Triton's and CUTLASS's inline-asm wait loops: the same label and predicate in sibling blocks (ptxas accepts it).
+  const std::string loop =
+      "\t{\n\t.reg .pred P1;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%rd1], %r1;\n"
+      "\t@!P1 bra waitLoop;\n\t}\n";
+  auto fs = errors(kernel(loop + loop + loop + "\tret;"));
+  EXPECT_TRUE(fs.empty()) << dump(fs);
+  // the label is local to its block: not seen from outside it, nor from a sibling
+  fs = errors(kernel(loop + "\tbra waitLoop;\n\t{ bra waitLoop; }"));
+  ASSERT_EQ(fs.size(), 2u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 16u);
+  EXPECT_EQ(fs[0].message, "operand 'tgt': undefined label 'waitLoop'");
+  EXPECT_EQ(fs[1].line, 17u);
+  // an inner label may repeat an outer one; two in one block are a duplicate
+  fs = errors(kernel("$L:\n\t{\n$L:\n\tbra $L;\n\t}\n\t{\n$L:\n$L:\n\t}"));
+  ASSERT_EQ(fs.size(), 1u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 17u);
+  EXPECT_EQ(fs[0].message, "duplicate label '$L'");
+}
+
+TEST(Validator, InnerDeclarationShadowsOneRegisterOfARange) {
+  const auto fs =
+      errors(kernel("\t.reg .b64 %tmp<2>;\n"                               // line 10
+                    "\t{\n\t.reg .u64 %tmp;\n\t.reg .b32 %r<2>;\n"         // 11-13
+                    "\tmov.u64 %tmp, %tmp0;\n\tadd.u64 %tmp1, %tmp, 1;\n"  // 14-15: %tmp0, %tmp1: the outer range's
+                    "\tadd.u32 %r1, %r7, 1;\n\t}\n"                        // 16-17: %r7: the outer %r<8>'s
+                    "\tmov.u64 %tmp, 0;\n"                                 // 18: the inner %tmp is gone
+                    "\tmov.u32 %x, 1;\n\t.reg .b32 %x;"));                 // 19-20: used before its declaration
+  ASSERT_EQ(fs.size(), 2u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 18u);
+  EXPECT_EQ(fs[0].message, "operand 'd': undeclared register '%tmp'");
+  EXPECT_EQ(fs[1].line, 19u);
+  EXPECT_EQ(fs[1].message, "operand 'd': undeclared register '%x'");
+}
+
+TEST(Validator, LabelsRegistersAndParametersShareANamespace) {
+  const auto fs = errors(kernel("\t.reg .b32 p;\n$L:\n\t.reg .b32 $L;\n\t.reg .b32 %r3;\n\t{\n\t.reg .b32 p;\n\t}"));
+  ASSERT_EQ(fs.size(), 3u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 10u);
+  EXPECT_EQ(fs[0].message, "redeclaration of 'p'");
+  EXPECT_EQ(fs[1].line, 12u);
+  EXPECT_EQ(fs[1].message, "redeclaration of '$L'");
+  EXPECT_EQ(fs[2].line, 13u);
+  EXPECT_EQ(fs[2].message, "redeclaration of '%r3'");
+}
+
 TEST(Validator, Labels) {
   const auto fs = errors(kernel("\tbra $L_nowhere;\n$L_twice:\n$L_twice:\n\tbra $L_twice;"));
   ASSERT_EQ(fs.size(), 2u) << dump(fs);
@@ -222,6 +268,33 @@ TEST(Validator, SpecialRegisters) {
   EXPECT_NE(fs[5].message.find("special register '%tid.x' is read-only: it cannot be a destination"), std::string::npos) << fs[5].message;
   EXPECT_EQ(fs[6].line, 18u);
   EXPECT_NE(fs[6].message.find("'%laneid' is read-only"), std::string::npos) << fs[6].message;
+}
+
+// Operand forms ptxas 13.0 accepts (Triton and CUTLASS write them), and the ones it refuses.
+TEST(Validator, OperandFormsPtxasAccepts) {
+  const std::string head = kHead + ".func (.param .b32 r) seven() { st.param.b32 [r], 7; ret; }\n";  // line 4
+  auto fs = errors(head + ".visible .entry k(.param .u64 p)\n{\n"
+                   "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .pred %p<3>;\n"
+                   "\t.shared .align 16 .b8 sm[64];\n"
+                   "\tselp.u16 %rs1, %rs2, %rs3, 0;\n\tselp.b32 %r1, %r2, %r3, -1;\n"  // an immediate predicate
+                   "\tvote.sync.all.pred %p1, 1, 0xffffffff;\n\tvote.sync.ballot.b32 %r1, !0, 0xffffffff;\n"
+                   "\tsetp.eq.and.s32 %p1|%p2, %r1, %r2, 1;\n\tset.eq.and.u32.s32 %r1, %r2, %r3, 0;\n"
+                   "\tcp.async.cg.shared.global [sm], [%rd1], 16, 1;\n"
+                   "\tor.b64 %rd1, %rd1, ((128 >> 4) << 16);\n\tmov.u32 %r1, (1 << 3);\n"  // constant expressions
+                   "\tadd.u32 %r1, %r2+1, %r3 + 0x10;\n\tst.global.u32 [%rd1], %r2+WARP_SZ;\n"  // register plus constant
+                   "\tmad.lo.u32 %r1, %r2+1, %r3+2, %r4+3;\n\tsetp.eq.u32 %p1, %r2+4, 3;\n"
+                   "\t{ .param .b32 rv; call (rv), seven; }\n"  // a call without arguments, with a result
+                   "\tret;\n}\n");
+  EXPECT_TRUE(fs.empty()) << dump(fs);
+  fs = errors(kernel("\tselp.b32 %r1, %r2, %r3, 0f3F800000;\n"  // line 10: no float predicate
+                     "\tadd.u32 %r1+1, %r2, 3;\n"                // 11: a destination is a register
+                     "\tmov.b64 %rd1, {%r1+1, %r2};\n"           // 12: nor in a vector
+                     "\tadd.u32 %r1, 3+%r2, 3;"));               // 13: the register comes first
+  ASSERT_EQ(fs.size(), 4u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 10u);
+  EXPECT_EQ(fs[1].line, 11u);
+  EXPECT_EQ(fs[2].line, 12u);
+  EXPECT_EQ(fs[3].line, 13u);
 }
 
 TEST(Validator, RegisterComponentsAndNegation) {

@@ -34,6 +34,22 @@ void loop(const Operand& begin, const Operand& end, int64_t step, const std::fun
 void while_(const std::function<Reg()>& cond, const std::function<void()>& body,
             ptx::SourceLocation where = ptx::SourceLocation::current());
 
+// A `{ ... }` block, traced from `body`, whose registers and labels are its own: every
+// ptx::Reg, RegArray and Label made inside it is declared in it (its `.reg` declarations
+// first), so a name given there (Reg(pred, "P1"), Label("waitLoop")) may repeat in a
+// sibling block, as compilers write inline-asm wait loops:
+//   ptx::block([&] {                      // {
+//     ptx::Reg p(pred, "P1");             //   .reg .pred %P1;
+//     ptx::Label wait("waitLoop");        //   $L__waitLoop:
+//     ptx::place(wait);                   //   mbarrier.try_wait.parity.shared::cta.b64 %P1, [%rd1], %r2;
+//     inst::mbarrier.try_wait.parity.shared_cta.b64(p, ptx::addr(bar), phase);
+//     ptx::bra_unless(p, wait);           //   @!%P1 bra $L__waitLoop;
+//   });                                   // }
+// A name never hides one the block sees (it gets a suffix instead). Using a register or
+// label of a block after it ended, or placing a label in another block than the one it
+// was made in, is an error at that line.
+void block(const std::function<void()>& body, ptx::SourceLocation where = ptx::SourceLocation::current());
+
 // Reads a special register or any operand into a fresh register: one mov.
 Reg read(const Operand& src, DType type, ptx::SourceLocation where = ptx::SourceLocation::current());
 Reg read(const Operand& src, ptx::SourceLocation where = ptx::SourceLocation::current());

@@ -169,10 +169,12 @@ class Module {
   void set_int(ExprId id, uint64_t value, Where where = Where::current());
   // Renames every Name expression, declarator, label and function called `from`;
   // returns how many (0 when the module has no `from`). Both names must be PTX
-  // identifiers, and `to` must not already be a name where `from` is one: in the
-  // same function, or anywhere when either is a module-level name (rename never
-  // merges two things into one). A register declared as part of a range (`%r<4>`
-  // declares %r0..%r3) cannot be renamed on its own, nor can the range.
+  // identifiers, and no name may come to refer to something else (rename never
+  // merges two things into one): wherever `from` occurs, `to` must not be declared
+  // as deep or deeper in the scopes it sees (ir::Scopes: a scope per `{ }` block),
+  // and the same the other way round. So `from` in one block may take a name of a
+  // sibling block. A register declared as part of a range (`%r<4>` declares
+  // %r0..%r3) cannot be renamed on its own, nor can the range.
   size_t rename(std::string_view from, std::string_view to, Where where = Where::current());
 
  private:
