@@ -4,12 +4,20 @@
 # DSL headers (one precompiled header; two compiles at a time) and linked into one
 # driver; running it must print, for every file, exactly the file's canonical
 # form (`ptxpp fmt`). For canonical inputs that is byte identity.
-#   corpus-roundtrip.sh [--sugar] PTXPP CXX LIBPTXPP INCLUDE_DIRS WORKDIR PATH...
+#   corpus-roundtrip.sh [--sugar] [--max-bytes N] PTXPP CXX LIBPTXPP INCLUDE_DIRS WORKDIR PATH...
 # --sugar: transpile with --sugar (loops, ranges); the output must still print the same module.
+# --max-bytes N: leave out files larger than N bytes (found in directories or named), to bound the time.
 # INCLUDE_DIRS: ':'-separated. PATH: .ptx files or directories searched for them.
 set -euo pipefail
 sugar=()
-[ "${1:-}" = "--sugar" ] && { sugar=(--sugar); shift; }
+max_bytes=""
+while true; do
+  case "${1:-}" in
+    --sugar) sugar=(--sugar); shift ;;
+    --max-bytes) max_bytes=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 ptxpp=$1 cxx=$2 lib=$3 incs=$4 work=$5
 shift 5
 rm -rf "$work" && mkdir -p "$work/gen" "$work/obj" "$work/out"
@@ -22,6 +30,12 @@ for p in "$@"; do
   if [ -d "$p" ]; then while IFS= read -r f; do files+=("$f"); done < <(find "$p" -name '*.ptx' | sort)
   else files+=("$p"); fi
 done
+if [ -n "$max_bytes" ]; then
+  kept=()
+  for f in "${files[@]}"; do [ "$(wc -c < "$f")" -le "$max_bytes" ] && kept+=("$f"); done
+  echo "$(( ${#files[@]} - ${#kept[@]} )) of ${#files[@]} files are over $max_bytes bytes: left out"
+  files=("${kept[@]}")
+fi
 echo "transpiling ${#files[@]} files"
 : > "$work/files.txt"
 for i in "${!files[@]}"; do
