@@ -138,18 +138,26 @@ class DeclChecker {
     }
   }
 
-  // The functions with a body, and the aliases (`.alias fAlias, fAliasee;` defines fAlias).
+  // The functions with a body, and the aliases: `.alias fAlias, fAliasee;` (at module scope or
+  // in a body, where ptxas 13 takes it too) defines fAlias.
   std::unordered_set<uint32_t> defined_names() const {
     std::unordered_set<uint32_t> defined;
-    for (const Stmt& s : m_.root().stmts) {
+    for (const Stmt& s : m_.root().stmts)
       if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) defined.insert(m_.functions[s.index].name.id);
+    aliases(m_.root(), defined);
+    return defined;
+  }
+
+  void aliases(const ir::Block& b, std::unordered_set<uint32_t>& defined) const {
+    for (const Stmt& s : b.stmts) {
+      if (s.kind == StmtKind::Block) aliases(m_.blocks[s.index], defined);
+      if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) aliases(m_.blocks[m_.functions[s.index].body], defined);
       if (s.kind != StmtKind::Directive) continue;
       const Directive& d = m_.directives[s.index];
       if (m_.text(d.name) != ".alias" || d.items.count != 2) continue;
       const Expr& alias = m_.expr(ExprId{m_.items[d.items.first].node});
       if (alias.kind == ExprKind::Name) defined.insert(alias.a);
     }
-    return defined;
   }
 
   bool has_word(Range specs, std::string_view word) const {

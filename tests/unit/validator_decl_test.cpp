@@ -98,6 +98,7 @@ TEST(ValidatorDecl, FunctionsAreDefinedUnlessExtern) {
   expect_accepted({
       kHead + ".extern .func f();\n.visible .entry k() { call f; ret; }\n",
       kHead + ".func g() { ret; }\n.func f();\n.alias f, g;\n" + kEntry,  // an alias defines f
+      kHead + ".func g() { ret; }\n.func f();\n.visible .entry k() { .alias f, g; ret; }\n",  // also in a body
   });
 }
 
