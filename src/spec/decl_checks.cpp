@@ -191,6 +191,8 @@ class DeclChecker {
     alignments(d);
     vector_and_predicate(d, info);
     for (const Declarator& dc : m_.declarators_of(d)) {
+      if (dc.init && info.linkage == ".extern")  // ptxas: "No initial value is allowed for external symbol"
+        error(d.loc, quoted(m_.text(dc.name)) + " is .extern: it cannot have an initializer");
       complete_array(d, dc, info, place);
       register_count(d, dc);
     }

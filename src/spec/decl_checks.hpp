@@ -1,6 +1,7 @@
 // Internal: the rules on declarations that ptxas 13 enforces and the ISA table
 // does not describe: 64-bit addressing only, module symbols declared before
-// they are used, functions defined unless .extern, complete arrays, power-of-two
+// they are used, functions defined unless .extern, .extern functions not defined and
+// .extern variables not initialized, complete arrays, power-of-two
 // alignments, .v2/.v4 vectors of at most 128 bits and scalar predicates, and
 // register counts below 2^32. Each problem is reported at its declaration.
 #pragma once

@@ -108,6 +108,7 @@ TEST(ValidatorDecl, IncompleteArraysNeedSizeInitializerOrExtern) {
       {kHead + ".shared .u32 a[][4];\n" + kEntry, 4, 1, "'a' is an incomplete array"},
       {kHead + ".visible .entry k() { .local .u32 a[]; ret; }\n", 4, 23, "'a' is an incomplete array"},
       {kHead + ".visible .entry k(.param .u32 a[]) { ret; }\n", 4, 19, "an .entry parameter cannot be an incomplete array"},
+      {kHead + ".extern .global .u32 a[2] = {1, 2};\n" + kEntry, 4, 1, "'a' is .extern: it cannot have an initializer"},
   });
   expect_accepted({
       kHead + ".extern .global .u32 a[];\n" + kEntry,
