@@ -5,8 +5,10 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "decl_checks.hpp"
 #include "form_match.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/ir/scopes.hpp"
@@ -80,6 +82,7 @@ class Checker {
   std::vector<Diagnostic> run() {
     header();
     module_symbols();
+    detail::check_declarations(m_, scopes_, out_);
     check_directives();
     for (const Stmt& s : m_.root().stmts)
       if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) function(s.index);
@@ -310,10 +313,18 @@ class Checker {
       operands_fit(*first_fit->form, in, why, where);
       return accept(*first_fit, in);
     }
-    if (!matches.empty()) {  // explain why the first form whose modifiers fit does not take these operands
-      choices_ = matches.front().choices;
+    if (!matches.empty()) {  // explain why the first form whose modifiers fit (and that takes as many operands) does not take these
+      const FormMatch* explained = &matches.front();
+      for (const FormMatch& mm : matches) {
+        choices_ = mm.choices;
+        if (takes_count(*mm.form, in.operands.count)) {
+          explained = &mm;
+          break;
+        }
+      }
+      choices_ = explained->choices;
       Why why(true);
-      operands_fit(*matches.front().form, in, why, where);
+      operands_fit(*explained->form, in, why, where);
       return error(where, why.text());
     }
     fill_mods(in);  // a cache hit in modifier_matches() leaves them unset
@@ -646,16 +657,27 @@ class Checker {
   }
 
   // ---- operands -----------------------------------------------------------------------------
-  bool operands_fit(const Form& f, const Instruction& in, Why& why, uint32_t& where) {
-    const auto ops = operands(f);
+  // How many operands form f takes with the chosen values (choices_): at least `first`, at most `second`.
+  std::pair<size_t, size_t> operand_counts(const Form& f) const {
     // An operand tied to a group (`x: KIND if .group`) is written exactly when the group has a value.
     auto tied = [&](const Operand& o) { return o.if_group != Operand::kNoGroup; };
     auto present = [&](const Operand& o) { return chosen(o.if_group) != nullptr; };
     size_t required = 0, possible = 0;
-    for (const Operand& o : ops) {
+    for (const Operand& o : operands(f)) {
       required += tied(o) ? present(o) : !o.optional;
       possible += !tied(o) || present(o);
     }
+    return {required, possible};
+  }
+  bool takes_count(const Form& f, size_t n) const {
+    const auto [required, possible] = operand_counts(f);
+    return n >= required && n <= possible;
+  }
+
+  bool operands_fit(const Form& f, const Instruction& in, Why& why, uint32_t& where) {
+    const auto ops = operands(f);
+    const auto counts = operand_counts(f);  // not a structured binding: clang 14 cannot capture those
+    const size_t required = counts.first, possible = counts.second;
     const size_t n = in.operands.count;
     if (n < required || n > possible) {
       why.set([&] { return std::string(quoted(m_.mnemonic(in)) + " takes " +

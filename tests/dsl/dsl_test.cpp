@@ -482,6 +482,54 @@ TEST(DslErrors, OperandKindOrTypeMismatch) {
   EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
 }
 
+// A register's DSL type fits the instruction type: no integer register for a float type and no
+// float register for an integer type (ptxas would take both: they are declared .b32 / .b16); .bN
+// registers, and .bN and packed instruction types, take any register of their size.
+TEST(DslErrors, RegisterClassMustFitTheInstructionType) {
+  int line = 0;
+  Error e = error_of([&] {
+    trace_body([&] {
+      Reg f(f32), u(u32);
+      line = __LINE__ + 1;
+      inst::add.f32(f, u, f);
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+  EXPECT_NE(e.message().find("do not fit"), std::string::npos) << e.what();
+
+  e = error_of([&] {
+    trace_body([&] {
+      Reg h(f16), s(u16);
+      line = __LINE__ + 1;
+      inst::add.u16(s, h, s);  // an f16 register (declared .b16) in an integer instruction
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+
+  e = error_of([&] {
+    trace_body([&] {
+      Reg h(f16), s(s16);
+      line = __LINE__ + 1;
+      inst::add.f16(h, h, s);
+    });
+  });
+  EXPECT_EQ(e.where().line(), static_cast<uint32_t>(line)) << e.what();
+
+  // .bN instruction types, packed types and .bN registers take any register of their size
+  const auto t = trace_body([&] {
+    Reg f(f32), u(u32), b(b32), hh(f16x2), bb(bf16x2);
+    inst::mov.b32(f, u);
+    inst::and_.b32(u, f, u);
+    inst::add.f32(f, b, f);
+    inst::add.u32(u, b, u);
+    inst::add.rn.f16x2(hh, hh, u);
+    inst::fma.rn.bf16x2(bb, u, bb, b);
+    inst::add.s16x2(u, hh, b);
+  });
+  EXPECT_NE(t->ptx.find("add.rn.f16x2"), std::string::npos) << t->ptx;
+  expect_clean(t->ptx, "sm_90a");
+}
+
 TEST(DslErrors, UndefinedAndDuplicateLabels) {
   int line = 0;
   Error e = error_of([&] {

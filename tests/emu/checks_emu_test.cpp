@@ -145,9 +145,17 @@ TEST(EmuChecks, LaunchArgumentsAreChecked) {
   EXPECT_THROW(r.emu.launch(text::parse(text).module(), "nope", {}, r.args), emu::Error);
 }
 
-// .align must be a power of two; a predicate variable (size 0 bytes) still gets an address.
+// .align must be a power of two; a predicate variable (size 0 bytes) still gets an address. The
+// validator refuses both, as ptxas does: these are the emulator's own checks, for modules that
+// reach it unvalidated.
 TEST(EmuChecks, BadAlignmentIsReported) {
-  EmuRun r;
+  EmuRun validating;
+  const std::string bad = std::string(kHeader) + ".visible .entry t()\n{\n\t.shared .align 3 .b8 s[4];\n\tret;\n}\n";
+  EXPECT_NE(report_of(validating, bad, {1, 1, 1}, {1, 1, 1}).find("7:17: .align 3: an alignment must be a power of two"),
+            std::string::npos);
+  emu::Options unvalidated;
+  unvalidated.validate = false;
+  EmuRun r{emu::Emulator(unvalidated), {}};
   for (const char* decl : {".shared .align 0 .b8 s[4];", ".shared .align 3 .b8 s[4];", ".local .align 6 .b32 s;",
                            ".shared .align 1099511627776 .b8 s[4];"}) {
     const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t" + decl + "\n\tret;\n}\n";

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ptxpp/spec/validator.hpp"
@@ -213,6 +214,27 @@ TEST(Validator, RequirementsOfFormsAndValues) {
   opts.target = ptx::spec::Target::parse("sm_90");
   opts.version = ptx::spec::PtxIsaVersion{8, 0};
   EXPECT_TRUE(errors(old, opts).empty());
+}
+
+// The fp8 conversions: the manual says PTX ISA 8.1 and sm_89; ptxas 13 also takes them from
+// PTX ISA 7.8 on sm_90 (and refuses sm_89 below 8.1).
+TEST(Validator, Fp8ConversionsAsPtxasTakesThem) {
+  auto module = [](const std::string& version, const std::string& target) {
+    return ".version " + version + "\n.target " + target + "\n.address_size 64\n.visible .entry k()\n{\n"
+           "\t.reg .b16 %h;\n\t.reg .b32 %r;\n\t.reg .f32 %f<3>;\n"                     // 6-8
+           "\tcvt.rn.satfinite.e4m3x2.f32 %h, %f1, %f2;\n\tcvt.rn.satfinite.relu.e5m2x2.f16x2 %h, %r;\n"  // 9-10
+           "\tcvt.rn.f16x2.e4m3x2 %r, %h;\n\tret;\n}\n";                                   // 11
+  };
+  for (const auto& [version, target] : {std::pair{"7.8", "sm_90"}, {"8.0", "sm_90a"}, {"8.1", "sm_89"}}) {
+    const auto fs = errors(module(version, target));
+    EXPECT_TRUE(fs.empty()) << version << " " << target << "\n" << dump(fs);
+  }
+  const auto fs = errors(module("8.0", "sm_89"));
+  ASSERT_FALSE(fs.empty());
+  for (const Found& f : fs) EXPECT_TRUE(f.line >= 9 && f.line <= 11) << dump(fs);
+  EXPECT_EQ(fs.back().line, 11u) << dump(fs);
+  EXPECT_EQ(fs[0].line, 9u);
+  EXPECT_NE(fs[0].message.find("requires PTX ISA 8.1, sm_89 or later"), std::string::npos) << fs[0].message;
 }
 
 TEST(Validator, ModuleSymbols) {

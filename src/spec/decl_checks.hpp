@@ -1,0 +1,19 @@
+// Internal: the rules on declarations that ptxas 13 enforces and the ISA table
+// does not describe: 64-bit addressing only, module symbols declared before
+// they are used, functions defined unless .extern, .extern functions not defined and
+// .extern variables not initialized, complete arrays, power-of-two
+// alignments, .v2/.v4 vectors of at most 128 bits and scalar predicates, and
+// register counts below 2^32. Each problem is reported at its declaration.
+#pragma once
+
+#include <vector>
+
+#include "ptxpp/ir/module.hpp"
+#include "ptxpp/ir/scopes.hpp"
+#include "ptxpp/spec/validator.hpp"
+
+namespace ptx::spec::detail {
+
+void check_declarations(const ir::Module& m, const ir::Scopes& scopes, std::vector<Diagnostic>& out);
+
+}  // namespace ptx::spec::detail

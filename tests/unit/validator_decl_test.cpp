@@ -1,0 +1,154 @@
+// The validator's declaration rules (src/spec/decl_checks.cpp): each module that
+// ptxas 13 rejects gets an error at the right line, and the legal form next to
+// it passes; where ptxas is present, it is asked too, so the two cannot drift.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ptxas_util.hpp"
+#include "ptxpp/spec/validator.hpp"
+#include "test_util.hpp"
+
+namespace {
+
+const std::string kHead = ".version 9.0\n.target sm_90a\n.address_size 64\n";  // lines 1-3
+const std::string kEntry = ".visible .entry k() { ret; }\n";
+
+struct Case {
+  std::string ptx;
+  uint32_t line, column;  // of the first error
+  std::string message;    // part of it
+};
+
+// "line:col: message" of every diagnostic.
+std::vector<std::string> diagnostics(const std::string& ptx) {
+  const auto m = ptx::test::parse_ok(ptx);
+  std::vector<std::string> out;
+  for (const ptx::spec::Diagnostic& d : ptx::spec::check(m)) {
+    const auto lc = m.source.locate(d.offset);
+    out.push_back(std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": " + d.message);
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += x + "\n";
+  return s;
+}
+
+// -c: a module of its own, so that an .extern function may be defined elsewhere.
+void ptxas_agrees(const std::string& ptx, bool accepts) {
+  if (!ptx::test::have_ptxas()) return;
+  const auto r = ptx::test::run_ptxas(ptx, "sm_90a", "-c");
+  EXPECT_EQ(r.ok, accepts) << ptx << r.log;
+}
+
+void expect_rejected(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    const auto ds = diagnostics(c.ptx);
+    ASSERT_EQ(ds.size(), 1u) << c.ptx << joined(ds);
+    const std::string at = std::to_string(c.line) + ":" + std::to_string(c.column) + ": ";
+    EXPECT_EQ(ds[0].rfind(at, 0), 0u) << "want " << at << "\n" << ds[0];
+    EXPECT_NE(ds[0].find(c.message), std::string::npos) << ds[0];
+    ptxas_agrees(c.ptx, false);
+  }
+}
+
+void expect_accepted(const std::vector<std::string>& modules) {
+  for (const std::string& ptx : modules) {
+    EXPECT_TRUE(diagnostics(ptx).empty()) << ptx << joined(diagnostics(ptx));
+    ptxas_agrees(ptx, true);
+  }
+}
+
+TEST(ValidatorDecl, AddressSizeIs64) {
+  expect_rejected({{".version 9.0\n.target sm_90a\n.address_size 32\n" + kEntry, 3, 15, ".address_size 32 is not supported"},
+                   {".version 9.0\n.target sm_90a\n.address_size 16\n" + kEntry, 3, 15, ".address_size must be 64"}});
+  expect_accepted({kHead + kEntry, ".version 9.0\n.target sm_90a\n" + kEntry});
+}
+
+TEST(ValidatorDecl, CalleesAndSymbolsAreDeclaredFirst) {
+  expect_rejected({
+      {kHead + ".visible .entry k() { call f; ret; }\n", 4, 28, "operand 'func': undeclared function 'f'"},
+      {kHead + ".visible .entry k() { call f; ret; }\n.func f() { ret; }\n", 4, 28, "call of 'f' before its declaration"},
+      {kHead + ".visible .entry k() { .reg .b32 %r; call (%r), f, (%r); ret; }\n"
+               ".func (.reg .b32 a) f(.reg .b32 b) { mov.b32 a, b; ret; }\n",
+       4, 48, "call of 'f' before its declaration"},
+      {kHead + ".visible .entry k() { .reg .b64 %rd; mov.u64 %rd, g; ret; }\n.global .u32 g;\n", 4, 51,
+       "'g' is used before its declaration"},
+      {kHead + ".global .u64 t[1] = {f};\n.func f() { ret; }\n", 4, 22, "'f' is used before its declaration"},
+  });
+  expect_accepted({
+      kHead + ".func f() { ret; }\n.visible .entry k() { call f; ret; }\n",
+      kHead + ".func f();\n.visible .entry k() { call f; ret; }\n.func f() { ret; }\n",  // a prototype first
+      kHead + ".func f() { call f; ret; }\n",                                          // recursion
+      kHead + ".global .u32 b;\n.global .u64 a[1] = {b};\n" + kEntry,
+  });
+}
+
+TEST(ValidatorDecl, FunctionsAreDefinedUnlessExtern) {
+  expect_rejected({
+      {kHead + ".func f();\n.visible .entry k() { call f; ret; }\n", 4, 1, "'f' is declared but never defined"},
+      {kHead + ".visible .func f();\n" + kEntry, 4, 1, "'f' is declared but never defined"},
+      {kHead + ".weak .func f();\n" + kEntry, 4, 1, "'f' is declared but never defined"},
+      {kHead + ".extern .func f() { ret; }\n", 4, 1, "'f' is declared .extern and cannot be defined"},
+  });
+  expect_accepted({
+      kHead + ".extern .func f();\n.visible .entry k() { call f; ret; }\n",
+      kHead + ".func g() { ret; }\n.func f();\n.alias f, g;\n" + kEntry,  // an alias defines f
+      kHead + ".func g() { ret; }\n.func f();\n.visible .entry k() { .alias f, g; ret; }\n",  // also in a body
+  });
+}
+
+TEST(ValidatorDecl, IncompleteArraysNeedSizeInitializerOrExtern) {
+  expect_rejected({
+      {kHead + ".global .u32 a[];\n" + kEntry, 4, 1, "'a' is an incomplete array"},
+      {kHead + ".shared .u32 a[][4];\n" + kEntry, 4, 1, "'a' is an incomplete array"},
+      {kHead + ".visible .entry k() { .local .u32 a[]; ret; }\n", 4, 23, "'a' is an incomplete array"},
+      {kHead + ".visible .entry k(.param .u32 a[]) { ret; }\n", 4, 19, "an .entry parameter cannot be an incomplete array"},
+      {kHead + ".extern .global .u32 a[2] = {1, 2};\n" + kEntry, 4, 1, "'a' is .extern: it cannot have an initializer"},
+  });
+  expect_accepted({
+      kHead + ".extern .global .u32 a[];\n" + kEntry,
+      kHead + ".extern .shared .align 16 .b8 a[];\n" + kEntry,
+      kHead + ".global .u32 a[] = {1, 2};\n" + kEntry,
+      kHead + ".global .u32 a[][2] = {{1, 2}, {3, 4}};\n" + kEntry,
+      kHead + ".func f(.param .u32 a[]) { ret; }\n" + kEntry,
+  });
+}
+
+TEST(ValidatorDecl, AlignmentIsAPowerOfTwoUpTo2To31) {
+  expect_rejected({
+      {kHead + ".global .align 3 .u32 a;\n" + kEntry, 4, 16, ".align 3: an alignment must be a power of two"},
+      {kHead + ".global .align 0 .u32 a;\n" + kEntry, 4, 16, "must be a power of two"},
+      {kHead + ".global .align 4294967296 .u32 a;\n" + kEntry, 4, 16, "must be at most 2^31"},
+      {kHead + ".visible .entry k(.param .u64 .ptr .global .align 12 p) { ret; }\n", 4, 51, "must be a power of two"},
+      {kHead + ".visible .entry k() { .local .align 6 .b8 a[4]; ret; }\n", 4, 37, "must be a power of two"},
+  });
+  expect_accepted({kHead + ".global .align 1 .u32 a;\n.global .align 65536 .u32 b;\n" + kEntry});
+  // ptxas 13 takes .align 2147483648 too, in about 45 s (it lays the variable out at that alignment): not asked here
+  const std::string largest = kHead + ".global .align 2147483648 .u32 a;\n" + kEntry;
+  EXPECT_TRUE(diagnostics(largest).empty()) << joined(diagnostics(largest));
+}
+
+TEST(ValidatorDecl, VectorsAreV2OrV4OfAtMost128Bits) {
+  expect_rejected({
+      {kHead + ".global .v3 .u32 a;\n" + kEntry, 4, 1, "'.v3' is not a vector width of a declaration"},
+      {kHead + ".visible .entry k() { .reg .v8 .b32 a; ret; }\n", 4, 23, "'.v8' is not a vector width of a declaration"},
+      {kHead + ".visible .entry k() { .reg .v4 .b64 a; ret; }\n", 4, 23, "'.v4 .b64' is 256 bits"},
+      {kHead + ".visible .entry k() { .reg .v2 .pred a; ret; }\n", 4, 23, "a .pred cannot be a vector"},
+      {kHead + ".global .pred a;\n" + kEntry, 4, 1, "a .pred must be declared in the .reg state space"},
+  });
+  expect_accepted({kHead + ".global .v4 .f32 a;\n.global .v2 .f64 b;\n"
+                           ".visible .entry k() { .reg .v4 .b8 a; .reg .v4 .f16x2 b; .reg .pred p; ret; }\n"});
+}
+
+TEST(ValidatorDecl, RegisterCountsAreBelow2To32) {
+  expect_rejected(
+      {{kHead + ".visible .entry k() { .reg .b32 %r<4294967296>; ret; }\n", 4, 23, "register count 4294967296 of '%r' must be below 2^32"}});
+  expect_accepted({kHead + ".visible .entry k() { .reg .b32 %r<65536>; ret; }\n"});
+}
+
+}  // namespace
