@@ -54,6 +54,7 @@ std::optional<Ty> parse_type(std::string_view m) {
   if (m == ".f16x2") return Ty{'h', 32};
   if (m == ".bf16") return Ty{'B', 16};
   if (m == ".bf16x2") return Ty{'B', 32};
+  if (m == ".f32x2") return Ty{'F', 64};  // two .f32 in a .b64 register (sm_100 add/sub/mul/fma)
   if (m == ".e4m3") return Ty{'E', 8};
   if (m == ".e4m3x2") return Ty{'E', 16};
   if (m == ".e5m2") return Ty{'M', 8};
@@ -614,6 +615,8 @@ class Decoder {
     if (is_video(op)) return video(d, in, op, mods);
     if (op == "brx") return brx(d, in);
     opcode(d, op, mods, types);
+    if (d.type.k == 'F' && d.op != Opc::Add && d.op != Opc::Sub && d.op != Opc::Mul && d.op != Opc::Fma)
+      throw unsupported(fmt::format("{} on .f32x2", op));
     if (in.guard) {
       const Expr& g = m_.expr(in.guard);
       ExprId name = in.guard;

@@ -23,6 +23,7 @@
 
 #include "bounds.hpp"
 #include "directed_rounding.hpp"
+#include "packed_f32.hpp"
 #include "float_formats.hpp"
 #include "ldmatrix.hpp"
 #include "mma_sync.hpp"
@@ -1265,6 +1266,15 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
     });
   };
   const bool directed_rounding = t.k == 'f' && (in.flags & (kRz | kRm | kRp)) && !narrow(t);
+  // add/sub/mul/fma.f32x2: each .f32 half as the .f32 instruction computes it (packed_f32.cpp)
+  auto f32x2 = [&](FpOp op) {
+    const F32Mode m{(in.flags & kFtz) != 0, (in.flags & (kRz | kRm | kRp)) != 0,
+                    (in.flags & kRz) ? DirectedMode::Zero : (in.flags & kRm) ? DirectedMode::Down : DirectedMode::Up};
+    lanes([&](int l) {
+      const uint64_t c = op == FpOp::Fma ? value(w, o[3], l) : 0;
+      write(w, o[0], l, packed_f32(op, m, value(w, o[1], l), value(w, o[2], l), c), t);
+    });
+  };
   auto binary = [&](auto ff, auto fd, auto fi) {
     if (narrow(t)) {
       lanes([&](int l) {
@@ -1365,6 +1375,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     case Opc::Add:
     case Opc::Sub:
+      if (t.k == 'F') return f32x2(in.op == Opc::Add ? FpOp::Add : FpOp::Sub);
       if (t.k == 'S' || t.k == 'U') {
         if (in.op == Opc::Add) return pair16(w, in, exec, [](int64_t a, int64_t b) { return a + b; });
         return pair16(w, in, exec, [](int64_t a, int64_t b) { return a - b; });
@@ -1395,6 +1406,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
                     [](uint64_t a, uint64_t b) { return a - b; });
     case Opc::Mul:
     case Opc::Mad:
+      if (t.k == 'F') return f32x2(FpOp::Mul);
       if (t.k == 'f' || narrow(t)) {
         if (in.op == Opc::Mul && directed_rounding) return directed(FpOp::Mul);
         if (in.op == Opc::Mul)
@@ -1430,7 +1442,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         });
         return;
       }
-    case Opc::Fma: return fma();
+    case Opc::Fma: return t.k == 'F' ? f32x2(FpOp::Fma) : fma();
     case Opc::Div:
       if (directed_rounding) return directed(FpOp::Div);
       if (t.k == 'f' || narrow(t))

@@ -23,10 +23,11 @@ struct Case {
   std::string ta, tb, tc, td;  // register types of %a, %b, %c and the result %d
   std::string inst;            // e.g. "add.s32 %d, %a, %b;"
   std::string arch = "sm_90a";
+  std::string version = "8.1";
 };
 
 std::string module_text(const Case& c) {
-  std::string s = ".version 8.1\n.target " + c.arch + "\n.address_size 64\n\n";
+  std::string s = ".version " + c.version + "\n.target " + c.arch + "\n.address_size 64\n\n";
   s += ".visible .entry t(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n";
   s += "\t.reg .b64 %rd<16>;\n\t.reg .b32 %r<4>;\n\t.reg .pred %p<4>;\n";
   s += "\t.reg " + c.ta + " %a;\n\t.reg " + c.tb + " %b;\n\t.reg " + c.tc + " %c;\n\t.reg " + c.td + " %d;\n";
@@ -504,6 +505,41 @@ TEST(EmuNarrow, HalfArithmeticRoundsOnce) {
     }
 }
 
+
+// add/sub/mul/fma.f32x2 (sm_100): each half of the .b64 registers (element 0 in the low 32 bits)
+// is what the .f32 instruction with the same modifiers computes; subnormals exercise .ftz.
+TEST(EmuFloat, PackedF32PairsComputeEachHalfAsF32) {
+  std::vector<float> half[2][3];
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 3; ++j) {
+      half[k][j] = randoms<float>(40 + 3 * k + j);
+      half[k][j][5 + j] = 1e-40f;  // subnormal
+      half[k][j][9] = std::numeric_limits<float>::infinity();
+    }
+  std::vector<uint64_t> packed[3];
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < kN; ++i)
+      packed[j].push_back(uint64_t{std::bit_cast<uint32_t>(half[1][j][i])} << 32 | std::bit_cast<uint32_t>(half[0][j][i]));
+  for (std::string op : {"add.f32x2 %d, %a, %b;", "add.rn.ftz.f32x2 %d, %a, %b;", "sub.rz.f32x2 %d, %a, %b;",
+                         "mul.rm.ftz.f32x2 %d, %a, %b;", "mul.rp.f32x2 %d, %a, %b;", "fma.rn.f32x2 %d, %a, %b, %c;",
+                         "fma.rz.ftz.f32x2 %d, %a, %b, %c;"}) {
+    const auto d = run<uint64_t, uint64_t, uint64_t, uint64_t>({".b64", ".b64", ".b64", ".b64", op, "sm_100a", "8.6"},
+                                                               packed[0], packed[1], packed[2]);
+    std::string single = op;
+    single.replace(single.find(".f32x2"), 6, ".f32");
+    for (int k = 0; k < 2; ++k) {
+      const auto want = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", single}, half[k][0], half[k][1], half[k][2]);
+      for (int i = 0; i < kN; ++i)
+        ASSERT_EQ(static_cast<uint32_t>(d[i] >> (32 * k)), std::bit_cast<uint32_t>(want[i])) << op << " element " << k << " thread " << i;
+    }
+  }
+  // round to nearest, against the host
+  const auto sum = run<uint64_t, uint64_t, uint64_t, uint64_t>({".b64", ".b64", ".b64", ".b64", "add.rn.f32x2 %d, %a, %b;", "sm_100a", "8.6"},
+                                                               packed[0], packed[1], packed[2]);
+  for (int i = 0; i < kN; ++i)
+    for (int k = 0; k < 2; ++k)
+      ASSERT_EQ(std::bit_cast<float>(static_cast<uint32_t>(sum[i] >> (32 * k))), half[k][0][i] + half[k][1][i]) << i;
+}
 
 TEST(EmuInteger, CarryChains) {
   auto a = randoms<uint64_t>(30), b = randoms<uint64_t>(31);
