@@ -507,7 +507,9 @@ class Runner {
 
   // ---- memory --------------------------------------------------------------------------------
   // `align`: the alignment the access needs when it is not its size's (0: min(size, 16)).
-  uint8_t* access(Warp& w, int lane, const DInst& in, const Opnd& a, unsigned size, bool store, unsigned align = 0) {
+  // `stored`: the bytes a store writes, when known (race_check takes a second write of the same bytes).
+  uint8_t* access(Warp& w, int lane, const DInst& in, const Opnd& a, unsigned size, bool store, unsigned align = 0,
+                  const uint8_t* stored = nullptr) {
     uint64_t addr = (a.slot != kNoSlot ? reg(w, a.slot, lane) : 0) + a.imm;
     Space sp = in.space;
     if (a.symbol && a.space == Space::Local) {  // a frame variable (.local, or a call's .param): relative to the frame
@@ -515,12 +517,13 @@ class Runner {
       addr += w.sp[lane];
     }
     if (sp == Space::Generic && a.symbol && a.slot == kNoSlot) sp = a.space;
-    return resolve(w, lane, sp, addr, size, store, align);
+    return resolve(w, lane, sp, addr, size, store, align, stored);
   }
 
   static bool in_param_window(uint64_t addr) { return addr >= kParamWindow && addr < kParamWindow + kWindowSize; }
   // The bytes at `addr` in space `sp` (Generic: by the address's window), checked.
-  uint8_t* resolve(Warp& w, int lane, Space sp, uint64_t addr, unsigned size, bool store, unsigned align = 0) {
+  uint8_t* resolve(Warp& w, int lane, Space sp, uint64_t addr, unsigned size, bool store, unsigned align = 0,
+                   const uint8_t* stored = nullptr) {
     if (sp == Space::Generic && in_param_window(addr)) sp = Space::Param, addr -= kParamWindow;
     if (sp == Space::Generic) {
       if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) sp = Space::SharedCluster, addr -= kSharedWindow;
@@ -543,7 +546,7 @@ class Runner {
         if (!fits(off, size, t.smem.size()))
           fail(w, lane, fmt::format("{}-byte {} at shared+{} of CTA rank {}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load",
                                     off, rank, t.smem.size()));
-        if (opt_.check_races && !sync_access_) race_check(w, lane, t, off, size, store);
+        if (opt_.check_races && !sync_access_) race_check(w, lane, t, off, size, store, stored);
         if (store) std::memset(t.written.data() + off, 1, size);
         else if (opt_.check_shared_init)
           for (unsigned i = 0; i < size; ++i)
@@ -562,7 +565,7 @@ class Runner {
         if (!fits(addr, size, c_->smem.size()))
           fail(w, lane, fmt::format("{}-byte {} at {}: out of bounds (the CTA has {} bytes)", size, store ? "store" : "load", at_offset("shared", addr),
                                     c_->smem.size()));
-        if (opt_.check_races && !sync_access_) race_check(w, lane, *c_, addr, size, store);
+        if (opt_.check_races && !sync_access_) race_check(w, lane, *c_, addr, size, store, stored);
         if (store) std::memset(c_->written.data() + addr, 1, size);
         else if (opt_.check_shared_init)
           for (unsigned i = 0; i < size; ++i)
@@ -616,11 +619,34 @@ class Runner {
     return thread_name(id & ((1u << kThreadBits) - 1)) + (rank == mem_rank ? "" : fmt::format(" of CTA rank {}", rank));
   }
 
-  void race_check(const Warp& w, int lane, Cta& mem, uint64_t addr, unsigned size, bool store) {
+  // A write of the byte the unordered write before it left there (`stored`, when the store knows its
+  // bytes) is no race: either order leaves the same memory, and compilers rely on it (Triton's
+  // stores of a value several threads hold, e.g. a row statistic held by each lane of a quad).
+  // The first writer stays the byte's writer.
+  // The bytes `st` stores for lane l (element i at i * es); false when an element is a sink (`_`),
+  // whose bytes the store leaves alone.
+  bool store_bytes(Warp& w, const Opnd& v, unsigned vec, unsigned es, int l, uint8_t* out) {
+    for (unsigned i = 0; i < vec; ++i) {
+      uint32_t slot = v.slot;
+      if (v.kind == Opnd::Vec && (slot = p_.vec_slots[v.slot + i]) == kNoSlot) return false;
+      if (es == 16) {  // .b128: a register of two slots
+        const uint64_t x[2] = {reg(w, slot, l), reg(w, slot + 1, l)};
+        std::memcpy(out + i * es, x, 16);
+      } else {
+        const uint64_t x = v.kind == Opnd::Vec ? reg(w, slot, l) : value(w, v, l);
+        std::memcpy(out + i * es, &x, es);
+      }
+    }
+    return true;
+  }
+
+  void race_check(const Warp& w, int lane, Cta& mem, uint64_t addr, unsigned size, bool store, const uint8_t* stored = nullptr) {
     const Shadow::Access now = current_access(w, lane);
     for (uint64_t i = addr; i < addr + size; ++i) {
       Shadow& sh = mem.shadow[i];
-      if (sh.writer.thread != now.thread && !synced(sh.writer, now))
+      const bool unordered_write = sh.writer.thread != now.thread && !synced(sh.writer, now);
+      const bool same_bytes = store && stored && stored[i - addr] == mem.smem[i];
+      if (unordered_write && !same_bytes)
         fail(w, lane, fmt::format("shared-memory race: {} of shared+{}{} after a write by thread {}, with no barrier between",
                                   store ? "a write" : "a read", i, where(mem), shadow_thread_name(sh.writer.thread, mem.rank)));
       const bool read_since = !synced(sh.reader, now);
@@ -628,7 +654,7 @@ class Runner {
         fail(w, lane, fmt::format("shared-memory race: a write of shared+{}{} after a read by thread {}, with no barrier between", i, where(mem),
                                   shadow_thread_name(sh.reader.thread != now.thread ? sh.reader.thread : now.thread + 1, mem.rank)));
       if (store) {
-        sh.writer = now;
+        if (!unordered_write) sh.writer = now;
       } else if (!read_since) {
         sh.reader = now;
         sh.many_readers = false;
@@ -657,6 +683,7 @@ class Runner {
     return op == Opc::Bra || op == Opc::Brx || op == Opc::Ret || op == Opc::Exit || op == Opc::Bar || op == Opc::Call || op == Opc::ClusterBar;
   }
   void call(Warp& w, const DInst& in, uint32_t exec, uint32_t pc);
+  uint8_t* commit_mbarrier(Warp& w, int l, const DInst& in);
   void ret(Warp& w, uint32_t exec);
   void movmatrix(Warp& w, const DInst& in, uint32_t exec, uint32_t active);
   // A warp-collective .sync.aligned instruction (ldmatrix, mma, wmma, ...) is, for the race
@@ -1668,7 +1695,13 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
         fail(w, std::countr_zero(exec ? exec : active), "the destination is not a register");
       if (es == 16) b128_operands(w, exec ? exec : active, {&v}, st ? "st" : "ld");
       lanes([&](int l) {
-        uint8_t* p = access(w, l, in, a, es * in.vec, st);
+        uint8_t bytes[128];
+        const bool whole = st && es * in.vec <= sizeof bytes && store_bytes(w, v, in.vec, es, l, bytes);
+        uint8_t* p = access(w, l, in, a, es * in.vec, st, 0, whole ? bytes : nullptr);
+        if (whole) {
+          std::memcpy(p, bytes, es * in.vec);
+          return;
+        }
         for (unsigned i = 0; i < in.vec; ++i) {
           const Opnd* dst = &v;
           uint32_t slot = v.slot;
@@ -2073,7 +2106,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
       return;
     }
     case Opc::CpAsyncTensor: return tensor_copy(w, in, exec);
-    case Opc::Tensormap: return tensormap_op(w, in, exec);
+    case Opc::Tensormap: return warp_collective(w, in, [&] { tensormap_op(w, in, exec); });  // cp_fenceproxy is .sync.aligned
     case Opc::Clc: return cluster_launch_control(w, in, exec);
     case Opc::Alloca:  // alloca.type ptr, size{, align}: a .local address in the thread's stack
       lanes([&](int l) {
@@ -2555,7 +2588,9 @@ void Runner::ldmatrix(Warp& w, const DInst& in, uint32_t exec, bool store) {
     const DInst& in;
     Access(Runner& runner, Warp& warp, const DInst& inst) : r(runner), w(warp), in(inst) {}
     uint64_t& reg(uint32_t slot, int lane) override { return r.reg(w, slot, lane); }
-    uint8_t* row(int lane, bool st) override { return r.access(w, lane, in, st ? in.ops[0] : in.ops[1], 16, st); }
+    uint8_t* row(int lane, bool st, const uint8_t* stored) override {
+      return r.access(w, lane, in, st ? in.ops[0] : in.ops[1], 16, st, 0, stored);
+    }
     [[noreturn]] void fail(int lane, const std::string& what) override { r.fail(w, lane, what); }
   } access(*this, w, in);
   ldmatrix_execute(p_, in, access, store);
@@ -2735,7 +2770,7 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
         const uint32_t thread = w.index * kLanes + static_cast<uint32_t>(l);
         for (size_t ti = 0; ti < std::max<size_t>(ranks.size(), 1); ++ti) {
           sync_access_ = true;
-          uint8_t* bar = access(w, l, in, ranks.empty() ? in.ops[0] : rebased(w, l, in.ops[0], in.space, ranks[ti]), 8, true);
+          uint8_t* bar = ranks.empty() ? commit_mbarrier(w, l, in) : access(w, l, in, rebased(w, l, in.ops[0], in.space, ranks[ti]), 8, true);
           sync_access_ = false;
           // the thread's mmas (in any CTA of the cluster) complete with this arrival's phase
           const auto [owner, key] = owner_cta(bar);
@@ -2764,6 +2799,17 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
       }
       return;
   }
+}
+
+// Triton 3.5.1 gives tcgen05.commit the 32-bit shared address of its mbarrier zero-extended, with no
+// state space (generic addressing), and its Blackwell kernels run on B200: the hardware's
+// generic-to-shared conversion keeps the low 32 bits. So a generic address below 2^32 (never a
+// generic address of a window or an allocation here) is read as a .shared::cluster address.
+uint8_t* Runner::commit_mbarrier(Warp& w, int l, const DInst& in) {
+  const Opnd& a = in.ops[0];
+  const uint64_t addr = (a.slot != kNoSlot ? reg(w, a.slot, l) : 0) + a.imm;
+  if (in.space == Space::Generic && !a.symbol && addr >> 32 == 0) return resolve(w, l, Space::SharedCluster, addr, 8, true);
+  return access(w, l, in, a, 8, true);
 }
 
 void Runner::mbarrier(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {
@@ -3305,7 +3351,15 @@ void Runner::tensormap_op(Warp& w, const DInst& in, uint32_t exec) {
     }
     const uint8_t* cur = access(w, l, in, o[0], kTensorMapBytes, false);
     auto desc = decode(cur);
-    if (!desc) fail(w, l, "tensormap.replace on bytes that are not a tensor map the CPU device encoded (ptx::make_tensor_map on the CPU device, or emu::encode)");
+    // 128 zero bytes are the blank map every field of which is then replaced (Triton builds device
+    // tensor descriptors so): a tiled map of rank 1 (the rank field is the rank minus one) of u8.
+    if (!desc && std::all_of(cur, cur + kTensorMapBytes, [](uint8_t b) { return b == 0; })) {
+      desc = TensorMapDesc{};
+      desc->rank = 1;
+    }
+    if (!desc)
+      fail(w, l, "tensormap.replace on bytes that are neither a tensor map the CPU device encoded (ptx::make_tensor_map on the CPU "
+                 "device, or emu::encode) nor 128 zero bytes");
     TensorMapDesc& d = *desc;
     const bool indexed = in.sub == kTmBoxDim || in.sub == kTmGlobalDim || in.sub == kTmGlobalStride || in.sub == kTmElementStride;
     const uint64_t v = value(w, o[indexed ? 2 : 1], l);

@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 namespace ptx::emu {
 
 namespace {
@@ -54,15 +56,8 @@ void unpack_row(const uint8_t* bytes, uint8_t source, unsigned bits, uint16_t* c
   }
 }
 
-void pack_row(const uint16_t* cells, unsigned bits, uint8_t* bytes) {
-  for (unsigned c = 0; c < 128 / bits; ++c) {
-    if (bits == 16) {
-      bytes[2 * c] = static_cast<uint8_t>(cells[c]);
-      bytes[2 * c + 1] = static_cast<uint8_t>(cells[c] >> 8);
-    } else {
-      bytes[c] = static_cast<uint8_t>(cells[c]);
-    }
-  }
+void pack_row(const uint16_t* cells, unsigned bits, uint8_t (&bytes)[16]) {  // stmatrix: .b16 or .b8
+  for (unsigned c = 0; c < 16; ++c) bytes[c] = static_cast<uint8_t>(bits == 16 ? cells[c / 2] >> (8 * (c % 2)) : cells[c]);
 }
 
 }  // namespace
@@ -126,10 +121,8 @@ void ldmatrix_execute(const Program& p, const DInst& in, LdmatrixWarp& w, bool s
   const int rows = rows_per_matrix(in);
   for (unsigned mat = 0; mat < in.vec; ++mat) {
     uint16_t cells[16][16] = {};
-    uint8_t* row_at[16];
-    for (int row = 0; row < rows; ++row) row_at[row] = w.row(static_cast<int>(mat) * rows + row, store);
     if (!store)
-      for (int row = 0; row < rows; ++row) unpack_row(row_at[row], in.sub, bits, cells[row]);
+      for (int row = 0; row < rows; ++row) unpack_row(w.row(static_cast<int>(mat) * rows + row, false), in.sub, bits, cells[row]);
     for (int l = 0; l < 32; ++l)
       for (unsigned j = 0; j < per; ++j) {
         const unsigned index = mat * per + j;
@@ -143,8 +136,11 @@ void ldmatrix_execute(const Program& p, const DInst& in, LdmatrixWarp& w, bool s
         }
         if (!store) w.reg(slot, l) = v;
       }
-    if (store)
-      for (int row = 0; row < rows; ++row) pack_row(cells[row], bits, row_at[row]);
+    for (int row = 0; store && row < rows; ++row) {  // the bytes first: the race check takes a row of the same bytes twice
+      uint8_t bytes[16];
+      pack_row(cells[row], bits, bytes);
+      std::memcpy(w.row(static_cast<int>(mat) * rows + row, true, bytes), bytes, sizeof bytes);
+    }
   }
 }
 

@@ -31,8 +31,9 @@ enum LdmatrixSource : uint8_t { kRowPlain = 0, kRowB6x16P32 = 1, kRowB4x16P64 = 
 class LdmatrixWarp {
  public:
   virtual uint64_t& reg(uint32_t slot, int lane) = 0;
-  // The 16 bytes of the row whose address lane `lane` gives, checked as a load or a store.
-  virtual uint8_t* row(int lane, bool store) = 0;
+  // The 16 bytes of the row whose address lane `lane` gives, checked as a load or a store (of
+  // `stored`, the bytes it will write).
+  virtual uint8_t* row(int lane, bool store, const uint8_t* stored = nullptr) = 0;
   [[noreturn]] virtual void fail(int lane, const std::string& what) = 0;
 
  protected:

@@ -11,8 +11,10 @@ SmemMatrix hopper_descriptor(uint64_t bits) {
 }
 
 bool blackwell_descriptor(uint64_t bits, SmemMatrix& out, std::string& error) {
-  if ((bits >> 46 & 7) != 1) {
-    error = fmt::format("the shared memory descriptor {:#018x} does not have the fixed value 0b001 in bits 46-48", bits);
+  // The manual's fixed value is 0b001, but Triton 3.5.1 writes wgmma's layout (these bits zero)
+  // for tcgen05.mma too, and its Blackwell matmuls run on B200: the hardware takes both.
+  if ((bits >> 46 & 7) > 1) {
+    error = fmt::format("the shared memory descriptor {:#018x} has neither the fixed value 0b001 nor 0b000 in bits 46-48", bits);
     return false;
   }
   if (bits >> 52 & 1) {

@@ -21,7 +21,8 @@ struct SmemMatrix {
 // 49-51 base offset, 62-63 swizzle (0 none, 1 128B, 2 64B, 3 32B).
 SmemMatrix hopper_descriptor(uint64_t bits);
 
-// tcgen05's descriptor (9.7.16.4.1): the same fields, bits 46-48 the fixed value 0b001, bit 52
+// tcgen05's descriptor (9.7.16.4.1): the same fields, bits 46-48 the fixed value 0b001 (0b000,
+// what Triton writes and B200 runs, is taken too), bit 52
 // the LBO mode (1: an absolute address, sm_103a only), bits 61-63 swizzle (0 none, 1 128B with
 // 32B atoms, 2 128B, 4 64B, 6 32B). Fills `error` and returns false for what the ISA forbids or
 // the emulator does not run (the LBO address mode, 128B with 32B atoms).

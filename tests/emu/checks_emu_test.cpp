@@ -454,5 +454,80 @@ TEST(EmuChecks, SharedMemoryRaces) {
   EXPECT_NO_THROW(quiet.launch(raw, "t", {1, 1, 1}, {32, 1, 1}));
 }
 
+// Threads that hold the same value store it to the same shared word with no barrier between (what
+// Triton writes for a row statistic each lane of a quad holds; its kernels run on GPUs): either
+// order leaves that value, so it is no race. Different values, or a vector store of the same
+// value in one element and another in the next, still are.
+TEST(EmuChecks, SharedStoresOfTheSameValueDoNotRace) {
+  auto text = [](const char* value, const char* vector_second) {
+    return std::string(kHeader) + R"(.visible .entry t(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<3>;
+	.shared .align 8 .b32 buf[4];
+	mov.u32 %r1, %tid.x;
+	shr.u32 %r2, %r1, 2;
+	mov.u32 %r3, buf;
+	)" + std::string(value) + R"(
+	st.shared.v2.b32 [%r3], {%r4, )" + vector_second + R"(};
+	bar.sync 0;
+	ld.shared.u32 %r5, [%r3];
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	st.global.u32 [%rd1], %r5;
+	ret;
+}
+)";
+  };
+  {
+    EmuRun r;
+    const uint64_t out = r.buffer(std::vector<uint32_t>(1), "out");
+    r.launch(text("mov.u32 %r4, 7;", "%r4"), "t", {1, 1, 1}, {4, 1, 1});  // four threads, 7 each
+    EXPECT_EQ(r.read<uint32_t>(out, 1)[0], 7u);
+  }
+  EmuRun r;
+  r.buffer(std::vector<uint32_t>(1), "out");
+  std::string rep = report_of(r, text("mov.u32 %r4, %r1;", "%r4"), {1, 1, 1}, {4, 1, 1});  // thread ids differ
+  EXPECT_NE(rep.find("shared-memory race: a write of shared+0 after a write by thread (0,0,0)"), std::string::npos) << rep;
+  EmuRun r2;
+  r2.buffer(std::vector<uint32_t>(1), "out");
+  rep = report_of(r2, text("mov.u32 %r4, 7;", "%r1"), {1, 1, 1}, {4, 1, 1});  // the second element differs
+  EXPECT_NE(rep.find("shared-memory race: a write of shared+4 after a write by thread (0,0,0)"), std::string::npos) << rep;
+}
+
+// stmatrix rows that share an address (what Triton writes to move a per-row value that lanes hold
+// copies of to another layout): the same bytes twice are no race, different bytes are.
+TEST(EmuChecks, StmatrixRowsOfTheSameBytesDoNotRace) {
+  auto text = [](const char* value) {
+    return std::string(kHeader) + R"(.visible .entry t(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<3>;
+	.shared .align 16 .b8 buf[16];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r3, buf;
+	)" + std::string(value) + R"(
+	stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r3], {%r4};
+	bar.sync 0;
+	ld.shared.u32 %r5, [%r3+4];
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	st.global.u32 [%rd1], %r5;
+	ret;
+}
+)";
+  };
+  {
+    EmuRun r;
+    const uint64_t out = r.buffer(std::vector<uint32_t>(1), "out");
+    r.launch(text("and.b32 %r4, %r1, 3;"), "t", {1, 1, 1}, {32, 1, 1});  // lane 4r + c holds columns 2c, 2c + 1 of row r
+    EXPECT_EQ(r.read<uint32_t>(out, 1)[0], 1u);  // columns 2, 3 of every row: lane 1's register (1 and 0)
+  }
+  EmuRun r;
+  r.buffer(std::vector<uint32_t>(1), "out");
+  const std::string rep = report_of(r, text("mov.u32 %r4, %r1;"), {1, 1, 1}, {32, 1, 1});
+  EXPECT_NE(rep.find("shared-memory race: a write of shared+0 after a write by thread (0,0,0)"), std::string::npos) << rep;
+}
+
 }  // namespace
 }  // namespace ptx::test

@@ -389,6 +389,7 @@ struct MmaCase {
   bool disable_lanes = false;  // disable-output-lane: every third tensor memory lane keeps C
   // planted bugs: D read without a tcgen05.commit, or before the phase the commit arrives on completes
   bool no_commit = false, no_wait = false;
+  bool commit_zext32 = false;  // Triton's commit: the mbarrier's 32-bit shared address zero-extended, no state space
   // block scaling (.kind::mxf8f6f4, mxf4, mxf4nvf4): scale factors per row (0: none), the
   // modifier that says so ("" none: .block32), ue4m3 (else ue8m0) scale factors, the IDs
   unsigned vec = 0;
@@ -549,6 +550,7 @@ $copied:
                           tail);
   }
   if (c.no_commit) body += "\tmbarrier.arrive.shared::cta.b64 %rd16, [mbar];\n";  // the wait completes without the commit
+  else if (c.commit_zext32) body += "\tmov.u32 %r48, mbar;\n\tcvt.u64.u32 %rd24, %r48;\n\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd24];\n";
   else if (c.group == 1) body += "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
   else body += "\tmov.b16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n";
   body += "$issued:\n";
@@ -765,6 +767,23 @@ TEST(EmuTcgen05, MmaF16EverySwizzleAndMajorness) {
       c.accumulate = true;
       run_and_check(c, 1 + swz + mn);
     }
+}
+
+// Bits 46-48 of the shared memory descriptors zero, as Triton 3.5.1 writes them (wgmma's layout)
+// in tcgen05 matmuls that run on B200: read like the manual's 0b001.
+TEST(EmuTcgen05, MmaDescriptorVersionZeroIsTaken) {
+  MmaCase c;
+  c.a_desc_xor = uint64_t{1} << 46;
+  c.ksteps = 2;
+  run_and_check(c, 21);
+}
+
+// tcgen05.commit given its mbarrier as Triton 3.5.1 does (B200 runs those kernels): the 32-bit
+// shared address zero-extended to 64 bits, with no state space. It arrives on that mbarrier.
+TEST(EmuTcgen05, CommitToAZeroExtendedSharedAddress) {
+  MmaCase c;
+  c.commit_zext32 = true;
+  run_and_check(c, 22);
 }
 
 TEST(EmuTcgen05, MmaShapesAndTypes) {
@@ -1115,7 +1134,7 @@ TEST(EmuTcgen05, MmaDescriptorErrorsAreReported) {
   };
   std::vector<Case> cases(15);
   cases[0].c.extra_idesc = 1u << 2, cases[0].report = "sparse";
-  cases[1].c.a_desc_xor = uint64_t{1} << 46, cases[1].report = "0b001";
+  cases[1].c.a_desc_xor = uint64_t{1} << 47, cases[1].report = "0b001 nor 0b000";  // 0b011
   cases[2].c.a_desc_xor = uint64_t{1} << 61, cases[2].report = "invalid swizzle mode";  // 128B (2) becomes 3
   cases[3].c.n = 72, cases[3].c.a_tmem = true, cases[3].report = "not a shape";  // A in tensor memory, M = 128: N % 16 == 0
   cases[4].c.b = &kBF16, cases[4].report = "needs both f16 or both bf16";

@@ -951,6 +951,67 @@ TEST(EmuTma, TensormapReplaceRewritesEveryField) {
   expect_assembles(kReplace);
 }
 
+// A map built from 128 zero bytes with every field replaced (what Triton's device tensor
+// descriptors do, in scratch memory): the zero bytes are a blank map, and the result reads the
+// same box as a map replaced from a template.
+TEST(EmuTma, TensormapReplaceBuildsAMapFromZeroBytes) {
+  const int64_t W = 64, H = 24;
+  const auto t = random_floats(static_cast<size_t>(W * H), 31);
+  EmuRun r;
+  const uint64_t g = r.emu.memory().alloc(t.size() * 4, "tensor");
+  r.emu.memory().write(g, t.data(), t.size() * 4);
+  r.args.push_back(emu::Arg{std::vector<uint8_t>(128, 0)});
+  r.buffer(std::vector<uint8_t>(128), "workspace");
+  r.scalar(g);
+  const uint64_t out = r.buffer(std::vector<uint32_t>(256), "out");
+  std::string every_field = kReplace;  // the template's element stride 0 of 1 is not replaced there
+  const std::string last = "tensormap.replace.tile.element_stride.global.b1024.b32 [%rd3], 1, 1;";
+  every_field.insert(every_field.find(last) + last.size(), "\n\ttensormap.replace.tile.element_stride.global.b1024.b32 [%rd3], 0, 1;");
+  r.launch(every_field, "replace", {1, 1, 1}, {64, 1, 1});
+  const auto got = r.read<uint32_t>(out, 256);
+  const auto want = expected_tile(t, W, H, 1, 16, 16, 1, 56, 12, 0, 3, true);
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "word " << i;
+  expect_assembles(every_field);
+}
+
+// tensormap.cp_fenceproxy is a warp-collective .sync.aligned copy: the warp copies a map one of its
+// lanes has just written in shared memory without a barrier between (Triton does so), as ldmatrix
+// reads rows other lanes stored.
+TEST(EmuTma, TensormapCopyOrdersTheLanesOfItsWarp) {
+  const std::string text = R"(.version 8.3
+.target sm_90a
+.address_size 64
+
+.visible .entry t(.param .u64 ws)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<3>;
+	.shared .align 128 .b8 smap[128];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, smap;
+	shl.b32 %r3, %r1, 2;
+	add.u32 %r4, %r2, %r3;
+	st.shared.u32 [%r4], 0;
+	bar.warp.sync -1;
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r2], 1;
+	ld.param.u64 %rd1, [ws];
+	cvta.to.global.u64 %rd2, %rd1;
+	tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd2], [%r2], 128;
+	ret;
+}
+)";
+  EmuRun r;
+  const uint64_t ws = r.buffer(std::vector<uint8_t>(128), "workspace");
+  r.launch(text, "t", {1, 1, 1}, {32, 1, 1});
+  const auto bytes = r.read<uint8_t>(ws, 128);
+  const auto d = emu::decode(bytes.data());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->rank, 2);
+  expect_assembles(text);
+}
+
 // Bad values and bytes that are not a tensor map are reported, at the instruction's line.
 TEST(EmuTma, TensormapReplaceMisuseIsReported) {
   auto replace_once = [](std::string text, const std::string& what, const std::string& with) {
@@ -961,17 +1022,17 @@ TEST(EmuTma, TensormapReplaceMisuseIsReported) {
       replace_once(kReplace, "swizzle_mode.global.b1024.b32 [%rd3], 3;",
                    "swizzle_mode.global.b1024.b32 [%rd3], 3;\n\ttensormap.replace.tile.swizzle_atomicity.global.b1024.b32 [%rd3], 1;\n"
                    "\ttensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd3], 1;");
-  for (const auto& [text, zeros, what] : std::vector<std::tuple<std::string, bool, std::string>>{
+  for (const auto& [text, garbage, what] : std::vector<std::tuple<std::string, bool, std::string>>{
            {bad_box, false, "a box dimension is 1 to 256 (new value 300)"},
            {bad_atomicity, false, "needs the 128B swizzle mode"},
-           {kReplace, true, "not a tensor map the CPU device encoded"}}) {
+           {kReplace, true, "neither a tensor map the CPU device encoded"}}) {
     emu::Options unvalidated;  // .swizzle_atomicity is sm_100 PTX in this sm_90a module: the emulator's own report
     unvalidated.validate = false;
     EmuRun r{emu::Emulator(unvalidated), {}};
     const uint64_t g = r.emu.memory().alloc(64 * 24 * 4, "tensor");
     emu::TensorMapDesc tmpl = f32_map(g, {64, 24}, {256}, {16, 16});
     r.args.push_back(map_arg(tmpl));
-    if (zeros) std::fill(r.args.back().bytes.begin(), r.args.back().bytes.end(), 0);
+    if (garbage) std::fill(r.args.back().bytes.begin(), r.args.back().bytes.end(), 0xAB);
     r.buffer(std::vector<uint8_t>(128), "workspace");
     r.scalar(g);
     r.buffer(std::vector<uint32_t>(256), "out");

@@ -3,9 +3,10 @@
     python build.py OUTDIR [name...]
 
 Writes OUTDIR/<target>/<name>.ptx, <target> being the PTX's own .target
-(sm_80, sm_90a, sm_100a, sm_120a). Run from a fixed directory (scripts/
-gen-corpus-real does): Triton writes the source file's path into .file and
-DWARF strings.
+(sm_80, sm_90a, sm_100a, sm_120a), and next to it <name>.launch: how Triton's
+launcher would start that kernel (launch_sidecar). Run from a fixed directory
+(scripts/gen-corpus-real does): Triton writes the source file's path into .file
+and DWARF strings.
 """
 import os
 import re
@@ -121,6 +122,46 @@ TABLE = [
 ]
 
 
+def launch_params(spec, signature, attrs, meta):
+    """The .entry's parameters in order, as the launcher passes them: a tensordesc with TMA metadata
+    becomes its 128-byte CUtensorMap, shape (i32 each) and strides (i64 each); then the two scratch
+    pointers Triton appends (0 when their size is 0, else size bytes per CTA of the grid)."""
+    out, descs = [], iter(meta.tensordesc_meta or [])
+    for i, (arg, item) in enumerate(zip(signature, spec.split())):
+        ty = signature[arg]
+        if ty == "constexpr":
+            continue
+        label = item.split(":")[0]
+        if ty.startswith("tensordesc"):
+            d = next(descs)
+            rank = ty.count(",") + 1
+            out.append(f"{label}.desc tensormap swizzle={d['swizzle']} elem_size={d['elem_size']} "
+                       f"elem_type={d['elem_type']} block={','.join(map(str, d['block_size']))} "
+                       f"fp4_padded={int(d['fp4_padded'])}")
+            out += [f"{label}.shape{j} i32" for j in range(rank)] + [f"{label}.stride{j} i64" for j in range(rank)]
+            continue
+        out.append(f"{label} {ty}" + (" div16" if (i, ) in attrs else ""))
+    for kind in ("global", "profile"):
+        size, align = getattr(meta, f"{kind}_scratch_size"), getattr(meta, f"{kind}_scratch_align")
+        out.append(f"{kind}_scratch *i8 size={size} align={align}")
+    return out
+
+
+def launch_sidecar(name, spec, signature, attrs, consts, meta):
+    """<name>.launch: one `key value...` per line, for tests that run the PTX with its real launch."""
+    lines = [f"# How Triton {triton.__version__} launches {name}.ptx (tests/corpus/src-real/triton/build.py)",
+             f"entry {meta.name}",
+             f"num_warps {meta.num_warps}",
+             f"block {meta.num_warps * 32} 1 1",
+             f"num_ctas {meta.num_ctas}",
+             f"cluster {' '.join(map(str, meta.cluster_dims))}",
+             f"shared {meta.shared}",
+             f"tmem {meta.tmem_size}"]
+    lines += [f"param {p}" for p in launch_params(spec, signature, attrs, meta)]
+    lines += [f"constexpr {k} {getattr(v, 'name', v)}" for k, v in consts.items()]
+    return "\n".join(lines) + "\n"
+
+
 def target_of(ptx):
     return re.search(r"^\.target\s+(\w+)", ptx, re.M).group(1)
 
@@ -142,11 +183,14 @@ def main():
         os.environ["TRITON_DISABLE_LINE_INFO"] = "0" if lineinfo else "1"
         for cc in ccs:
             src = ASTSource(fn=fn, signature=signature, constexprs=consts, attrs=attrs)
-            ptx = triton.compile(src, target=GPUTarget("cuda", cc, 32), options=opts).asm["ptx"]
+            compiled = triton.compile(src, target=GPUTarget("cuda", cc, 32), options=opts)
+            ptx = compiled.asm["ptx"]
             path = os.path.join(out, target_of(ptx), name + ".ptx")
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
                 f.write(ptx)
+            with open(path[:-len(".ptx")] + ".launch", "w") as f:
+                f.write(launch_sidecar(name, spec, signature, attrs, consts, compiled.metadata))
             shown = " ".join(f"{k}={v}" for k, v in sorted(opts.items())) + (" lineinfo" if lineinfo else "")
             print(f"  triton {name} cc={cc} {shown} -> {os.path.relpath(path, out)}", flush=True)
 
