@@ -182,6 +182,7 @@ void check_layernorm(const char* arch) {
 
 TEST(EmuKnownGood, LayernormSm80) { check_layernorm("sm_80"); }
 TEST(EmuKnownGood, LayernormSm90a) { check_layernorm("sm_90a"); }
+TEST(EmuKnownGood, LayernormSm100a) { check_layernorm("sm_100a"); }  // add.f32x2
 
 // ---- RMSNorm in bf16: y = x * rsqrt(mean(x^2) + eps) * w.
 
