@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -15,35 +17,51 @@ struct Corpus {
   size_t bytes = 0;
 };
 
-inline Corpus load_corpus(const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> paths;
-  for (auto& e : std::filesystem::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".ptx") paths.push_back(e.path());
-  std::sort(paths.begin(), paths.end());
+// Every .ptx under the directories, each directory's files in sorted order.
+inline Corpus load_corpus(const std::vector<std::filesystem::path>& dirs) {
   Corpus c;
-  for (const auto& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    c.files.push_back(std::move(ss).str());
-    c.bytes += c.files.back().size();
+  for (const auto& dir : dirs) {
+    std::vector<std::filesystem::path> paths;
+    for (auto& e : std::filesystem::recursive_directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ".ptx") paths.push_back(e.path());
+    std::sort(paths.begin(), paths.end());
+    for (const auto& p : paths) {
+      std::ifstream in(p, std::ios::binary);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      c.files.push_back(std::move(ss).str());
+      c.bytes += c.files.back().size();
+    }
   }
   return c;
 }
 
-// Takes `--corpus DIR` out of argv (default: the repository's tests/corpus).
-inline std::filesystem::path corpus_dir_from_args(int& argc, char** argv) {
-  std::filesystem::path dir = PTXPP_CORPUS_DIR;
+// Takes each `--corpus DIR` out of argv (none: the repository's tests/corpus). Several may be
+// given, e.g. the real compilers' output alone: --corpus tests/corpus/triton --corpus ...
+inline std::vector<std::filesystem::path> corpus_dirs_from_args(int& argc, char** argv) {
+  std::vector<std::filesystem::path> dirs;
   int out = 0;
   for (int i = 0; i < argc; ++i) {
     if (std::string(argv[i]) == "--corpus" && i + 1 < argc) {
-      dir = argv[++i];
+      dirs.emplace_back(argv[++i]);
+      if (!std::filesystem::is_directory(dirs.back())) {
+        std::fprintf(stderr, "%s: --corpus %s: not a directory\n", argv[0], argv[i]);
+        std::exit(2);
+      }
       continue;
     }
     argv[out++] = argv[i];
   }
   argc = out;
-  return dir;
+  if (dirs.empty()) dirs.emplace_back(PTXPP_CORPUS_DIR);
+  return dirs;
+}
+
+// The directories, for messages: "a, b".
+inline std::string describe(const std::vector<std::filesystem::path>& dirs) {
+  std::string s;
+  for (const auto& d : dirs) s += (s.empty() ? "" : ", ") + d.string();
+  return s;
 }
 
 }  // namespace ptx::bench

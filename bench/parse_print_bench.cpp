@@ -2,7 +2,7 @@
 // print, and parse + exact print together (the figure docs/design.md targets), plus
 // the peak heap in use while a file is parsed and printed, per byte of input.
 //
-//   parse_print_bench [--corpus DIR] [google-benchmark flags]
+//   parse_print_bench [--corpus DIR]... [google-benchmark flags]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -108,13 +108,13 @@ void BM_PeakMemory(benchmark::State& state) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto dir = ptx::bench::corpus_dir_from_args(argc, argv);
-  corpus() = ptx::bench::load_corpus(dir);
+  const auto dirs = ptx::bench::corpus_dirs_from_args(argc, argv);
+  corpus() = ptx::bench::load_corpus(dirs);
   if (corpus().files.empty()) {
-    std::cerr << "parse_print_bench: no .ptx files under " << dir << "\n";
+    std::cerr << "parse_print_bench: no .ptx files under " << ptx::bench::describe(dirs) << "\n";
     return 1;
   }
-  std::cerr << "corpus: " << corpus().files.size() << " files, " << corpus().bytes << " bytes from " << dir << "\n";
+  std::cerr << "corpus: " << corpus().files.size() << " files, " << corpus().bytes << " bytes from " << ptx::bench::describe(dirs) << "\n";
   benchmark::RegisterBenchmark("parse", BM_Parse)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("print_exact", BM_Print, ptx::text::PrintMode::Exact)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("print_canonical", BM_Print, ptx::text::PrintMode::Canonical)

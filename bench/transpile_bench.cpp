@@ -43,10 +43,10 @@ void BM_Transpile(benchmark::State& state, bool sugar) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto dir = ptx::bench::corpus_dir_from_args(argc, argv);
-  g_corpus = ptx::bench::load_corpus(dir);
+  const auto dirs = ptx::bench::corpus_dirs_from_args(argc, argv);
+  g_corpus = ptx::bench::load_corpus(dirs);
   if (g_corpus.files.empty()) {
-    std::cerr << "transpile_bench: no .ptx files under " << dir << "\n";
+    std::cerr << "transpile_bench: no .ptx files under " << ptx::bench::describe(dirs) << "\n";
     return 1;
   }
   benchmark::RegisterBenchmark("parse", BM_Parse)->Unit(benchmark::kMillisecond);

@@ -41,10 +41,10 @@ void BM_Validate(benchmark::State& state) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto dir = ptx::bench::corpus_dir_from_args(argc, argv);
-  g_corpus = ptx::bench::load_corpus(dir);
+  const auto dirs = ptx::bench::corpus_dirs_from_args(argc, argv);
+  g_corpus = ptx::bench::load_corpus(dirs);
   if (g_corpus.files.empty()) {
-    std::cerr << "validate_bench: no .ptx files under " << dir << "\n";
+    std::cerr << "validate_bench: no .ptx files under " << ptx::bench::describe(dirs) << "\n";
     return 1;
   }
   benchmark::RegisterBenchmark("parse", BM_Parse)->Unit(benchmark::kMillisecond);
