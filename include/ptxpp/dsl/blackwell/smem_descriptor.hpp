@@ -42,7 +42,8 @@ struct SmemDescriptor {
 //  * K-major, no swizzle: 8 x 16-byte core matrices; `lbo` between core matrices along K,
 //    `sbo` between core matrices along M/N.
 //  * MN-major, swizzled: atoms of 8 K rows x the span along M/N; `lbo` between atoms along
-//    M/N, `sbo` between groups of 8 K rows.
+//    M/N, `sbo` between groups of 8 K rows (B128_Base32B: atoms of 4 K rows, `sbo` between
+//    groups of 4, as CuTe's; tests/encodings).
 //  * MN-major, no swizzle: core matrices of 8 K rows x 16 bytes; `lbo` along K, `sbo` along M/N.
 SmemDescriptor k_major(uint32_t start, SmemSwizzle s, uint32_t sbo, uint32_t lbo = 16);
 SmemDescriptor mn_major(uint32_t start, SmemSwizzle s, uint32_t lbo, uint32_t sbo);
