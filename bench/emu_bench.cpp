@@ -1,5 +1,6 @@
 // Emulator throughput in thread-instructions per second (docs/design.md: >= 200 M per
-// core on ALU-bound kernels): an ALU-bound loop kernel and the RMS norm example.
+// core on ALU-bound kernels): an ALU-bound loop kernel and the RMS norm example; and warp
+// instructions per second of one warp spinning on a uniform branch (a wait loop's shape).
 //
 //   emu_bench [google-benchmark flags]
 // /1: one host thread (the per-core figure); /0: one thread per core.
@@ -75,9 +76,41 @@ void BM_RmsNorm(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(emu.stats().thread_instructions - before), benchmark::Counter::kIsRate);
 }
 
+// One warp, every lane taking the same `bra` 10^6 times (3 instructions per iteration).
+constexpr const char* kSpinKernel = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry spin()
+{
+	.reg .pred %p;
+	.reg .b32 %r<2>;
+	mov.u32 %r0, 0;
+LOOP:
+	add.u32 %r0, %r0, 1;
+	setp.lt.u32 %p, %r0, 1000000;
+	@%p bra LOOP;
+	ret;
+}
+)";
+
+void BM_UniformSpin(benchmark::State& state) {
+  auto parsed = ptx::text::parse(kSpinKernel);
+  ptx::emu::Emulator emu;
+  ptx::emu::LaunchConfig cfg;
+  cfg.grid = {1, 1, 1};
+  cfg.block = {32, 1, 1};
+  const uint64_t before = emu.stats().thread_instructions;
+  for (auto _ : state) emu.launch(parsed.module(), "spin", cfg, {});
+  const double done = static_cast<double>(emu.stats().thread_instructions - before);
+  state.counters["thread_instr_per_s"] = benchmark::Counter(done, benchmark::Counter::kIsRate);
+  state.counters["warp_instr_per_s"] = benchmark::Counter(done / 32, benchmark::Counter::kIsRate);
+}
+
 // Arg: host threads (1 = the per-core figure). Rates are per wall-clock second.
 BENCHMARK(BM_AluBound)->Arg(1)->Arg(0)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RmsNorm)->Arg(1)->Arg(0)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_UniformSpin)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -23,7 +23,7 @@
 
 #include "bounds.hpp"
 #include "directed_rounding.hpp"
-#include "packed_f32.hpp"
+#include "f32_arith.hpp"
 #include "float_formats.hpp"
 #include "ldmatrix.hpp"
 #include "mma_sync.hpp"
@@ -58,9 +58,6 @@ double f64(uint64_t v) { return std::bit_cast<double>(v); }
 uint64_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
 uint64_t bits_of(double d) { return std::bit_cast<uint64_t>(d); }
 
-float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
-// .f32 results that are NaN are the canonical NaN, as on the hardware.
-uint64_t canon(float f) { return std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f); }
 
 struct Warp {
   uint32_t index = 0;
@@ -619,10 +616,6 @@ class Runner {
     return thread_name(id & ((1u << kThreadBits) - 1)) + (rank == mem_rank ? "" : fmt::format(" of CTA rank {}", rank));
   }
 
-  // A write of the byte the unordered write before it left there (`stored`, when the store knows its
-  // bytes) is no race: either order leaves the same memory, and compilers rely on it (Triton's
-  // stores of a value several threads hold, e.g. a row statistic held by each lane of a quad).
-  // The first writer stays the byte's writer.
   // The bytes `st` stores for lane l (element i at i * es); false when an element is a sink (`_`),
   // whose bytes the store leaves alone.
   bool store_bytes(Warp& w, const Opnd& v, unsigned vec, unsigned es, int l, uint8_t* out) {
@@ -640,6 +633,10 @@ class Runner {
     return true;
   }
 
+  // A write of the byte the unordered write before it left there (`stored`, when the store knows its
+  // bytes) is no race: either order leaves the same memory, and compilers rely on it (Triton's
+  // stores of a value several threads hold, e.g. a row statistic held by each lane of a quad).
+  // The first writer stays the byte's writer.
   void race_check(const Warp& w, int lane, Cta& mem, uint64_t addr, unsigned size, bool store, const uint8_t* stored = nullptr) {
     const Shadow::Access now = current_access(w, lane);
     for (uint64_t i = addr; i < addr + size; ++i) {
@@ -1089,6 +1086,9 @@ unsigned element_bits(Ty t) {
 }
 // The elements of a packed half type (.f16x2, .bf16x2: 2), else 1.
 unsigned packed_elements(Ty t) { return (t.k == 'h' || t.k == 'B') && t.bits == 32 ? 2 : 1; }
+DirectedMode directed_mode(uint32_t flags) {  // of .rz/.rm/.rp
+  return (flags & kRz) ? DirectedMode::Zero : (flags & kRm) ? DirectedMode::Down : DirectedMode::Up;
+}
 Rounding rounding_of(uint32_t flags) {
   if (flags & kRna) return Rounding::NearestAway;
   if (flags & kRz) return Rounding::Zero;
@@ -1279,24 +1279,20 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
   };
   // f32/f64 arithmetic with .rz/.rm/.rp: in that rounding mode (directed_rounding.cpp), then ftz and sat.
   auto directed = [&](FpOp op) {
-    const DirectedMode mode = (in.flags & kRz) ? DirectedMode::Zero : (in.flags & kRm) ? DirectedMode::Down : DirectedMode::Up;
+    const F32Mode m{(in.flags & kFtz) != 0, true, directed_mode(in.flags)};
     const bool unary = op == FpOp::Sqrt || op == FpOp::Rcp;
     lanes([&](int l) {
       const uint64_t a = value(w, o[1], l), b = unary ? 0 : value(w, o[2], l), c = op == FpOp::Fma ? value(w, o[3], l) : 0;
-      if (t.bits == 64) return write(w, o[0], l, bits_of(directed_f64(op, mode, f64(a), f64(b), f64(c))), t);
-      float x = f32(a), y = f32(b), z = f32(c);
-      if (in.flags & kFtz) x = ftz(x), y = ftz(y), z = ftz(z);
-      float r = directed_f32(op, mode, x, y, z);
-      if (in.flags & kFtz) r = ftz(r);
+      if (t.bits == 64) return write(w, o[0], l, bits_of(directed_f64(op, m.mode, f64(a), f64(b), f64(c))), t);
+      float r = f32_arith(op, m, f32(a), f32(b), f32(c));
       if (in.flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
       write(w, o[0], l, canon(r), t);
     });
   };
   const bool directed_rounding = t.k == 'f' && (in.flags & (kRz | kRm | kRp)) && !narrow(t);
-  // add/sub/mul/fma.f32x2: each .f32 half as the .f32 instruction computes it (packed_f32.cpp)
+  // add/sub/mul/fma.f32x2: each .f32 half as the .f32 instruction computes it (f32_arith.cpp)
   auto f32x2 = [&](FpOp op) {
-    const F32Mode m{(in.flags & kFtz) != 0, (in.flags & (kRz | kRm | kRp)) != 0,
-                    (in.flags & kRz) ? DirectedMode::Zero : (in.flags & kRm) ? DirectedMode::Down : DirectedMode::Up};
+    const F32Mode m{(in.flags & kFtz) != 0, (in.flags & (kRz | kRm | kRp)) != 0, directed_mode(in.flags)};
     lanes([&](int l) {
       const uint64_t c = op == FpOp::Fma ? value(w, o[3], l) : 0;
       write(w, o[0], l, packed_f32(op, m, value(w, o[1], l), value(w, o[2], l), c), t);
@@ -1433,7 +1429,7 @@ void Runner::execute(Warp& w, const DInst& in, uint32_t exec, uint32_t active, u
                     [](uint64_t a, uint64_t b) { return a - b; });
     case Opc::Mul:
     case Opc::Mad:
-      if (t.k == 'F') return f32x2(FpOp::Mul);
+      if (t.k == 'F') return f32x2(FpOp::Mul);  // mul only: decode refuses mad.f32x2
       if (t.k == 'f' || narrow(t)) {
         if (in.op == Opc::Mul && directed_rounding) return directed(FpOp::Mul);
         if (in.op == Opc::Mul)

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "ptxpp/ir/queries.hpp"
+#include "quoted.hpp"
 #include "type_rules.hpp"
 
 namespace ptx::spec::detail {
@@ -12,15 +13,6 @@ namespace ptx::spec::detail {
 namespace {
 
 using namespace ptx::ir;
-
-std::string quoted(std::string_view s) {
-  std::string out;  // appended, not `"'" + ...`: GCC 12's -Wrestrict false positive
-  out.reserve(s.size() + 2);
-  out += '\'';
-  out += s;
-  out += '\'';
-  return out;
-}
 
 // Where a declaration is written: what may be left out or declared there differs.
 enum class Place : uint8_t { Module, Body, EntryParam, FuncParam };

@@ -10,6 +10,7 @@
 
 #include "decl_checks.hpp"
 #include "form_match.hpp"
+#include "quoted.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/ir/scopes.hpp"
 #include "type_rules.hpp"
@@ -23,6 +24,7 @@ using detail::Choice;
 using detail::doubled;
 using detail::MatchResult;
 using detail::integer_immediates;
+using detail::quoted;
 using detail::register_matches;
 using detail::type_info;
 
@@ -93,15 +95,6 @@ class Checker {
  private:
   // ---- diagnostics --------------------------------------------------------------
   void error(uint32_t loc, std::string msg) { out_.push_back({loc, Severity::Error, std::move(msg)}); }
-  static std::string quoted(std::string_view s) {
-    // Built by appending: `"'" + std::string(s)` trips GCC 12's -Wrestrict false positive.
-    std::string out;
-    out.reserve(s.size() + 2);
-    out += '\'';
-    out += s;
-    out += '\'';
-    return out;
-  }
 
   // ---- module header -------------------------------------------------------------
   void header() {
