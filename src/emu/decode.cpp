@@ -23,6 +23,8 @@
 #include "ptxpp/text/printer.hpp"
 #include "tcgen05.hpp"
 #include "texture.hpp"
+#include "value_types.hpp"
+#include "vocab_util.hpp"
 #include "wgmma.hpp"
 #include "wmma.hpp"
 
@@ -31,51 +33,8 @@ namespace ptx::emu {
 namespace {
 
 using namespace ptx::ir;
-
-// cvt.pack's convert types: .u2, .s2, .u4, .s4, .u8, .s8, .u16, .s16.
-std::optional<Ty> pack_type(std::string_view m) {
-  static const std::pair<std::string_view, Ty> kTypes[] = {{".u2", {'u', 2}},  {".s2", {'s', 2}},  {".u4", {'u', 4}},   {".s4", {'s', 4}},
-                                                           {".u8", {'u', 8}},  {".s8", {'s', 8}},  {".u16", {'u', 16}}, {".s16", {'s', 16}}};
-  for (const auto& [name, t] : kTypes)
-    if (m == name) return t;
-  return std::nullopt;
-}
-Ty cvt_pack_type(const std::vector<std::string_view>& mods) {
-  for (std::string_view m : mods)
-    if (auto t = pack_type(m)) return *t;
-  return Ty{'u', 8};  // (the validator refuses a cvt.pack without one)
-}
-
-std::optional<Ty> parse_type(std::string_view m) {
-  if (m.size() < 2 || m[0] != '.') return std::nullopt;
-  if (m == ".pred") return Ty{'p', 1};
-  // narrow floating-point formats: kinds h (f16), B (bf16), E (e4m3), M (e5m2), t (tf32)
-  if (m == ".f16") return Ty{'h', 16};
-  if (m == ".f16x2") return Ty{'h', 32};
-  if (m == ".bf16") return Ty{'B', 16};
-  if (m == ".bf16x2") return Ty{'B', 32};
-  if (m == ".f32x2") return Ty{'F', 64};  // two .f32 in a .b64 register (sm_100 add/sub/mul/fma)
-  if (m == ".e4m3") return Ty{'E', 8};
-  if (m == ".e4m3x2") return Ty{'E', 16};
-  if (m == ".e5m2") return Ty{'M', 8};
-  if (m == ".e5m2x2") return Ty{'M', 16};
-  if (m == ".tf32") return Ty{'t', 32};
-  // the 4- and 6-bit formats and ue8m0, in cvt's packed pairs: e2m1x2 two nibbles of a byte,
-  // e2m3x2/e3m2x2 two bytes (each value in bits 0-5), ue8m0x2 two bytes
-  if (m == ".e2m1x2") return Ty{'4', 8};
-  if (m == ".e2m3x2") return Ty{'6', 16};
-  if (m == ".e3m2x2") return Ty{'7', 16};
-  if (m == ".ue8m0x2") return Ty{'8', 16};
-  if (m == ".s16x2") return Ty{'S', 32};  // two 16-bit integers (sm_90 add/sub/min/max)
-  if (m == ".u16x2") return Ty{'U', 32};
-  const char k = m[1];
-  if (k != 'u' && k != 's' && k != 'f' && k != 'b') return std::nullopt;
-  unsigned bits = 0;
-  auto [p, ec] = std::from_chars(m.data() + 2, m.data() + m.size(), bits);
-  if (ec != std::errc{} || p != m.data() + m.size()) return std::nullopt;
-  if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) return std::nullopt;
-  return Ty{k, static_cast<uint8_t>(bits)};
-}
+using spec::Mod;
+using spec::Opcode;
 
 struct SymbolInfo {
   Space space;
@@ -591,18 +550,32 @@ class Decoder {
     }
   }
 
+  // The instruction's opcode and modifiers in the vocabulary of the ISA table (spec/isa). The
+  // emulator runs modules nobody validated: a modifier the table does not have is an error.
+  Opcode vocabulary(const Instruction& in, std::vector<Mod>& mods) const {
+    const std::string_view text = m_.text(in.opcode);
+    const auto op = spec::opcode_of(text);
+    if (!op) throw unsupported(fmt::format("the instruction {}", text));
+    for (const Modifier& mo : m_.modifiers_of(in)) {
+      const auto m = spec::mod_of(m_.text(mo.name));
+      if (!m) throw Error(fmt::format("kernel {}: {}: the ISA has no modifier {} (at {})", entry_, text, m_.text(mo.name), where_));
+      mods.push_back(*m);
+    }
+    return *op;
+  }
+
+  static bool has(std::span<const Mod> mods, Mod m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); }
+
   DInst instruction(const Instruction& in) {
     DInst d;
     seen_mbar_op_ = false;
-    const std::string_view op = m_.text(in.opcode);
-    std::vector<std::string_view> mods;
-    for (const Modifier& mo : m_.modifiers_of(in)) mods.push_back(m_.text(mo.name));
-    d.warp_sync = op != "bar" && op != "barrier" && std::find(mods.begin(), mods.end(), ".sync") != mods.end() &&
-                  std::find(mods.begin(), mods.end(), ".aligned") != mods.end();
+    std::vector<Mod> mods;
+    const Opcode op = vocabulary(in, mods);
+    d.warp_sync = op != Opcode::bar && op != Opcode::barrier && has(mods, Mod::sync) && has(mods, Mod::aligned);
     if (is_texture_opcode(op)) return texture(d, in, op, mods);
     std::vector<Ty> types;
-    for (std::string_view mo : mods) {
-      if (auto t = parse_type(mo)) {
+    for (Mod mo : mods) {
+      if (auto t = data_type(mo)) {
         types.push_back(*t);
         continue;
       }
@@ -610,10 +583,10 @@ class Decoder {
     }
     if (!types.empty()) d.type = types.back();
     if (types.size() >= 2) d.type2 = types[types.size() - 2];
-    if (op == "cvt" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // cvt.dst.src
-    if (op == "cvt" && d.sub == kCvtPack) d.type = cvt_pack_type(mods), d.type2 = Ty{'s', 32};  // cvt.pack.sat.ctype.s32{.b32}
+    if (op == Opcode::cvt && types.size() == 2) d.type = types[0], d.type2 = types[1];  // cvt.dst.src
+    if (op == Opcode::cvt && d.sub == kCvtPack) d.type = cvt_pack_type(mods), d.type2 = Ty{'s', 32};  // cvt.pack.sat.ctype.s32{.b32}
     if (is_video(op)) return video(d, in, op, mods);
-    if (op == "brx") return brx(d, in);
+    if (op == Opcode::brx) return brx(d, in);
     opcode(d, op, mods, types);
     if (d.type.k == 'F' && d.op != Opc::Add && d.op != Opc::Sub && d.op != Opc::Mul && d.op != Opc::Fma)
       throw unsupported(fmt::format("{} on .f32x2", op));
@@ -647,7 +620,7 @@ class Decoder {
 
   // ld/st/mov .v2/.v4: each vector operand (a brace list or a vector register) has that many
   // elements; mov.v4 may read a whole .v4 special register (%tid, %ntid, %ctaid, ...).
-  void check_vector_operands(const DInst& d, std::string_view op) const {
+  void check_vector_operands(const DInst& d, Opcode op) const {
     const size_t first = d.op == Opc::St ? 1 : 0, last = d.op == Opc::Mov ? 1 : first;
     for (size_t i = first; i <= last && i < d.nops; ++i)
       if ((d.ops[i].kind != Opnd::Vec || d.ops[i].count != d.vec) &&
@@ -660,8 +633,8 @@ class Decoder {
 
   // The emulator runs modules nobody validated: an operand list no form of the ISA table
   // takes (`ld.param.u32 ;`) is refused here instead of being read past its end.
-  void check_operand_count(std::string_view op, size_t count) const {
-    const auto forms = spec::forms_for(op);
+  void check_operand_count(Opcode op, size_t count) const {
+    const auto forms = spec::forms_for(spec::text_of(op));
     if (forms.empty()) return;  // not in the table: opcode() reports what it cannot run
     size_t fewest = SIZE_MAX, most = 0;
     for (const spec::Form& f : forms) {
@@ -677,36 +650,36 @@ class Decoder {
   }
 
   // tensormap.replace.tile.FIELD{.ss}.b1024.type / tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.SCOPE.sync.aligned
-  void tensormap_modifier(DInst& d, std::string_view mo) {
-    static const std::unordered_map<std::string_view, uint8_t> kFields = {
-        {".global_address", kTmGlobalAddress}, {".rank", kTmRank}, {".box_dim", kTmBoxDim}, {".global_dim", kTmGlobalDim},
-        {".global_stride", kTmGlobalStride}, {".element_stride", kTmElementStride}, {".elemtype", kTmElemtype},
-        {".interleave_layout", kTmInterleave}, {".swizzle_mode", kTmSwizzleMode}, {".swizzle_atomicity", kTmSwizzleAtomicity},
-        {".fill_mode", kTmFillMode}};
-    if (auto f = kFields.find(mo); f != kFields.end()) return void(d.sub = f->second);
-    if (mo == ".cp_fenceproxy") return void(d.sub = kTensormapCopy);
-    if (mo == ".global" || mo == ".shared::cta" || mo == ".shared") {
-      const Space sp = mo == ".global" ? Space::Global : Space::Shared;
+  void tensormap_modifier(DInst& d, Mod mo) {
+    static constexpr std::pair<Mod, uint8_t> kFields[] = {
+        {Mod::global_address, kTmGlobalAddress}, {Mod::rank, kTmRank}, {Mod::box_dim, kTmBoxDim}, {Mod::global_dim, kTmGlobalDim},
+        {Mod::global_stride, kTmGlobalStride}, {Mod::element_stride, kTmElementStride}, {Mod::elemtype, kTmElemtype},
+        {Mod::interleave_layout, kTmInterleave}, {Mod::swizzle_mode, kTmSwizzleMode}, {Mod::swizzle_atomicity, kTmSwizzleAtomicity},
+        {Mod::fill_mode, kTmFillMode}};
+    if (const auto* f = find_in(kFields, mo)) return void(d.sub = f->second);
+    if (mo == Mod::cp_fenceproxy) return void(d.sub = kTensormapCopy);
+    if (mo == Mod::global || mo == Mod::shared_cta || mo == Mod::shared) {
+      const Space sp = mo == Mod::global ? Space::Global : Space::Shared;
       if (spaces_seen_++ == 0) d.space = sp;
       else d.space2 = sp;  // cp_fenceproxy: the source
       return;
     }
-    if (mo == ".replace" || mo == ".tile" || mo == ".b1024" || mo == ".tensormap::generic" || mo == ".release" || mo == ".cta" ||
-        mo == ".cluster" || mo == ".gpu" || mo == ".sys" || mo == ".sync" || mo == ".aligned")
+    if (mo == Mod::replace || mo == Mod::tile || mo == Mod::b1024 || mo == Mod::tensormap_generic || mo == Mod::release || mo == Mod::cta ||
+        mo == Mod::cluster || mo == Mod::gpu || mo == Mod::sys || mo == Mod::sync || mo == Mod::aligned)
       return;
     throw unsupported(fmt::format("the modifier {} of tensormap", mo));
   }
 
   // clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128 /
   // clusterlaunchcontrol.query_cancel.{is_canceled.pred, get_first_ctaid.v4.b32, get_first_ctaid::x.b32}.b128
-  void clc_modifier(DInst& d, std::string_view mo) {
-    static const std::unordered_map<std::string_view, ClcOp> kOps = {
-        {".try_cancel", ClcOp::TryCancel}, {".is_canceled", ClcOp::IsCanceled}, {".get_first_ctaid", ClcOp::FirstCtaid},
-        {".get_first_ctaid::x", ClcOp::FirstCtaidX}, {".get_first_ctaid::y", ClcOp::FirstCtaidY}, {".get_first_ctaid::z", ClcOp::FirstCtaidZ}};
-    if (auto it = kOps.find(mo); it != kOps.end()) return void(d.sub = static_cast<uint8_t>(it->second));
-    if (mo == ".shared::cta" || mo == ".shared") return void(d.space = Space::Shared);
-    if (mo == ".multicast::cluster::all") return void(d.flags |= kMulticast);
-    if (mo == ".async" || mo == ".mbarrier::complete_tx::bytes" || mo == ".query_cancel" || mo == ".v4") return;
+  void clc_modifier(DInst& d, Mod mo) {
+    static constexpr std::pair<Mod, ClcOp> kOps[] = {
+        {Mod::try_cancel, ClcOp::TryCancel}, {Mod::is_canceled, ClcOp::IsCanceled}, {Mod::get_first_ctaid, ClcOp::FirstCtaid},
+        {Mod::get_first_ctaid_x, ClcOp::FirstCtaidX}, {Mod::get_first_ctaid_y, ClcOp::FirstCtaidY}, {Mod::get_first_ctaid_z, ClcOp::FirstCtaidZ}};
+    if (const auto* it = find_in(kOps, mo)) return void(d.sub = static_cast<uint8_t>(it->second));
+    if (mo == Mod::shared_cta || mo == Mod::shared) return void(d.space = Space::Shared);
+    if (mo == Mod::multicast_cluster_all) return void(d.flags |= kMulticast);
+    if (mo == Mod::async || mo == Mod::mbarrier_complete_tx_bytes || mo == Mod::query_cancel || mo == Mod::v4) return;
     throw unsupported(fmt::format("the modifier {} of clusterlaunchcontrol", mo));
   }
 
@@ -737,16 +710,22 @@ class Decoder {
     return d;
   }
 
-  static bool is_video(std::string_view op) {
-    static const std::unordered_set<std::string_view> kVideo = {
-        "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2",
-        "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4"};
-    return kVideo.contains(op);
+  static bool is_video(Opcode op) {
+    switch (op) {
+      case Opcode::vadd: case Opcode::vsub: case Opcode::vabsdiff: case Opcode::vmin: case Opcode::vmax:
+      case Opcode::vshl: case Opcode::vshr: case Opcode::vmad: case Opcode::vset: case Opcode::vadd2:
+      case Opcode::vsub2: case Opcode::vavrg2: case Opcode::vabsdiff2: case Opcode::vmin2: case Opcode::vmax2:
+      case Opcode::vset2: case Opcode::vadd4: case Opcode::vsub4: case Opcode::vavrg4: case Opcode::vabsdiff4:
+      case Opcode::vmin4: case Opcode::vmax4: case Opcode::vset4:
+        return true;
+      default:
+        return false;
+    }
   }
 
   // Video instructions (video.cpp): operands are registers with a selector (%r1.h10, %r2.b3210)
   // or, for the scalar forms' a, b and c, immediates.
-  DInst video(DInst d, const Instruction& in, std::string_view op, const std::vector<std::string_view>& mods) {
+  DInst video(DInst d, const Instruction& in, Opcode op, std::span<const Mod> mods) {
     VideoInst v;
     if (auto e = video_decode(op, mods, v)) throw unsupported(*e);
     const auto operands = m_.operands_of(in);
@@ -787,7 +766,7 @@ class Decoder {
 
   // Texture and surface instructions (texture.cpp): operands are read as written, vectors may hold
   // immediates, and the destination may carry a predicate ({..}|p).
-  DInst texture(DInst d, const Instruction& in, std::string_view op, const std::vector<std::string_view>& mods) {
+  DInst texture(DInst d, const Instruction& in, Opcode op, std::span<const Mod> mods) {
     const auto operands = m_.operands_of(in);
     check_operand_count(op, operands.size());
     std::vector<TexOperand> ops;
@@ -831,111 +810,111 @@ class Decoder {
     return o;
   }
 
-  void modifier(DInst& d, std::string_view op, std::string_view mo) {
-    if (op == "wgmma" || op == "tcgen05" || op == "wmma" || op == "mma") return;  // wgmma_decode, tcgen05_decode, wmma_decode and mma_decode read all of them
+  void modifier(DInst& d, Opcode op, Mod mo) {
+    if (op == Opcode::wgmma || op == Opcode::tcgen05 || op == Opcode::wmma || op == Opcode::mma) return;  // wgmma_decode, tcgen05_decode, wmma_decode and mma_decode read all of them
     if (is_video(op)) return;  // video_decode reads them
-    if (op == "brx") return;        // brx.idx{.uni}: only the one form
-    if (op == "pmevent") return;  // pmevent{.mask}: no effect here
+    if (op == Opcode::brx) return;        // brx.idx{.uni}: only the one form
+    if (op == Opcode::pmevent) return;  // pmevent{.mask}: no effect here
     // no effect in a sequentially consistent, single-device emulator
-    if (op == "applypriority" || op == "discard") return;  // L2 hints: no effect here
-    if (op == "fence" || op == "membar" || op == "griddepcontrol" || op == "setmaxnreg" || op == "prefetch" ||
-        op == "prefetchu" || op == "createpolicy" || op == "trap" || op == "elect" || op == "activemask" || op == "call")
+    if (op == Opcode::applypriority || op == Opcode::discard) return;  // L2 hints: no effect here
+    if (op == Opcode::fence || op == Opcode::membar || op == Opcode::griddepcontrol || op == Opcode::setmaxnreg || op == Opcode::prefetch ||
+        op == Opcode::prefetchu || op == Opcode::createpolicy || op == Opcode::trap || op == Opcode::elect || op == Opcode::activemask || op == Opcode::call)
       return;
-    if (op == "mbarrier") return mbarrier_modifier(d, mo);
-    if (op == "tensormap") return tensormap_modifier(d, mo);
-    if (op == "clusterlaunchcontrol") return clc_modifier(d, mo);
-    if (op == "cp") return cp_modifier(d, mo);
-    if (op == "movmatrix") {  // movmatrix.sync.aligned.m8n8.trans.b16: the one form
-      if (mo == ".sync" || mo == ".aligned" || mo == ".m8n8" || mo == ".trans") return;
+    if (op == Opcode::mbarrier) return mbarrier_modifier(d, mo);
+    if (op == Opcode::tensormap) return tensormap_modifier(d, mo);
+    if (op == Opcode::clusterlaunchcontrol) return clc_modifier(d, mo);
+    if (op == Opcode::cp) return cp_modifier(d, mo);
+    if (op == Opcode::movmatrix) {  // movmatrix.sync.aligned.m8n8.trans.b16: the one form
+      if (mo == Mod::sync || mo == Mod::aligned || mo == Mod::m8n8 || mo == Mod::trans) return;
       throw unsupported(fmt::format("the modifier {} of movmatrix", mo));
     }
-    if (op == "st" && mo == ".bulk") return void(st_bulk_ = true);
-    if (op == "cvt" && mo == ".pack") return void(d.sub = kCvtPack);
-    if (op == "cvt" && d.sub == kCvtPack && pack_type(mo)) return;  // .u2/.s2/.u4/.s4 (the others are types)
-    if (op == "ldmatrix" || op == "stmatrix") return;  // ldmatrix_decode reads all of them
-    if (op == "barrier" && mo == ".cluster") return void(cluster_barrier_ = true);
-    if (op == "prmt") {  // the modes: sub 1..6 (0: the general selector form)
-      static const std::unordered_map<std::string_view, uint8_t> kModes = {{".f4e", 1}, {".b4e", 2}, {".rc8", 3},
-                                                                           {".ecl", 4}, {".ecr", 5}, {".rc16", 6}};
-      if (auto it = kModes.find(mo); it != kModes.end()) return void(d.sub = it->second);
+    if (op == Opcode::st && mo == Mod::bulk) return void(st_bulk_ = true);
+    if (op == Opcode::cvt && mo == Mod::pack) return void(d.sub = kCvtPack);
+    if (op == Opcode::cvt && d.sub == kCvtPack && pack_type(mo)) return;  // .u2/.s2/.u4/.s4 (the others are types)
+    if (op == Opcode::ldmatrix || op == Opcode::stmatrix) return;  // ldmatrix_decode reads all of them
+    if (op == Opcode::barrier && mo == Mod::cluster) return void(cluster_barrier_ = true);
+    if (op == Opcode::prmt) {  // the modes: sub 1..6 (0: the general selector form)
+      static constexpr std::pair<Mod, uint8_t> kModes[] = {{Mod::f4e, 1}, {Mod::b4e, 2}, {Mod::rc8, 3},
+                                                                           {Mod::ecl, 4}, {Mod::ecr, 5}, {Mod::rc16, 6}};
+      if (const auto* it = find_in(kModes, mo)) return void(d.sub = it->second);
     }
-    if ((op == "bmsk" || op == "szext") && (mo == ".clamp" || mo == ".wrap")) return void(d.flags |= mo == ".clamp" ? uint32_t{kClamp} : 0u);
-    if (op == "shf") {
-      if (mo == ".l") return void(d.flags |= kLeft);
-      if (mo == ".r") return;
-      if (mo == ".clamp") return void(d.flags |= kClamp);
-      if (mo == ".wrap") return;
+    if ((op == Opcode::bmsk || op == Opcode::szext) && (mo == Mod::clamp || mo == Mod::wrap)) return void(d.flags |= mo == Mod::clamp ? uint32_t{kClamp} : 0u);
+    if (op == Opcode::shf) {
+      if (mo == Mod::l) return void(d.flags |= kLeft);
+      if (mo == Mod::r) return;
+      if (mo == Mod::clamp) return void(d.flags |= kClamp);
+      if (mo == Mod::wrap) return;
     }
-    if (op == "redux") {
-      if (mo == ".add") return void(d.sub = static_cast<uint8_t>(AtomOp::Add));
-      if (mo == ".min") return void(d.sub = static_cast<uint8_t>(AtomOp::Min));
-      if (mo == ".max") return void(d.sub = static_cast<uint8_t>(AtomOp::Max));
-      if (mo == ".and") return void(d.sub = static_cast<uint8_t>(AtomOp::And));
-      if (mo == ".or") return void(d.sub = static_cast<uint8_t>(AtomOp::Or));
-      if (mo == ".xor") return void(d.sub = static_cast<uint8_t>(AtomOp::Xor));
+    if (op == Opcode::redux) {
+      if (mo == Mod::add) return void(d.sub = static_cast<uint8_t>(AtomOp::Add));
+      if (mo == Mod::min) return void(d.sub = static_cast<uint8_t>(AtomOp::Min));
+      if (mo == Mod::max) return void(d.sub = static_cast<uint8_t>(AtomOp::Max));
+      if (mo == Mod::and_) return void(d.sub = static_cast<uint8_t>(AtomOp::And));
+      if (mo == Mod::or_) return void(d.sub = static_cast<uint8_t>(AtomOp::Or));
+      if (mo == Mod::xor_) return void(d.sub = static_cast<uint8_t>(AtomOp::Xor));
     }
-    if ((op == "st" || op == "red") && (mo == ".async" || mo == ".mbarrier::complete_tx::bytes")) {
-      if (mo != ".async") d.async_tx = true;
+    if ((op == Opcode::st || op == Opcode::red) && (mo == Mod::async || mo == Mod::mbarrier_complete_tx_bytes)) {
+      if (mo != Mod::async) d.async_tx = true;
       return;
     }
-    if (mo.rfind(".L1::", 0) == 0 || mo.rfind(".L2::", 0) == 0 || mo == ".mmio" || mo == ".unified") return;  // cache hints
-    if (op == "bar" && mo == ".warp") return;
-    if ((op == "bar" || op == "barrier") && !cluster_barrier_) {  // bar.red's operation: DInst::boolop (1 popc, 2 and, 3 or)
-      if (mo == ".popc" || mo == ".and" || mo == ".or") return void(d.boolop = mo == ".popc" ? 1 : mo == ".and" ? 2 : 3);
-      if (mo == ".red" || mo == ".sync" || mo == ".arrive" || mo == ".cta" || mo == ".aligned") return;
+    if (spec::is_cache_hint(mo) || mo == Mod::mmio) return;  // cache hints
+    if (op == Opcode::bar && mo == Mod::warp) return;
+    if ((op == Opcode::bar || op == Opcode::barrier) && !cluster_barrier_) {  // bar.red's operation: DInst::boolop (1 popc, 2 and, 3 or)
+      if (mo == Mod::popc || mo == Mod::and_ || mo == Mod::or_) return void(d.boolop = mo == Mod::popc ? 1 : mo == Mod::and_ ? 2 : 3);
+      if (mo == Mod::red || mo == Mod::sync || mo == Mod::arrive || mo == Mod::cta || mo == Mod::aligned) return;
     }
-    if (mo == ".shared::cluster") {
-      if (op == "cvta") return void((d.space = Space::Shared, d.flags |= kFromShared));
+    if (mo == Mod::shared_cluster) {
+      if (op == Opcode::cvta) return void((d.space = Space::Shared, d.flags |= kFromShared));
       return void(d.space = Space::SharedCluster);
     }
-    if (op == "testp") {
-      static const std::unordered_map<std::string_view, uint8_t> kTests = {
-          {".finite", 0}, {".infinite", 1}, {".number", 2}, {".notanumber", 3}, {".normal", 4}, {".subnormal", 5}};
-      if (auto it = kTests.find(mo); it != kTests.end()) return void(d.sub = it->second);
+    if (op == Opcode::testp) {
+      static constexpr std::pair<Mod, uint8_t> kTests[] = {
+          {Mod::finite, 0}, {Mod::infinite, 1}, {Mod::number, 2}, {Mod::notanumber, 3}, {Mod::normal, 4}, {Mod::subnormal, 5}};
+      if (const auto* it = find_in(kTests, mo)) return void(d.sub = it->second);
     }
-    if (op == "fma" && mo == ".oob") return void(d.sub = kFmaOob);
-    if (op == "lop3" && (mo == ".and" || mo == ".or"))  // lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q
-      return void(d.boolop = static_cast<uint8_t>(mo == ".and" ? BoolOp::And : BoolOp::Or));
-    if (op == "match" && mo == ".all") return void(d.sub = 1);
-    if (op == "dp2a" && (mo == ".lo" || mo == ".hi")) return void(d.sub = mo == ".hi");
-    if (op == "getctarank" && mo == ".shared::cluster") return;
-    if (op == "isspacep") {
-      static const std::unordered_map<std::string_view, Space> kSp = {
-          {".global", Space::Global}, {".shared", Space::Shared}, {".shared::cta", Space::Shared},
-          {".local", Space::Local}, {".const", Space::Const}, {".param", Space::Param}};
-      if (auto it = kSp.find(mo); it != kSp.end()) return void(d.space = it->second);
+    if (op == Opcode::fma && mo == Mod::oob) return void(d.sub = kFmaOob);
+    if (op == Opcode::lop3 && (mo == Mod::and_ || mo == Mod::or_))  // lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q
+      return void(d.boolop = static_cast<uint8_t>(mo == Mod::and_ ? BoolOp::And : BoolOp::Or));
+    if (op == Opcode::match && mo == Mod::all) return void(d.sub = 1);
+    if (op == Opcode::dp2a && (mo == Mod::lo || mo == Mod::hi)) return void(d.sub = mo == Mod::hi);
+    if (op == Opcode::getctarank && mo == Mod::shared_cluster) return;
+    if (op == Opcode::isspacep) {
+      static constexpr std::pair<Mod, Space> kSp[] = {
+          {Mod::global, Space::Global}, {Mod::shared, Space::Shared}, {Mod::shared_cta, Space::Shared},
+          {Mod::local, Space::Local}, {Mod::const_, Space::Const}, {Mod::param, Space::Param}};
+      if (const auto* it = find_in(kSp, mo)) return void(d.space = it->second);
     }
-    if (mo == ".cc") return void(d.flags |= kCarryOut);
-    if (mo == ".NaN") return void(d.flags |= kNaN);
-    if (mo == ".shiftamt") return void(d.flags |= kShiftAmt);
-    static const std::unordered_map<std::string_view, Cmp> kCmp = {
-        {".eq", Cmp::Eq}, {".ne", Cmp::Ne}, {".lt", Cmp::Lt}, {".le", Cmp::Le}, {".gt", Cmp::Gt}, {".ge", Cmp::Ge},
-        {".lo", Cmp::Lo}, {".ls", Cmp::Ls}, {".hi", Cmp::Hi}, {".hs", Cmp::Hs}, {".equ", Cmp::Equ}, {".neu", Cmp::Neu},
-        {".ltu", Cmp::Ltu}, {".leu", Cmp::Leu}, {".gtu", Cmp::Gtu}, {".geu", Cmp::Geu}, {".num", Cmp::Num}, {".nan", Cmp::Nan}};
-    if (op == "setp" || op == "set") {
-      if (auto it = kCmp.find(mo); it != kCmp.end()) {
+    if (mo == Mod::cc) return void(d.flags |= kCarryOut);
+    if (mo == Mod::NaN) return void(d.flags |= kNaN);
+    if (mo == Mod::shiftamt) return void(d.flags |= kShiftAmt);
+    static constexpr std::pair<Mod, Cmp> kCmp[] = {
+        {Mod::eq, Cmp::Eq}, {Mod::ne, Cmp::Ne}, {Mod::lt, Cmp::Lt}, {Mod::le, Cmp::Le}, {Mod::gt, Cmp::Gt}, {Mod::ge, Cmp::Ge},
+        {Mod::lo, Cmp::Lo}, {Mod::ls, Cmp::Ls}, {Mod::hi, Cmp::Hi}, {Mod::hs, Cmp::Hs}, {Mod::equ, Cmp::Equ}, {Mod::neu, Cmp::Neu},
+        {Mod::ltu, Cmp::Ltu}, {Mod::leu, Cmp::Leu}, {Mod::gtu, Cmp::Gtu}, {Mod::geu, Cmp::Geu}, {Mod::num, Cmp::Num}, {Mod::nan, Cmp::Nan}};
+    if (op == Opcode::setp || op == Opcode::set) {
+      if (const auto* it = find_in(kCmp, mo)) {
         d.sub = static_cast<uint8_t>(it->second);
         return;
       }
-      if (mo == ".and") return void(d.boolop = static_cast<uint8_t>(BoolOp::And));
-      if (mo == ".or") return void(d.boolop = static_cast<uint8_t>(BoolOp::Or));
-      if (mo == ".xor") return void(d.boolop = static_cast<uint8_t>(BoolOp::Xor));
+      if (mo == Mod::and_) return void(d.boolop = static_cast<uint8_t>(BoolOp::And));
+      if (mo == Mod::or_) return void(d.boolop = static_cast<uint8_t>(BoolOp::Or));
+      if (mo == Mod::xor_) return void(d.boolop = static_cast<uint8_t>(BoolOp::Xor));
     }
-    static const std::unordered_map<std::string_view, uint32_t> kFlags = {
-        {".lo", kLo}, {".hi", kHi}, {".wide", kWide}, {".rn", kRn}, {".rz", kRz}, {".rm", kRm}, {".rp", kRp},
-        {".rni", kRn | kIntRound}, {".rzi", kRz | kIntRound}, {".rmi", kRm | kIntRound}, {".rpi", kRp | kIntRound},
-        {".ftz", kFtz}, {".sat", kSat}, {".approx", kApprox}, {".full", kApprox}, {".uni", kUni},
-        {".relu", kRelu}, {".satfinite", kSatfinite}, {".rna", kRna}};
-    if (auto it = kFlags.find(mo); it != kFlags.end()) {
+    static constexpr std::pair<Mod, uint32_t> kFlags[] = {
+        {Mod::lo, kLo}, {Mod::hi, kHi}, {Mod::wide, kWide}, {Mod::rn, kRn}, {Mod::rz, kRz}, {Mod::rm, kRm}, {Mod::rp, kRp},
+        {Mod::rni, kRn | kIntRound}, {Mod::rzi, kRz | kIntRound}, {Mod::rmi, kRm | kIntRound}, {Mod::rpi, kRp | kIntRound},
+        {Mod::ftz, kFtz}, {Mod::sat, kSat}, {Mod::approx, kApprox}, {Mod::full, kApprox}, {Mod::uni, kUni},
+        {Mod::relu, kRelu}, {Mod::satfinite, kSatfinite}, {Mod::rna, kRna}};
+    if (const auto* it = find_in(kFlags, mo)) {
       d.flags |= it->second;
       return;
     }
-    static const std::unordered_map<std::string_view, Space> kSpaces = {
-        {".global", Space::Global}, {".shared", Space::Shared}, {".shared::cta", Space::Shared},
-        {".local", Space::Local},   {".param", Space::Param},   {".param::entry", Space::Param},
-        {".const", Space::Const}};
-    if (auto it = kSpaces.find(mo); it != kSpaces.end()) {
-      if (op == "cvta") {
+    static constexpr std::pair<Mod, Space> kSpaces[] = {
+        {Mod::global, Space::Global}, {Mod::shared, Space::Shared}, {Mod::shared_cta, Space::Shared},
+        {Mod::local, Space::Local},   {Mod::param, Space::Param},   {Mod::param_entry, Space::Param},
+        {Mod::const_, Space::Const}};
+    if (const auto* it = find_in(kSpaces, mo)) {
+      if (op == Opcode::cvta) {
         d.flags |= it->second == Space::Shared ? uint32_t{kFromShared} : it->second == Space::Local ? uint32_t{kFromLocal} : 0u;
         if (it->second == Space::Param) d.sub = kCvtaFromParam;
       } else {
@@ -943,76 +922,73 @@ class Decoder {
       }
       return;
     }
-    if (mo == ".to") {
+    if (mo == Mod::to) {
       to_ = true;
       return;
     }
-    if (mo.size() == 3 && mo[1] == 'v' && (mo[2] == '2' || mo[2] == '4' || mo[2] == '8')) {
-      d.vec = static_cast<uint8_t>(mo[2] - '0');
-      return;
+    if (const unsigned n = spec::vector_width(mo)) return void(d.vec = static_cast<uint8_t>(n));
+    if (op == Opcode::shfl) {
+      if (mo == Mod::up) return void(d.sub = static_cast<uint8_t>(ShflMode::Up));
+      if (mo == Mod::down) return void(d.sub = static_cast<uint8_t>(ShflMode::Down));
+      if (mo == Mod::bfly) return void(d.sub = static_cast<uint8_t>(ShflMode::Bfly));
+      if (mo == Mod::idx) return void(d.sub = static_cast<uint8_t>(ShflMode::Idx));
     }
-    if (op == "shfl") {
-      if (mo == ".up") return void(d.sub = static_cast<uint8_t>(ShflMode::Up));
-      if (mo == ".down") return void(d.sub = static_cast<uint8_t>(ShflMode::Down));
-      if (mo == ".bfly") return void(d.sub = static_cast<uint8_t>(ShflMode::Bfly));
-      if (mo == ".idx") return void(d.sub = static_cast<uint8_t>(ShflMode::Idx));
+    if (op == Opcode::vote) {
+      if (mo == Mod::all) return void(d.sub = static_cast<uint8_t>(VoteMode::All));
+      if (mo == Mod::any) return void(d.sub = static_cast<uint8_t>(VoteMode::Any));
+      if (mo == Mod::uni) return void(d.sub = static_cast<uint8_t>(VoteMode::Uni));
+      if (mo == Mod::ballot) return void(d.sub = static_cast<uint8_t>(VoteMode::Ballot));
     }
-    if (op == "vote") {
-      if (mo == ".all") return void(d.sub = static_cast<uint8_t>(VoteMode::All));
-      if (mo == ".any") return void(d.sub = static_cast<uint8_t>(VoteMode::Any));
-      if (mo == ".uni") return void(d.sub = static_cast<uint8_t>(VoteMode::Uni));
-      if (mo == ".ballot") return void(d.sub = static_cast<uint8_t>(VoteMode::Ballot));
+    if (op == Opcode::multimem) {  // one device: a multicast group of one (opcode() makes it ld, st or red)
+      if (mo == Mod::ld_reduce || mo == Mod::st || mo == Mod::red) return void(multimem_ = mo == Mod::ld_reduce ? 1 : mo == Mod::st ? 2 : 3);
+      if (mo == Mod::acc_f32 || mo == Mod::acc_f16) return;
     }
-    if (op == "multimem") {  // one device: a multicast group of one (opcode() makes it ld, st or red)
-      if (mo == ".ld_reduce" || mo == ".st" || mo == ".red") return void(multimem_ = mo == ".ld_reduce" ? 1 : mo == ".st" ? 2 : 3);
-      if (mo == ".acc::f32" || mo == ".acc::f16") return;
-    }
-    if (op == "atom" || op == "red" || op == "multimem") {
-      static const std::unordered_map<std::string_view, AtomOp> kAtom = {
-          {".add", AtomOp::Add}, {".min", AtomOp::Min}, {".max", AtomOp::Max}, {".exch", AtomOp::Exch},
-          {".cas", AtomOp::Cas}, {".and", AtomOp::And}, {".or", AtomOp::Or},   {".xor", AtomOp::Xor},
-          {".inc", AtomOp::Inc}, {".dec", AtomOp::Dec}};
-      if (auto it = kAtom.find(mo); it != kAtom.end()) return void(d.sub = static_cast<uint8_t>(it->second));
+    if (op == Opcode::atom || op == Opcode::red || op == Opcode::multimem) {
+      static constexpr std::pair<Mod, AtomOp> kAtom[] = {
+          {Mod::add, AtomOp::Add}, {Mod::min, AtomOp::Min}, {Mod::max, AtomOp::Max}, {Mod::exch, AtomOp::Exch},
+          {Mod::cas, AtomOp::Cas}, {Mod::and_, AtomOp::And}, {Mod::or_, AtomOp::Or},   {Mod::xor_, AtomOp::Xor},
+          {Mod::inc, AtomOp::Inc}, {Mod::dec, AtomOp::Dec}};
+      if (const auto* it = find_in(kAtom, mo)) return void(d.sub = static_cast<uint8_t>(it->second));
     }
     // Modifiers with no effect in a single-device, sequentially consistent emulator.
-    static const std::unordered_map<std::string_view, int> kIgnored = {
-        {".sync", 0}, {".aligned", 0}, {".any", 0}, {".cta", 0}, {".gpu", 0}, {".sys", 0}, {".relaxed", 0},
-        {".acquire", 0}, {".release", 0}, {".acq_rel", 0}, {".sc", 0}, {".weak", 0}, {".volatile", 0},
-        {".ca", 0}, {".cg", 0}, {".cs", 0}, {".lu", 0}, {".cv", 0}, {".wb", 0}, {".wt", 0}, {".nc", 0},
-        {".mode", 0}, {".b", 0}, {".clamp", 0}, {".wrap", 0}, {".noftz", 0}, {".gl", 0}, {".cluster", 0},
-        {".arrive", 0}, {".wait", 0}, {".xorsign", 0}, {".abs", 0}};
-    if (kIgnored.count(mo)) return;
+    static constexpr std::pair<Mod, int> kIgnored[] = {
+        {Mod::sync, 0}, {Mod::aligned, 0}, {Mod::any, 0}, {Mod::cta, 0}, {Mod::gpu, 0}, {Mod::sys, 0}, {Mod::relaxed, 0},
+        {Mod::acquire, 0}, {Mod::release, 0}, {Mod::acq_rel, 0}, {Mod::sc, 0}, {Mod::weak, 0}, {Mod::volatile_, 0},
+        {Mod::ca, 0}, {Mod::cg, 0}, {Mod::cs, 0}, {Mod::lu, 0}, {Mod::cv, 0}, {Mod::wb, 0}, {Mod::wt, 0}, {Mod::nc, 0},
+        {Mod::b, 0}, {Mod::clamp, 0}, {Mod::wrap, 0}, {Mod::noftz, 0}, {Mod::gl, 0}, {Mod::cluster, 0},
+        {Mod::arrive, 0}, {Mod::wait, 0}, {Mod::xorsign, 0}, {Mod::abs, 0}};
+    if (find_in(kIgnored, mo)) return;
     throw unsupported(fmt::format("the modifier {} of {}", mo, op));
   }
 
-  void opcode(DInst& d, std::string_view op, const std::vector<std::string_view>& mods, const std::vector<Ty>& types) {
-    static const std::unordered_map<std::string_view, Opc> kOps = {
-        {"mov", Opc::Mov},   {"add", Opc::Add},     {"sub", Opc::Sub},     {"mul", Opc::Mul},     {"mad", Opc::Mad},
-        {"fma", Opc::Fma},   {"div", Opc::Div},     {"rem", Opc::Rem},     {"neg", Opc::Neg},     {"abs", Opc::Abs},
-        {"min", Opc::Min},   {"max", Opc::Max},     {"and", Opc::And},     {"or", Opc::Or},       {"xor", Opc::Xor},
-        {"not", Opc::Not},   {"cnot", Opc::Cnot},   {"shl", Opc::Shl},     {"shr", Opc::Shr},     {"popc", Opc::Popc},
-        {"clz", Opc::Clz},   {"brev", Opc::Brev},   {"setp", Opc::Setp},   {"selp", Opc::Selp},   {"cvt", Opc::Cvt},
-        {"cvta", Opc::Cvta}, {"ld", Opc::Ld},       {"st", Opc::St},       {"bra", Opc::Bra},     {"ret", Opc::Ret},
-        {"exit", Opc::Exit}, {"bar", Opc::Bar},     {"barrier", Opc::Bar}, {"shfl", Opc::Shfl},   {"vote", Opc::Vote},
-        {"match", Opc::Match}, {"rsqrt", Opc::Rsqrt}, {"rcp", Opc::Rcp},   {"sqrt", Opc::Sqrt},   {"ex2", Opc::Ex2},
-        {"lg2", Opc::Lg2},   {"sin", Opc::Sin},     {"cos", Opc::Cos},     {"tanh", Opc::Tanh},   {"atom", Opc::Atom},
-        {"red", Opc::Red},   {"membar", Opc::Nop},  {"fence", Opc::Nop},   {"nanosleep", Opc::Nop},
-        {"copysign", Opc::Copysign}, {"lop3", Opc::Lop3}, {"prmt", Opc::Prmt}, {"addc", Opc::Add},
-        {"subc", Opc::Sub}, {"madc", Opc::Mad}, {"mul24", Opc::Mul}, {"mad24", Opc::Mad}, {"bmsk", Opc::Bmsk}, {"szext", Opc::Szext}, {"alloca", Opc::Alloca}, {"ldu", Opc::Ld}, {"applypriority", Opc::Nop}, {"discard", Opc::Nop}, {"fns", Opc::Fns}, {"slct", Opc::Slct}, {"movmatrix", Opc::Movmatrix}, {"stacksave", Opc::StackSave}, {"stackrestore", Opc::StackRestore}, {"bfe", Opc::Bfe}, {"bfi", Opc::Bfi}, {"bfind", Opc::Bfind},
-        {"shf", Opc::Shf}, {"activemask", Opc::Activemask}, {"redux", Opc::Redux}, {"trap", Opc::Trap},
-        {"set", Opc::Set}, {"mbarrier", Opc::Mbarrier}, {"elect", Opc::Elect}, {"griddepcontrol", Opc::Nop},
-        {"setmaxnreg", Opc::Nop}, {"prefetch", Opc::Nop}, {"prefetchu", Opc::Nop}, {"createpolicy", Opc::Createpolicy},
-        {"call", Opc::Call}, {"mapa", Opc::Mapa}, {"isspacep", Opc::Isspacep}, {"testp", Opc::Testp},
-        {"pmevent", Opc::Nop}, {"sad", Opc::Sad}, {"cp", Opc::CpAsync}, {"ldmatrix", Opc::Ldmatrix},
-        {"stmatrix", Opc::Stmatrix}, {"mma", Opc::Mma}, {"dp4a", Opc::Dp4a}, {"dp2a", Opc::Dp2a},
-        {"getctarank", Opc::Getctarank}, {"brkpt", Opc::Brkpt}, {"wgmma", Opc::Wgmma},
-        {"tcgen05", Opc::Tcgen05}, {"wmma", Opc::Wmma},
-        {"tensormap", Opc::Tensormap}, {"clusterlaunchcontrol", Opc::Clc}};
-    if (op == "st" && std::exchange(st_bulk_, false)) {  // st.bulk [a], size, 0: zeros
+  void opcode(DInst& d, Opcode op, std::span<const Mod> mods, const std::vector<Ty>& types) {
+    static constexpr std::pair<Opcode, Opc> kOps[] = {
+        {Opcode::mov, Opc::Mov},   {Opcode::add, Opc::Add},     {Opcode::sub, Opc::Sub},     {Opcode::mul, Opc::Mul},     {Opcode::mad, Opc::Mad},
+        {Opcode::fma, Opc::Fma},   {Opcode::div, Opc::Div},     {Opcode::rem, Opc::Rem},     {Opcode::neg, Opc::Neg},     {Opcode::abs, Opc::Abs},
+        {Opcode::min, Opc::Min},   {Opcode::max, Opc::Max},     {Opcode::and_, Opc::And},     {Opcode::or_, Opc::Or},       {Opcode::xor_, Opc::Xor},
+        {Opcode::not_, Opc::Not},   {Opcode::cnot, Opc::Cnot},   {Opcode::shl, Opc::Shl},     {Opcode::shr, Opc::Shr},     {Opcode::popc, Opc::Popc},
+        {Opcode::clz, Opc::Clz},   {Opcode::brev, Opc::Brev},   {Opcode::setp, Opc::Setp},   {Opcode::selp, Opc::Selp},   {Opcode::cvt, Opc::Cvt},
+        {Opcode::cvta, Opc::Cvta}, {Opcode::ld, Opc::Ld},       {Opcode::st, Opc::St},       {Opcode::bra, Opc::Bra},     {Opcode::ret, Opc::Ret},
+        {Opcode::exit, Opc::Exit}, {Opcode::bar, Opc::Bar},     {Opcode::barrier, Opc::Bar}, {Opcode::shfl, Opc::Shfl},   {Opcode::vote, Opc::Vote},
+        {Opcode::match, Opc::Match}, {Opcode::rsqrt, Opc::Rsqrt}, {Opcode::rcp, Opc::Rcp},   {Opcode::sqrt, Opc::Sqrt},   {Opcode::ex2, Opc::Ex2},
+        {Opcode::lg2, Opc::Lg2},   {Opcode::sin, Opc::Sin},     {Opcode::cos, Opc::Cos},     {Opcode::tanh, Opc::Tanh},   {Opcode::atom, Opc::Atom},
+        {Opcode::red, Opc::Red},   {Opcode::membar, Opc::Nop},  {Opcode::fence, Opc::Nop},   {Opcode::nanosleep, Opc::Nop},
+        {Opcode::copysign, Opc::Copysign}, {Opcode::lop3, Opc::Lop3}, {Opcode::prmt, Opc::Prmt}, {Opcode::addc, Opc::Add},
+        {Opcode::subc, Opc::Sub}, {Opcode::madc, Opc::Mad}, {Opcode::mul24, Opc::Mul}, {Opcode::mad24, Opc::Mad}, {Opcode::bmsk, Opc::Bmsk}, {Opcode::szext, Opc::Szext}, {Opcode::alloca, Opc::Alloca}, {Opcode::ldu, Opc::Ld}, {Opcode::applypriority, Opc::Nop}, {Opcode::discard, Opc::Nop}, {Opcode::fns, Opc::Fns}, {Opcode::slct, Opc::Slct}, {Opcode::movmatrix, Opc::Movmatrix}, {Opcode::stacksave, Opc::StackSave}, {Opcode::stackrestore, Opc::StackRestore}, {Opcode::bfe, Opc::Bfe}, {Opcode::bfi, Opc::Bfi}, {Opcode::bfind, Opc::Bfind},
+        {Opcode::shf, Opc::Shf}, {Opcode::activemask, Opc::Activemask}, {Opcode::redux, Opc::Redux}, {Opcode::trap, Opc::Trap},
+        {Opcode::set, Opc::Set}, {Opcode::mbarrier, Opc::Mbarrier}, {Opcode::elect, Opc::Elect}, {Opcode::griddepcontrol, Opc::Nop},
+        {Opcode::setmaxnreg, Opc::Nop}, {Opcode::prefetch, Opc::Nop}, {Opcode::prefetchu, Opc::Nop}, {Opcode::createpolicy, Opc::Createpolicy},
+        {Opcode::call, Opc::Call}, {Opcode::mapa, Opc::Mapa}, {Opcode::isspacep, Opc::Isspacep}, {Opcode::testp, Opc::Testp},
+        {Opcode::pmevent, Opc::Nop}, {Opcode::sad, Opc::Sad}, {Opcode::cp, Opc::CpAsync}, {Opcode::ldmatrix, Opc::Ldmatrix},
+        {Opcode::stmatrix, Opc::Stmatrix}, {Opcode::mma, Opc::Mma}, {Opcode::dp4a, Opc::Dp4a}, {Opcode::dp2a, Opc::Dp2a},
+        {Opcode::getctarank, Opc::Getctarank}, {Opcode::brkpt, Opc::Brkpt}, {Opcode::wgmma, Opc::Wgmma},
+        {Opcode::tcgen05, Opc::Tcgen05}, {Opcode::wmma, Opc::Wmma},
+        {Opcode::tensormap, Opc::Tensormap}, {Opcode::clusterlaunchcontrol, Opc::Clc}};
+    if (op == Opcode::st && std::exchange(st_bulk_, false)) {  // st.bulk [a], size, 0: zeros
       d.op = Opc::StBulk;
       return;
     }
-    if (op == "multimem") {
+    if (op == Opcode::multimem) {
       // The emulator is one device: a multimem address is that device's memory, so ld_reduce
       // reduces over one copy (a load), st stores it, red reduces into it.
       const int kind = std::exchange(multimem_, 0);
@@ -1021,12 +997,12 @@ class Decoder {
       if (d.space == Space::Generic) d.space = Space::Global;
       return;
     }
-    auto it = kOps.find(op);
-    if (it == kOps.end()) throw unsupported(fmt::format("the instruction {}", op));
+    const auto* it = find_in(kOps, op);
+    if (!it) throw unsupported(fmt::format("the instruction {}", op));
     d.op = it->second;
-    if (op == "addc" || op == "subc" || op == "madc") d.flags |= kCarryIn;
-    if (op == "mul24" || op == "mad24") d.sub = kMul24;
-    if (op == "cp") {
+    if (op == Opcode::addc || op == Opcode::subc || op == Opcode::madc) d.flags |= kCarryIn;
+    if (op == Opcode::mul24 || op == Opcode::mad24) d.sub = kMul24;
+    if (op == Opcode::cp) {
       if (cp_nop_) d.op = Opc::Nop;  // commit/wait groups: copies complete when issued here
       else if (tensor_) d.op = Opc::CpAsyncTensor;
       else if (reduce_) d.sub = 3;  // cp.reduce.async.bulk
@@ -1040,37 +1016,37 @@ class Decoder {
       reduce_ = false;
       spaces_seen_ = 0;
     }
-    if (op == "tensormap") {
+    if (op == Opcode::tensormap) {
       spaces_seen_ = 0;
       if (d.sub == 0) throw unsupported("this tensormap instruction");
     }
-    if (op == "ldmatrix" || op == "stmatrix") {
+    if (op == Opcode::ldmatrix || op == Opcode::stmatrix) {
       if (auto e = ldmatrix_decode(d, mods))
         throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
     }
-    if (op == "set" && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
-    if ((op == "dp4a" || op == "dp2a") && types.size() == 2) d.type2 = types[0], d.type3 = types[1], d.type = Ty{'s', 32};
-    if (op == "barrier" && cluster_barrier_) {  // barrier.cluster.arrive / .wait
+    if (op == Opcode::set && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
+    if ((op == Opcode::dp4a || op == Opcode::dp2a) && types.size() == 2) d.type2 = types[0], d.type3 = types[1], d.type = Ty{'s', 32};
+    if (op == Opcode::barrier && cluster_barrier_) {  // barrier.cluster.arrive / .wait
       cluster_barrier_ = false;
       bool wait = false;
-      for (std::string_view mo : mods) wait = wait || mo == ".wait";
+      for (Mod mo : mods) wait = wait || mo == Mod::wait;
       d.op = Opc::ClusterBar;
       d.sub = wait;
       return;
     }
     if (d.op == Opc::Cvta && to_) {
       d.flags |= d.space == Space::Shared ? kToShared : d.space == Space::Local ? kToLocal : kToGlobal;
-      for (std::string_view mo : mods)
-        if (mo == ".shared" || mo == ".shared::cta" || mo == ".shared::cluster") d.flags = (d.flags & ~(kFromShared | kToGlobal)) | kToShared;
-        else if (mo == ".local") d.flags = (d.flags & ~(kFromLocal | kToGlobal)) | kToLocal;
+      for (Mod mo : mods)
+        if (mo == Mod::shared || mo == Mod::shared_cta || mo == Mod::shared_cluster) d.flags = (d.flags & ~(kFromShared | kToGlobal)) | kToShared;
+        else if (mo == Mod::local) d.flags = (d.flags & ~(kFromLocal | kToGlobal)) | kToLocal;
       if (d.sub == kCvtaFromParam) d.flags &= ~kToGlobal, d.sub = kCvtaToParam;
       to_ = false;
     }
     if (d.op == Opc::Bar) {
-      for (std::string_view mo : mods)
-        if (mo == ".arrive") d.sub = kBarArrive;
-        else if (mo == ".red") d.sub = kBarRed;
-        else if (mo == ".warp") d.op = Opc::WarpSync;
+      for (Mod mo : mods)
+        if (mo == Mod::arrive) d.sub = kBarArrive;
+        else if (mo == Mod::red) d.sub = kBarRed;
+        else if (mo == Mod::warp) d.op = Opc::WarpSync;
     }
     if ((d.op == Opc::Setp || d.op == Opc::Selp) && !types.empty()) d.type2 = types.back();
   }
@@ -1316,7 +1292,7 @@ class Decoder {
   // from the modifiers and the operands; an error there is reported here with the location.
   // mma.sync keeps its operands as written (4, or 6 for mma.sp); the others place them.
   template <class Decode>
-  DInst matrix(DInst d, std::span<const std::string_view> mods, std::span<const ListItem> operands, Decode decode,
+  DInst matrix(DInst d, std::span<const Mod> mods, std::span<const ListItem> operands, Decode decode,
                bool keep_operands = false) {
     std::vector<Opnd> ops;
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
@@ -1434,36 +1410,36 @@ class Decoder {
   }
 
   // cp.async{.ca,.cg}, cp.async.bulk, cp.async.mbarrier.arrive, commit/wait groups
-  void cp_modifier(DInst& d, std::string_view mo) {
-    if (mo == ".async" || mo == ".ca" || mo == ".cg" || mo == ".bulk_group" || mo == ".b64" || mo == ".arrive" ||
-        mo.rfind(".L2::", 0) == 0)
+  void cp_modifier(DInst& d, Mod mo) {
+    if (mo == Mod::async || mo == Mod::ca || mo == Mod::cg || mo == Mod::bulk_group || mo == Mod::b64 || mo == Mod::arrive ||
+        spec::is_cache_hint(mo))
       return;
-    if (mo == ".bulk") return void(d.sub = 1);
-    if (mo == ".tensor") return void(tensor_ = true);
-    if (mo.size() == 3 && mo[0] == '.' && mo[1] >= '1' && mo[1] <= '5' && mo[2] == 'd') return void(d.vec = static_cast<uint8_t>(mo[1] - '0'));
-    if (mo == ".tile" || mo == ".L2") return;
-    if (mo == ".tile::gather4" || mo == ".tile::scatter4") return void(d.im2col = 3);  // four rows of a 2D tensor
-    if (mo == ".im2col") return void(d.im2col = 1);
-    if (mo.rfind(".im2col", 0) == 0) return void(d.im2col = 2);  // .im2col::w, .im2col_no_offs, ...: reported when executed (prefetches: no effect)
-    if (mo == ".noftz") return;
-    if (mo == ".multicast::cluster") return void(d.flags |= kMulticast);
+    if (mo == Mod::bulk) return void(d.sub = 1);
+    if (mo == Mod::tensor) return void(tensor_ = true);
+    if (const unsigned rank = spec::tensor_rank(mo)) return void(d.vec = static_cast<uint8_t>(rank));
+    if (mo == Mod::tile || mo == Mod::L2) return;
+    if (mo == Mod::tile_gather4 || mo == Mod::tile_scatter4) return void(d.im2col = 3);  // four rows of a 2D tensor
+    if (mo == Mod::im2col) return void(d.im2col = 1);
+    if (mo == Mod::im2col_w || mo == Mod::im2col_w_128 || mo == Mod::im2col_no_offs) return void(d.im2col = 2);  // .im2col::w, .im2col_no_offs, ...: reported when executed (prefetches: no effect)
+    if (mo == Mod::noftz) return;
+    if (mo == Mod::multicast_cluster) return void(d.flags |= kMulticast);
     // .cta_group::2 lets the load complete on the peer CTA's mbarrier: the [mbar] operand is a
     // .shared::cluster address already, so only its multicast form (each destination's peer) differs.
-    if (mo == ".cta_group::1") return;
-    if (mo == ".cta_group::2") return void(cta_pair_ = true);
-    if (mo == ".reduce") return void(reduce_ = true);
-    static const std::unordered_map<std::string_view, AtomOp> kReduce = {
-        {".add", AtomOp::Add}, {".min", AtomOp::Min}, {".max", AtomOp::Max}, {".inc", AtomOp::Inc},
-        {".dec", AtomOp::Dec}, {".and", AtomOp::And}, {".or", AtomOp::Or},   {".xor", AtomOp::Xor}};
-    if (auto it = kReduce.find(mo); it != kReduce.end() && reduce_) return void(d.boolop = static_cast<uint8_t>(it->second));
-    if (mo == ".commit_group" || mo == ".wait_group" || mo == ".wait_all" || mo == ".read" || mo == ".prefetch") return void(cp_nop_ = true);
-    if (mo == ".mbarrier") return void(d.sub = 2);  // cp.async.mbarrier.arrive
-    if (mo == ".noinc") return void(d.flags |= kNoinc);
-    if (mo == ".mbarrier::complete_tx::bytes") return void(d.flags |= kCompleteTx);
+    if (mo == Mod::cta_group_1) return;
+    if (mo == Mod::cta_group_2) return void(cta_pair_ = true);
+    if (mo == Mod::reduce) return void(reduce_ = true);
+    static constexpr std::pair<Mod, AtomOp> kReduce[] = {
+        {Mod::add, AtomOp::Add}, {Mod::min, AtomOp::Min}, {Mod::max, AtomOp::Max}, {Mod::inc, AtomOp::Inc},
+        {Mod::dec, AtomOp::Dec}, {Mod::and_, AtomOp::And}, {Mod::or_, AtomOp::Or},   {Mod::xor_, AtomOp::Xor}};
+    if (const auto* it = find_in(kReduce, mo); it && reduce_) return void(d.boolop = static_cast<uint8_t>(it->second));
+    if (mo == Mod::commit_group || mo == Mod::wait_group || mo == Mod::wait_all || mo == Mod::read || mo == Mod::prefetch) return void(cp_nop_ = true);
+    if (mo == Mod::mbarrier) return void(d.sub = 2);  // cp.async.mbarrier.arrive
+    if (mo == Mod::noinc) return void(d.flags |= kNoinc);
+    if (mo == Mod::mbarrier_complete_tx_bytes) return void(d.flags |= kCompleteTx);
     Space sp = Space::Generic;
-    if (mo == ".shared" || mo == ".shared::cta") sp = Space::Shared;
-    else if (mo == ".shared::cluster") sp = Space::SharedCluster;
-    else if (mo == ".global") sp = Space::Global;
+    if (mo == Mod::shared || mo == Mod::shared_cta) sp = Space::Shared;
+    else if (mo == Mod::shared_cluster) sp = Space::SharedCluster;
+    else if (mo == Mod::global) sp = Space::Global;
     if (sp != Space::Generic) {
       (spaces_seen_++ == 0 ? d.space : d.space2) = sp;  // the destination's space, then the source's
       return;
@@ -1471,12 +1447,12 @@ class Decoder {
     throw unsupported(fmt::format("the modifier {} of cp", mo));
   }
 
-  void mbarrier_modifier(DInst& d, std::string_view mo) {
-    static const std::unordered_map<std::string_view, MbarOp> kOps = {
-        {".init", MbarOp::Init}, {".arrive", MbarOp::Arrive}, {".arrive_drop", MbarOp::ArriveDrop},
-        {".expect_tx", MbarOp::ExpectTx}, {".complete_tx", MbarOp::CompleteTx}, {".test_wait", MbarOp::TestWait},
-        {".try_wait", MbarOp::TryWait}, {".pending_count", MbarOp::PendingCount}, {".inval", MbarOp::Inval}};
-    if (auto it = kOps.find(mo); it != kOps.end()) {
+  void mbarrier_modifier(DInst& d, Mod mo) {
+    static constexpr std::pair<Mod, MbarOp> kOps[] = {
+        {Mod::init, MbarOp::Init}, {Mod::arrive, MbarOp::Arrive}, {Mod::arrive_drop, MbarOp::ArriveDrop},
+        {Mod::expect_tx, MbarOp::ExpectTx}, {Mod::complete_tx, MbarOp::CompleteTx}, {Mod::test_wait, MbarOp::TestWait},
+        {Mod::try_wait, MbarOp::TryWait}, {Mod::pending_count, MbarOp::PendingCount}, {Mod::inval, MbarOp::Inval}};
+    if (const auto* it = find_in(kOps, mo)) {
       // .arrive.expect_tx: an arrive that first adds to the transaction count
       if (it->second == MbarOp::ExpectTx && (d.sub == static_cast<uint8_t>(MbarOp::Arrive) || d.sub == static_cast<uint8_t>(MbarOp::ArriveDrop)) && seen_mbar_op_)
         return void(d.flags |= kExpectTx);
@@ -1484,9 +1460,9 @@ class Decoder {
       seen_mbar_op_ = true;
       return;
     }
-    if (mo == ".parity") return void(d.flags |= kParity);
-    if (mo == ".shared" || mo == ".shared::cta") return void(d.space = Space::Shared);
-    if (mo == ".shared::cluster") return void(d.space = Space::SharedCluster);
+    if (mo == Mod::parity) return void(d.flags |= kParity);
+    if (mo == Mod::shared || mo == Mod::shared_cta) return void(d.space = Space::Shared);
+    if (mo == Mod::shared_cluster) return void(d.space = Space::SharedCluster);
     // .release .acquire .relaxed .cta .cluster .noComplete .b64: no effect here
   }
 

@@ -14,12 +14,16 @@
 // register layouts of the new shapes and the packing are this emulator's reading of the
 // manual's text (its figures are not in the text), not yet compared with a GPU.
 #include "ldmatrix.hpp"
+#include "vocab_util.hpp"
 
 #include <fmt/format.h>
 
 #include <cstring>
 
 namespace ptx::emu {
+
+using spec::Mod;
+using spec::Opcode;
 
 namespace {
 
@@ -62,27 +66,27 @@ void pack_row(const uint16_t* cells, unsigned bits, uint8_t (&bytes)[16]) {  // 
 
 }  // namespace
 
-std::optional<LdmatrixDecodeError> ldmatrix_decode(DInst& d, std::span<const std::string_view> mods) {
+std::optional<LdmatrixDecodeError> ldmatrix_decode(DInst& d, std::span<const Mod> mods) {
   const bool store = d.op == Opc::Stmatrix;
   const char* op = store ? "stmatrix" : "ldmatrix";
   auto bad = [](std::string what) { return LdmatrixDecodeError{false, std::move(what)}; };
   bool b16 = false, b8 = false, b8x16 = false, count = false;
   d.mma_m = d.mma_n = 0;
   d.sub = kRowPlain;
-  for (std::string_view mo : mods) {
-    if (mo == ".sync" || mo == ".aligned") continue;
-    if (mo == ".trans") d.flags |= kTrans;
-    else if (mo == ".x1" || mo == ".x2" || mo == ".x4") d.vec = static_cast<uint8_t>(mo[2] - '0'), count = true;
-    else if (mo == ".shared" || mo == ".shared::cta") d.space = Space::Shared;
-    else if (mo == ".m8n8") d.mma_m = 8, d.mma_n = 8;
-    else if (mo == ".m16n16" && !store) d.mma_m = 16, d.mma_n = 16;
-    else if (mo == ".m8n16" && !store) d.mma_m = 8, d.mma_n = 16;
-    else if (mo == ".m16n8" && store) d.mma_m = 16, d.mma_n = 8;
-    else if (mo == ".b16") b16 = true;
-    else if (mo == ".b8") b8 = true;
-    else if (mo == ".b8x16" && !store) b8x16 = true;
-    else if (mo == ".b6x16_p32" && !store) d.sub = kRowB6x16P32;
-    else if (mo == ".b4x16_p64" && !store) d.sub = kRowB4x16P64;
+  for (Mod mo : mods) {
+    if (mo == Mod::sync || mo == Mod::aligned) continue;
+    if (mo == Mod::trans) d.flags |= kTrans;
+    else if (mo == Mod::x1 || mo == Mod::x2 || mo == Mod::x4) d.vec = mo == Mod::x1 ? 1 : mo == Mod::x2 ? 2 : 4, count = true;
+    else if (mo == Mod::shared || mo == Mod::shared_cta) d.space = Space::Shared;
+    else if (mo == Mod::m8n8) d.mma_m = 8, d.mma_n = 8;
+    else if (mo == Mod::m16n16 && !store) d.mma_m = 16, d.mma_n = 16;
+    else if (mo == Mod::m8n16 && !store) d.mma_m = 8, d.mma_n = 16;
+    else if (mo == Mod::m16n8 && store) d.mma_m = 16, d.mma_n = 8;
+    else if (mo == Mod::b16) b16 = true;
+    else if (mo == Mod::b8) b8 = true;
+    else if (mo == Mod::b8x16 && !store) b8x16 = true;
+    else if (mo == Mod::b6x16_p32 && !store) d.sub = kRowB6x16P32;
+    else if (mo == Mod::b4x16_p64 && !store) d.sub = kRowB4x16P64;
     else return LdmatrixDecodeError{true, fmt::format("the modifier {} of {}", mo, op)};
   }
   const bool trans = d.flags & kTrans, packed = d.sub != kRowPlain;

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "program.hpp"
+#include "ptxpp/spec/vocab.hpp"
 
 namespace ptx::emu {
 
@@ -22,7 +23,7 @@ struct LdmatrixDecodeError {
 // Fills `d` (op Ldmatrix or Stmatrix, set already) from the modifiers: the shape in mma_m/mma_n,
 // the matrix count in vec, .trans in flags, the shared-memory format in sub (LdmatrixSource),
 // .shared in space; checks the combination against the ISA's forms.
-std::optional<LdmatrixDecodeError> ldmatrix_decode(DInst& d, std::span<const std::string_view> mods);
+std::optional<LdmatrixDecodeError> ldmatrix_decode(DInst& d, std::span<const spec::Mod> mods);
 
 // DInst::sub of ldmatrix: what a 16-byte row of shared memory holds.
 enum LdmatrixSource : uint8_t { kRowPlain = 0, kRowB6x16P32 = 1, kRowB4x16P64 = 2 };

@@ -24,6 +24,7 @@
 // .kind::f8f6f4's 6- and 4-bit types sit one per byte where fp8 elements do (see value()).
 // Every form of the ISA runs but the block-scaled ones (kBlockScaled says why).
 #include "mma_sync.hpp"
+#include "vocab_util.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -39,6 +40,9 @@
 #include "sparse_matrix.hpp"
 
 namespace ptx::emu {
+
+using spec::Mod;
+using spec::Opcode;
 
 namespace {
 
@@ -144,7 +148,7 @@ int host_rounding(uint32_t flags) {
 
 }  // namespace
 
-std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const Mod> mods, std::span<const Opnd> ops,
                                          const Program& p) {
   (void)p;
   auto bad = [](std::string what) { return MmaDecodeError{false, std::move(what)}; };
@@ -153,28 +157,31 @@ std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_v
   unsigned m = 0, n = 0, k = 0, layouts = 0;
   bool shape = false, sparse = false, ordered = false, f8f6f4 = false, popc = false, xor_op = false, and_op = false, rnd = false;
   uint8_t sub = 0;
-  for (std::string_view mo : mods) {
-    if (mo == ".sync" || mo == ".aligned") continue;
-    if (mo == ".sp" || mo == ".sp::ordered_metadata") {
+  for (Mod mo : mods) {
+    if (mo == Mod::sync || mo == Mod::aligned) continue;
+    if (mo == Mod::sp || mo == Mod::sp_ordered_metadata) {
       sparse = true;
-      ordered = mo == ".sp::ordered_metadata";
+      ordered = mo == Mod::sp_ordered_metadata;
     }
-    else if (mo == ".row" || mo == ".col") {
-      if (layouts == 0 && mo == ".col") sub |= kAColMajor;
-      if (layouts == 1 && mo == ".row") sub |= kBRowMajor;
+    else if (mo == Mod::row || mo == Mod::col) {
+      if (layouts == 0 && mo == Mod::col) sub |= kAColMajor;
+      if (layouts == 1 && mo == Mod::row) sub |= kBRowMajor;
       ++layouts;
-    } else if (mo == ".satfinite") d.flags |= kSatfinite;
-    else if (mo == ".rn" || mo == ".rz" || mo == ".rm" || mo == ".rp") {
+    } else if (mo == Mod::satfinite) d.flags |= kSatfinite;
+    else if (mo == Mod::rn || mo == Mod::rz || mo == Mod::rm || mo == Mod::rp) {
       rnd = true;
-      d.flags |= mo == ".rn" ? kRn : mo == ".rz" ? kRz : mo == ".rm" ? kRm : kRp;
-    } else if (mo == ".xor") xor_op = true;
-    else if (mo == ".and") and_op = true;
-    else if (mo == ".popc") popc = true;
-    else if (mo == ".kind::f8f6f4") f8f6f4 = true;
-    else if (mo.substr(0, 7) == ".kind::" || mo == ".block_scale") return unsupported(kBlockScaled);
+      d.flags |= mo == Mod::rn ? kRn : mo == Mod::rz ? kRz : mo == Mod::rm ? kRm : kRp;
+    } else if (mo == Mod::xor_) xor_op = true;
+    else if (mo == Mod::and_) and_op = true;
+    else if (mo == Mod::popc) popc = true;
+    else if (mo == Mod::kind_f8f6f4) f8f6f4 = true;
+    else if (mo == Mod::kind_f16 || mo == Mod::kind_i8 || mo == Mod::kind_mxf4 || mo == Mod::kind_mxf4nvf4 || mo == Mod::kind_mxf8f6f4 ||
+             mo == Mod::kind_tf32 || mo == Mod::block_scale)
+      return unsupported(kBlockScaled);
     else if (auto t = matrix_element_type(mo)) types.push_back(*t);
     else if (parse_matrix_shape(mo, m, n, k)) shape = true;
-    else if (mo == ".ue8m0" || mo == ".ue4m3" || mo.substr(0, 12) == ".scale_vec::") return unsupported(kBlockScaled);
+    else if (mo == Mod::ue8m0 || mo == Mod::ue4m3 || mo == Mod::scale_vec_1X || mo == Mod::scale_vec_2X || mo == Mod::scale_vec_4X)
+      return unsupported(kBlockScaled);
     else return unsupported(fmt::format("the modifier {} of mma", mo));
   }
   if (!shape || types.size() != 4 || layouts != 2)

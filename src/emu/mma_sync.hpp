@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "program.hpp"
+#include "ptxpp/spec/vocab.hpp"
 
 namespace ptx::emu {
 
@@ -21,7 +22,7 @@ struct MmaDecodeError {
 
 // Fills `d` (op Mma) from the modifiers and decoded operands of an `mma` instruction;
 // checks the shape and types against the ISA's forms. `p`: the program being decoded.
-std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<MmaDecodeError> mma_decode(DInst& d, std::span<const spec::Mod> mods, std::span<const Opnd> ops,
                                          const Program& p);
 
 // What mma.sync needs of the warp executing it.

@@ -18,6 +18,7 @@
 // half, expanded to twice the K with the metadata in tensor memory (tcgen05_sparse.cpp), and
 // its B has twice the K.
 #include "tcgen05.hpp"
+#include "vocab_util.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -33,6 +34,9 @@
 #include "tcgen05_sparse.hpp"
 
 namespace ptx::emu {
+
+using spec::Mod;
+using spec::Opcode;
 
 // ---- tensor memory -------------------------------------------------------------------------
 
@@ -204,23 +208,28 @@ std::optional<Tcgen05DecodeError> decode_dense(DInst& d, int kind, unsigned cta_
   return std::nullopt;
 }
 
-// .collector::<buffer>::fill, ::use, ::lastuse, ::discard
-bool is_collector(std::string_view mo, std::string_view buffer) {
-  const std::string prefix = fmt::format(".collector::{}::", buffer);
-  if (mo.rfind(prefix, 0) != 0) return false;
-  const std::string_view op = mo.substr(prefix.size());
-  return op == "fill" || op == "use" || op == "lastuse" || op == "discard";
+// The buffer of a .collector::<buffer>::{fill, use, lastuse, discard} modifier: 'a', or '0' to
+// '3' for b0 to b3; 0 for other modifiers.
+char collector_buffer(Mod mo) {
+  switch (mo) {
+    case Mod::collector_a_fill: case Mod::collector_a_use: case Mod::collector_a_lastuse: case Mod::collector_a_discard: return 'a';
+    case Mod::collector_b0_fill: case Mod::collector_b0_use: case Mod::collector_b0_lastuse: case Mod::collector_b0_discard: return '0';
+    case Mod::collector_b1_fill: case Mod::collector_b1_use: case Mod::collector_b1_lastuse: case Mod::collector_b1_discard: return '1';
+    case Mod::collector_b2_fill: case Mod::collector_b2_use: case Mod::collector_b2_lastuse: case Mod::collector_b2_discard: return '2';
+    case Mod::collector_b3_fill: case Mod::collector_b3_use: case Mod::collector_b3_lastuse: case Mod::collector_b3_discard: return '3';
+    default: return 0;
+  }
 }
 
 // tcgen05.mma.ws.cta_group::1.kind{.collector::bN::op} [d-tmem], a, b-desc, idesc, enable-input-d
 // {, zero-column-mask-desc}. DInst as tcgen05.mma's, with kTc05Ws; ops[5] the zero-column mask
 // descriptor (kTc05ZeroMask).
-std::optional<Tcgen05DecodeError> decode_ws(DInst& d, int kind, unsigned cta_group, std::string_view collector, std::span<const Opnd> ops,
+std::optional<Tcgen05DecodeError> decode_ws(DInst& d, int kind, unsigned cta_group, std::optional<Mod> collector, std::span<const Opnd> ops,
                                             const Program& p) {
   auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
   if (cta_group != 1) return bad("tcgen05.mma.ws is .cta_group::1 only");
-  if (!collector.empty() && !is_collector(collector, "b0") && !is_collector(collector, "b1") && !is_collector(collector, "b2") && !is_collector(collector, "b3"))
-    return bad(fmt::format("{}: tcgen05.mma.ws takes .collector::b0 to ::b3 with ::fill, ::use, ::lastuse or ::discard", collector));
+  if (collector && collector_buffer(*collector) == 'a')
+    return bad(fmt::format("{}: tcgen05.mma.ws takes .collector::b0 to ::b3 with ::fill, ::use, ::lastuse or ::discard", *collector));
   if (ops.size() != 5 && ops.size() != 6)
     return bad(fmt::format("tcgen05.mma.ws with {} operands; it takes [d-tmem], a, b-desc, idesc, enable-input-d and optionally zero-column-mask-desc", ops.size()));
   if (auto e = check_d_a_b_idesc(ops, p)) return e;
@@ -239,81 +248,76 @@ std::optional<Tcgen05DecodeError> decode_ws(DInst& d, int kind, unsigned cta_gro
 
 }  // namespace
 
-std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const Mod> mods, std::span<const Opnd> ops,
                                                  const Program& p) {
   auto bad = [](std::string what) { return Tcgen05DecodeError{false, std::move(what)}; };
   auto unsupported = [](std::string what) { return Tcgen05DecodeError{true, std::move(what)}; };
   // the operation: the first modifier that names one (the others may come in any order)
-  static constexpr std::string_view kOperations[] = {".alloc", ".dealloc", ".relinquish_alloc_permit", ".ld", ".st", ".wait::ld", ".wait::st",
-                                                     ".mma", ".commit", ".cp", ".shift", ".fence::before_thread_sync", ".fence::after_thread_sync"};
+  static constexpr Mod kOperations[] = {Mod::alloc, Mod::dealloc, Mod::relinquish_alloc_permit, Mod::ld, Mod::st, Mod::wait_ld, Mod::wait_st,
+                                                     Mod::mma, Mod::commit, Mod::cp, Mod::shift, Mod::fence_before_thread_sync, Mod::fence_after_thread_sync};
   const auto op_it = std::find_first_of(mods.begin(), mods.end(), std::begin(kOperations), std::end(kOperations));
   if (op_it == mods.end()) return unsupported("this tcgen05 instruction");
-  const std::string_view what = *op_it;
+  const Mod what = *op_it;
   unsigned cta_group = 0, num = 0;
   int shape = -1, kind = -1, cp_shape = -1;
   unsigned cp_rows = 0;               // tcgen05.cp .64x128b / .32x128b: their shape needs the multicast
-  std::string_view cp_multicast;      // .warpx2::02_13, .warpx2::01_23, .warpx4
+  std::optional<Mod> cp_multicast;    // .warpx2::02_13, .warpx2::01_23, .warpx4
   bool pack = false, multicast = false, cluster = false, shared_cta = false, down = false, arrive_one = false, block_scale = false, ws = false,
        sparse = false;
-  std::string_view collector;         // mma: .collector::a::* or (.ws) .collector::bN::*
+  std::optional<Mod> collector;       // mma: .collector::a::* or (.ws) .collector::bN::*
   bool dst_fmt = false;               // cp: .b8x16 ...
   unsigned src_bits = 0;              // ... .b6x16_p32 (6) or .b4x16_p64 (4)
   bool red = false, red_op = false, red_max = false, red_abs = false, red_nan = false;  // ld.red .min/.max {.abs}{.NaN}
   char red_type = 0;                  // ld.red .u32 ('u'), .s32 ('s'), .f32 ('f')
   unsigned scale_vec = 0, block = 0;  // .scale_vec::NX; .block16 / .block32
-  for (std::string_view mo : mods) {
+  for (Mod mo : mods) {
     if (mo == what) continue;
-    if (mo == ".cta_group::1" || mo == ".cta_group::2") cta_group = mo.back() - '0';
-    else if (mo == ".sync" || mo == ".aligned" || mo == ".b32" || mo == ".b64") continue;
-    else if (mo == ".shared::cta") shared_cta = true;
-    else if (mo == ".shared::cluster") cluster = true;
-    else if (mo == ".16x64b") shape = k16x64b;
-    else if (mo == ".16x128b") shape = k16x128b;
-    else if (mo == ".16x256b") shape = k16x256b;
-    else if (mo == ".32x32b") shape = k32x32b;
-    else if (mo == ".16x32bx2") shape = k16x32bx2;
-    else if (mo.size() >= 3 && mo.substr(0, 2) == ".x" && what != ".cp") {
-      num = 0;
-      for (char c : mo.substr(2)) num = c >= '0' && c <= '9' && num < 1000 ? num * 10 + static_cast<unsigned>(c - '0') : 100000;
-      if (num == 0 || num > 128 || (num & (num - 1))) return bad(fmt::format("{}: not a repetition count of tcgen05 (.x1 to .x128)", mo));
-    }
-    else if (mo == ".pack::16b" || mo == ".unpack::16b") pack = true;
-    else if (mo == ".kind::f16") kind = kF16;
-    else if (mo == ".kind::tf32") kind = kTF32;
-    else if (mo == ".kind::f8f6f4") kind = kF8F6F4;
-    else if (mo == ".kind::i8") kind = kI8;
-    else if (mo == ".kind::mxf8f6f4") kind = kMXF8F6F4;
-    else if (mo == ".kind::mxf4") kind = kMXF4;
-    else if (mo == ".kind::mxf4nvf4") kind = kMXF4NVF4;
-    else if (mo == ".block_scale") block_scale = true;
-    else if (mo == ".scale_vec::1X" || mo == ".scale_vec::2X" || mo == ".scale_vec::4X") scale_vec = static_cast<unsigned>(mo[mo.size() - 2] - '0');
-    else if (mo == ".block16" || mo == ".block32") block = mo == ".block16" ? 16 : 32;
-    else if (mo.rfind(".kind::", 0) == 0) return bad(fmt::format("{}: not a kind of tcgen05.mma", mo));
-    else if (mo == ".sp") sparse = true;
-    else if (mo == ".ws") ws = true;
-    else if (mo.rfind(".collector::", 0) == 0) collector = mo;  // operand reuse hints: no effect on the result
-    else if (mo == ".mbarrier::arrive::one") arrive_one = true;
-    else if (mo == ".multicast::cluster") multicast = true;
-    else if (mo == ".128x256b") cp_shape = k128x256b;
-    else if (mo == ".4x256b") cp_shape = k4x256b;
-    else if (mo == ".128x128b") cp_shape = k128x128b;
-    else if (mo == ".64x128b" || mo == ".32x128b") cp_rows = mo == ".64x128b" ? 64 : 32;
-    else if (mo == ".warpx2::02_13" || mo == ".warpx2::01_23" || mo == ".warpx4") cp_multicast = mo;
-    else if (mo == ".b8x16") dst_fmt = true;
-    else if (mo == ".b6x16_p32" || mo == ".b4x16_p64") src_bits = mo[2] == '6' ? 6 : 4;
-    else if (mo == ".down") down = true;
-    else if (mo == ".red") red = true;
-    else if (mo == ".min" || mo == ".max") red_max = mo == ".max", red_op = true;
-    else if (mo == ".abs") red_abs = true;
-    else if (mo == ".NaN") red_nan = true;
-    else if (mo == ".u32" || mo == ".s32" || mo == ".f32") red_type = mo[1];
+    if (mo == Mod::cta_group_1 || mo == Mod::cta_group_2) cta_group = mo == Mod::cta_group_1 ? 1 : 2;
+    else if (mo == Mod::sync || mo == Mod::aligned || mo == Mod::b32 || mo == Mod::b64) continue;
+    else if (mo == Mod::shared_cta) shared_cta = true;
+    else if (mo == Mod::shared_cluster) cluster = true;
+    else if (mo == Mod::_16x64b) shape = k16x64b;
+    else if (mo == Mod::_16x128b) shape = k16x128b;
+    else if (mo == Mod::_16x256b) shape = k16x256b;
+    else if (mo == Mod::_32x32b) shape = k32x32b;
+    else if (mo == Mod::_16x32bx2) shape = k16x32bx2;
+    else if (spec::repetition(mo) && what != Mod::cp) num = spec::repetition(mo);
+    else if (mo == Mod::pack_16b || mo == Mod::unpack_16b) pack = true;
+    else if (mo == Mod::kind_f16) kind = kF16;
+    else if (mo == Mod::kind_tf32) kind = kTF32;
+    else if (mo == Mod::kind_f8f6f4) kind = kF8F6F4;
+    else if (mo == Mod::kind_i8) kind = kI8;
+    else if (mo == Mod::kind_mxf8f6f4) kind = kMXF8F6F4;
+    else if (mo == Mod::kind_mxf4) kind = kMXF4;
+    else if (mo == Mod::kind_mxf4nvf4) kind = kMXF4NVF4;
+    else if (mo == Mod::block_scale) block_scale = true;
+    else if (mo == Mod::scale_vec_1X || mo == Mod::scale_vec_2X || mo == Mod::scale_vec_4X) scale_vec = mo == Mod::scale_vec_1X ? 1 : mo == Mod::scale_vec_2X ? 2 : 4;
+    else if (mo == Mod::block16 || mo == Mod::block32) block = mo == Mod::block16 ? 16 : 32;
+    else if (mo == Mod::sp) sparse = true;
+    else if (mo == Mod::ws) ws = true;
+    else if (collector_buffer(mo)) collector = mo;  // operand reuse hints: no effect on the result
+    else if (mo == Mod::mbarrier_arrive_one) arrive_one = true;
+    else if (mo == Mod::multicast_cluster) multicast = true;
+    else if (mo == Mod::_128x256b) cp_shape = k128x256b;
+    else if (mo == Mod::_4x256b) cp_shape = k4x256b;
+    else if (mo == Mod::_128x128b) cp_shape = k128x128b;
+    else if (mo == Mod::_64x128b || mo == Mod::_32x128b) cp_rows = mo == Mod::_64x128b ? 64 : 32;
+    else if (mo == Mod::warpx2_02_13 || mo == Mod::warpx2_01_23 || mo == Mod::warpx4) cp_multicast = mo;
+    else if (mo == Mod::b8x16) dst_fmt = true;
+    else if (mo == Mod::b6x16_p32 || mo == Mod::b4x16_p64) src_bits = mo == Mod::b6x16_p32 ? 6 : 4;
+    else if (mo == Mod::down) down = true;
+    else if (mo == Mod::red) red = true;
+    else if (mo == Mod::min || mo == Mod::max) red_max = mo == Mod::max, red_op = true;
+    else if (mo == Mod::abs) red_abs = true;
+    else if (mo == Mod::NaN) red_nan = true;
+    else if (mo == Mod::u32 || mo == Mod::s32 || mo == Mod::f32) red_type = mo == Mod::u32 ? 'u' : mo == Mod::s32 ? 's' : 'f';
     else return unsupported(fmt::format("the modifier {} of tcgen05{}", mo, what));
   }
-  if (sparse && what != ".mma") return bad(fmt::format(".sp is for tcgen05.mma, not tcgen05{}", what));
-  if ((red_op || red_abs || red_nan || red_type) && !(red && what == ".ld"))
+  if (sparse && what != Mod::mma) return bad(fmt::format(".sp is for tcgen05.mma, not tcgen05{}", what));
+  if ((red_op || red_abs || red_nan || red_type) && !(red && what == Mod::ld))
     return bad(fmt::format("tcgen05{}: .min, .max, .abs, .NaN and the types .u32, .s32, .f32 are for tcgen05.ld.red", what));
-  if (red && what != ".ld") return bad(fmt::format("tcgen05{}.red: .red is for tcgen05.ld", what));
-  if ((dst_fmt || src_bits) && what != ".cp") return bad(fmt::format("tcgen05{}: .b8x16, .b6x16_p32 and .b4x16_p64 are for tcgen05.cp", what));
+  if (red && what != Mod::ld) return bad(fmt::format("tcgen05{}.red: .red is for tcgen05.ld", what));
+  if ((dst_fmt || src_bits) && what != Mod::cp) return bad(fmt::format("tcgen05{}: .b8x16, .b6x16_p32 and .b4x16_p64 are for tcgen05.cp", what));
   d.op = Opc::Tcgen05;
   d.vec = static_cast<uint8_t>(cta_group);
   auto need_group = [&]() -> std::optional<Tcgen05DecodeError> {
@@ -328,33 +332,33 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     d.nops = static_cast<uint8_t>(ops.size());
     for (size_t i = 0; i < ops.size() && i < 6; ++i) d.ops[i] = ops[i];
   };
-  if (what == ".wait::ld") {  // tcgen05.ld completed when issued; this only ends the check on its registers (exec.cpp)
+  if (what == Mod::wait_ld) {  // tcgen05.ld completed when issued; this only ends the check on its registers (exec.cpp)
     d.sub = static_cast<uint8_t>(Tc05Op::WaitLd);
     return std::nullopt;
   }
-  if (what == ".wait::st" || what == ".fence::before_thread_sync" || what == ".fence::after_thread_sync") {
+  if (what == Mod::wait_st || what == Mod::fence_before_thread_sync || what == Mod::fence_after_thread_sync) {
     d.op = Opc::Nop;  // every tcgen05 operation completed when issued
     return std::nullopt;
   }
-  if (what == ".alloc" || what == ".dealloc") {
+  if (what == Mod::alloc || what == Mod::dealloc) {
     if (auto e = need_group()) return e;
     if (auto e = count(2)) return e;
-    d.sub = static_cast<uint8_t>(what == ".alloc" ? Tc05Op::Alloc : Tc05Op::Dealloc);
-    if (what == ".alloc" && ops[0].kind != Opnd::Addr) return bad("the destination of tcgen05.alloc must be a shared memory address [dst]");
-    if (what == ".dealloc" && !(is_reg(ops[0], p, 'b', 32) || is_imm(ops[0]))) return bad("taddr of tcgen05.dealloc must be a 32-bit register or an immediate");
+    d.sub = static_cast<uint8_t>(what == Mod::alloc ? Tc05Op::Alloc : Tc05Op::Dealloc);
+    if (what == Mod::alloc && ops[0].kind != Opnd::Addr) return bad("the destination of tcgen05.alloc must be a shared memory address [dst]");
+    if (what == Mod::dealloc && !(is_reg(ops[0], p, 'b', 32) || is_imm(ops[0]))) return bad("taddr of tcgen05.dealloc must be a 32-bit register or an immediate");
     if (!(is_reg(ops[1], p, 'b', 32) || is_imm(ops[1]))) return bad(fmt::format("nCols of tcgen05{} must be a 32-bit register or an immediate", what));
     d.space = shared_cta ? Space::Shared : Space::Generic;
     copy_ops();
     return std::nullopt;
   }
-  if (what == ".relinquish_alloc_permit") {
+  if (what == Mod::relinquish_alloc_permit) {
     if (auto e = need_group()) return e;
     if (auto e = count(0)) return e;
     d.sub = static_cast<uint8_t>(Tc05Op::Relinquish);
     return std::nullopt;
   }
-  if (what == ".ld" || what == ".st") {
-    const bool ld = what == ".ld";
+  if (what == Mod::ld || what == Mod::st) {
+    const bool ld = what == Mod::ld;
     if (shape < 0 || num == 0) return bad(fmt::format("tcgen05{} needs a shape (.16x64b, .16x128b, .16x256b, .32x32b, .16x32bx2) and .num (.x1 to .x128)", what));
     const bool split = shape == k16x32bx2;
     // tcgen05.ld.red.shape.num.redOp{.abs}{.NaN}.type r, redval, [taddr] {, immHalfSplitoff}: the
@@ -406,12 +410,12 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     }
     return std::nullopt;
   }
-  if (what == ".mma") {
+  if (what == Mod::mma) {
     if (auto e = need_group()) return e;
     if (kind < 0) return bad("tcgen05.mma needs a .kind (::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4)");
     if (ws && (kind >= kMXF8F6F4 || block_scale || scale_vec || block)) return bad("tcgen05.mma.ws has no block scaling (.kind::f16, ::tf32, ::f8f6f4, ::i8)");
-    if (!ws && !collector.empty() && !is_collector(collector, "a"))
-      return bad(fmt::format("{}: tcgen05.mma takes .collector::a::fill, ::use, ::lastuse or ::discard (.collector::bN is for tcgen05.mma.ws)", collector));
+    if (!ws && collector && collector_buffer(*collector) != 'a')
+      return bad(fmt::format("{}: tcgen05.mma takes .collector::a::fill, ::use, ::lastuse or ::discard (.collector::bN is for tcgen05.mma.ws)", *collector));
     auto decode_mma = [&](std::span<const Opnd> o) {
       if (ws) return decode_ws(d, kind, cta_group, collector, o, p);
       if (kind >= kMXF8F6F4 || block_scale || scale_vec || block) return decode_block_scaled(d, kind, block_scale, scale_vec, block, o, p);
@@ -433,7 +437,7 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     d.ops[0].count = static_cast<uint32_t>(ops[3].imm);
     return std::nullopt;
   }
-  if (what == ".commit") {
+  if (what == Mod::commit) {
     if (auto e = need_group()) return e;
     if (!arrive_one) return bad("tcgen05.commit needs .mbarrier::arrive::one");
     if (auto e = count(multicast ? 2 : 1)) return e;
@@ -445,12 +449,12 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     copy_ops();
     return std::nullopt;
   }
-  if (what == ".cp") {
+  if (what == Mod::cp) {
     if (auto e = need_group()) return e;
-    if (cp_rows || !cp_multicast.empty()) {
-      if (cp_shape >= 0 || !cp_rows || cp_multicast.empty() || (cp_rows == 32) != (cp_multicast == ".warpx4"))
+    if (cp_rows || cp_multicast) {
+      if (cp_shape >= 0 || !cp_rows || !cp_multicast || (cp_rows == 32) != (cp_multicast == Mod::warpx4))
         return bad("tcgen05.cp: .64x128b needs .warpx2::02_13 or .warpx2::01_23, .32x128b needs .warpx4, and the other shapes take none");
-      cp_shape = cp_rows == 32 ? k32x128b_x4 : cp_multicast == ".warpx2::02_13" ? k64x128b_02_13 : k64x128b_01_23;
+      cp_shape = cp_rows == 32 ? k32x128b_x4 : cp_multicast == Mod::warpx2_02_13 ? k64x128b_02_13 : k64x128b_01_23;
     }
     if (cp_shape < 0) return bad("tcgen05.cp needs a shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)");
     if (dst_fmt != (src_bits != 0)) return bad("tcgen05.cp decompresses with both .b8x16 and a source format (.b6x16_p32 or .b4x16_p64), or neither");
@@ -463,7 +467,7 @@ std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::
     copy_ops();
     return std::nullopt;
   }
-  if (what == ".shift") {
+  if (what == Mod::shift) {
     if (auto e = need_group()) return e;
     if (!down) return bad("tcgen05.shift needs .down");
     if (auto e = count(1)) return e;

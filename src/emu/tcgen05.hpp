@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "program.hpp"
+#include "ptxpp/spec/vocab.hpp"
 
 namespace ptx::emu {
 
@@ -36,7 +37,7 @@ struct Tcgen05DecodeError {
 
 // Fills `d` (op Tcgen05, or Nop for tcgen05.wait::st and tcgen05.fence) from the modifiers and
 // decoded operands; checks the form against the ISA manual.
-std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<Tcgen05DecodeError> tcgen05_decode(DInst& d, std::span<const spec::Mod> mods, std::span<const Opnd> ops,
                                                  const Program& p);
 
 // The tensor memory of one CTA: 128 lanes x 512 columns of 32 bits, allocated by columns. An

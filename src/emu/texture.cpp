@@ -8,6 +8,8 @@
 // Out-of-range texel indices follow the address mode (wrap, mirror, clamp, border) of their
 // dimension; linear-memory textures read zero outside (tex1Dfetch).
 #include "texture.hpp"
+#include "value_types.hpp"
+#include "vocab_util.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -26,6 +28,9 @@
 #include "ptxpp/emu/texture.hpp"
 
 namespace ptx::emu {
+
+using spec::Mod;
+using spec::Opcode;
 
 // ---- objects ------------------------------------------------------------------------------
 
@@ -194,24 +199,20 @@ const TextureObject* Memory::texture_object(uint64_t handle, std::string* why) c
 
 // ---- decoding -----------------------------------------------------------------------------
 
-bool is_texture_opcode(std::string_view op) {
-  return op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "sured" || op == "suq" ||
-         op == "istypep";
+bool is_texture_opcode(Opcode op) {
+  return op == Opcode::tex || op == Opcode::tld4 || op == Opcode::txq || op == Opcode::suld || op == Opcode::sust || op == Opcode::sured || op == Opcode::suq ||
+         op == Opcode::istypep;
 }
 
 namespace {
 
-std::optional<Ty> type_of(std::string_view m) {
-  if (m.size() < 3 || m[0] != '.') return std::nullopt;
-  const char k = m[1];
-  if (k != 'b' && k != 'u' && k != 's' && k != 'f') return std::nullopt;
-  unsigned bits = 0;
-  for (char c : m.substr(2)) {
-    if (c < '0' || c > '9') return std::nullopt;
-    bits = bits * 10 + static_cast<unsigned>(c - '0');
-  }
-  if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return std::nullopt;
-  return Ty{k, static_cast<uint8_t>(bits)};
+// The texture instructions' data and coordinate types: .b, .u, .s and .f of 8 to 64 bits (.f16 a
+// 16-bit float of kind 'f' here).
+std::optional<Ty> type_of(Mod m) {
+  if (m == Mod::f16) return Ty{'f', 16};
+  const auto t = data_type(m);
+  if (!t || (t->k != 'b' && t->k != 'u' && t->k != 's' && t->k != 'f') || t->bits > 64) return std::nullopt;
+  return t;
 }
 
 unsigned coords_needed(TexGeom g) {
@@ -238,59 +239,59 @@ const char* geom_name(TexGeom g) {
 
 }  // namespace
 
-std::optional<TextureDecodeError> texture_decode(std::string_view op, std::span<const std::string_view> mods,
+std::optional<TextureDecodeError> texture_decode(Opcode op, std::span<const Mod> mods,
                                                  std::span<const TexOperand> operands, TextureInst& t) {
   auto malformed = [](std::string what) { return TextureDecodeError{false, std::move(what)}; };
   auto unsupported = [](std::string what) { return TextureDecodeError{true, std::move(what)}; };
-  t.op = op == "tex" ? TexOp::Tex : op == "tld4" ? TexOp::Tld4 : op == "txq" ? TexOp::Txq : op == "suld" ? TexOp::Suld
-       : op == "sust" ? TexOp::Sust : op == "sured" ? TexOp::Sured : op == "suq" ? TexOp::Suq : TexOp::Istypep;
-  static const std::map<std::string_view, TexQuery, std::less<>> kQueries = {
-      {".width", TexQuery::Width}, {".height", TexQuery::Height}, {".depth", TexQuery::Depth},
-      {".channel_data_type", TexQuery::ChannelDataType}, {".channel_order", TexQuery::ChannelOrder},
-      {".normalized_coords", TexQuery::NormalizedCoords}, {".force_unnormalized_coords", TexQuery::ForceUnnormalizedCoords},
-      {".filter_mode", TexQuery::FilterMode}, {".addr_mode_0", TexQuery::AddrMode0}, {".addr_mode_1", TexQuery::AddrMode1},
-      {".addr_mode_2", TexQuery::AddrMode2}, {".array_size", TexQuery::ArraySize}, {".num_mipmap_levels", TexQuery::NumMipmapLevels},
-      {".num_samples", TexQuery::NumSamples}, {".memory_layout", TexQuery::MemoryLayout}};
+  t.op = op == Opcode::tex ? TexOp::Tex : op == Opcode::tld4 ? TexOp::Tld4 : op == Opcode::txq ? TexOp::Txq : op == Opcode::suld ? TexOp::Suld
+       : op == Opcode::sust ? TexOp::Sust : op == Opcode::sured ? TexOp::Sured : op == Opcode::suq ? TexOp::Suq : TexOp::Istypep;
+  static constexpr std::pair<Mod, TexQuery> kQueries[] = {
+      {Mod::width, TexQuery::Width}, {Mod::height, TexQuery::Height}, {Mod::depth, TexQuery::Depth},
+      {Mod::channel_data_type, TexQuery::ChannelDataType}, {Mod::channel_order, TexQuery::ChannelOrder},
+      {Mod::normalized_coords, TexQuery::NormalizedCoords}, {Mod::force_unnormalized_coords, TexQuery::ForceUnnormalizedCoords},
+      {Mod::filter_mode, TexQuery::FilterMode}, {Mod::addr_mode_0, TexQuery::AddrMode0}, {Mod::addr_mode_1, TexQuery::AddrMode1},
+      {Mod::addr_mode_2, TexQuery::AddrMode2}, {Mod::array_size, TexQuery::ArraySize}, {Mod::num_mipmap_levels, TexQuery::NumMipmapLevels},
+      {Mod::num_samples, TexQuery::NumSamples}, {Mod::memory_layout, TexQuery::MemoryLayout}};
   std::vector<Ty> types;
   bool geom_seen = false;
-  t.name = std::string(op);
-  for (std::string_view m : mods) {
-    t.name += m;
+  t.name = std::string(spec::text_of(op));
+  for (Mod m : mods) {
+    t.name += spec::text_of(m);
     if (auto ty = type_of(m)) {
       types.push_back(*ty);
       continue;
     }
-    if (m == ".1d" || m == ".2d" || m == ".3d" || m == ".a1d" || m == ".a2d") {
-      t.geom = m == ".1d" ? TexGeom::D1 : m == ".2d" ? TexGeom::D2 : m == ".3d" ? TexGeom::D3 : m == ".a1d" ? TexGeom::A1D : TexGeom::A2D;
+    if (m == Mod::_1d || m == Mod::_2d || m == Mod::_3d || m == Mod::a1d || m == Mod::a2d) {
+      t.geom = m == Mod::_1d ? TexGeom::D1 : m == Mod::_2d ? TexGeom::D2 : m == Mod::_3d ? TexGeom::D3 : m == Mod::a1d ? TexGeom::A1D : TexGeom::A2D;
       geom_seen = true;
-    } else if (m == ".cube" || m == ".acube" || m == ".2dms" || m == ".a2dms") {
+    } else if (m == Mod::cube || m == Mod::acube || m == Mod::_2dms || m == Mod::a2dms) {
       return unsupported(fmt::format("{} with {} (cubemap and multi-sample textures)", op, m));
-    } else if (m == ".v2" || m == ".v4") {
-      t.vec = static_cast<uint8_t>(m[2] - '0');
-    } else if (m == ".f16x2") {
+    } else if (m == Mod::v2 || m == Mod::v4) {
+      t.vec = static_cast<uint8_t>(spec::vector_width(m));
+    } else if (m == Mod::f16x2) {
       t.f16x2 = true;
       types.push_back(Ty{'f', 16});
-    } else if (m == ".base") {
+    } else if (m == Mod::base) {
       // the base level: the only one a texture without mipmaps has
-    } else if (m == ".level") {
+    } else if (m == Mod::level) {
       (t.op == TexOp::Txq ? t.query_level : t.level) = true;
-    } else if (m == ".grad") {
+    } else if (m == Mod::grad) {
       return unsupported("tex.grad (derivatives select mipmap levels and anisotropic footprints)");
-    } else if ((m == ".r" || m == ".g" || m == ".b" || m == ".a") && t.op == TexOp::Tld4) {
-      t.comp = m == ".r" ? 0 : m == ".g" ? 1 : m == ".b" ? 2 : 3;
-    } else if (m == ".b" && t.op != TexOp::Tex) {
+    } else if ((m == Mod::r || m == Mod::g || m == Mod::b || m == Mod::a) && t.op == TexOp::Tld4) {
+      t.comp = m == Mod::r ? 0 : m == Mod::g ? 1 : m == Mod::b ? 2 : 3;
+    } else if (m == Mod::b && t.op != TexOp::Tex) {
       t.formatted = false;
-    } else if (m == ".p") {
+    } else if (m == Mod::p) {
       t.formatted = true;
-    } else if (m == ".trap" || m == ".clamp" || m == ".zero") {
-      t.oob = m == ".trap" ? SurfOob::Trap : m == ".clamp" ? SurfOob::Clamp : SurfOob::Zero;
-    } else if (t.op == TexOp::Sured && (m == ".add" || m == ".min" || m == ".max" || m == ".and" || m == ".or")) {
-      t.red = m == ".add" ? SurfRed::Add : m == ".min" ? SurfRed::Min : m == ".max" ? SurfRed::Max : m == ".and" ? SurfRed::And : SurfRed::Or;
-    } else if (t.op == TexOp::Istypep && (m == ".texref" || m == ".samplerref" || m == ".surfref")) {
-      t.comp = m == ".texref" ? 0 : m == ".samplerref" ? 1 : 2;
-    } else if (m == ".ca" || m == ".cg" || m == ".cs" || m == ".cv" || m == ".wb" || m == ".wt") {
+    } else if (m == Mod::trap || m == Mod::clamp || m == Mod::zero) {
+      t.oob = m == Mod::trap ? SurfOob::Trap : m == Mod::clamp ? SurfOob::Clamp : SurfOob::Zero;
+    } else if (t.op == TexOp::Sured && (m == Mod::add || m == Mod::min || m == Mod::max || m == Mod::and_ || m == Mod::or_)) {
+      t.red = m == Mod::add ? SurfRed::Add : m == Mod::min ? SurfRed::Min : m == Mod::max ? SurfRed::Max : m == Mod::and_ ? SurfRed::And : SurfRed::Or;
+    } else if (t.op == TexOp::Istypep && (m == Mod::texref || m == Mod::samplerref || m == Mod::surfref)) {
+      t.comp = m == Mod::texref ? 0 : m == Mod::samplerref ? 1 : 2;
+    } else if (m == Mod::ca || m == Mod::cg || m == Mod::cs || m == Mod::cv || m == Mod::wb || m == Mod::wt) {
       // cache operations: no effect here
-    } else if (auto q = kQueries.find(m); q != kQueries.end() && (t.op == TexOp::Txq || t.op == TexOp::Suq)) {
+    } else if (const auto* q = find_in(kQueries, m); q && (t.op == TexOp::Txq || t.op == TexOp::Suq)) {
       t.query = q->second;
     } else {
       return unsupported(fmt::format("the modifier {} of {}", m, op));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "program.hpp"
+#include "ptxpp/spec/vocab.hpp"
 
 namespace ptx::emu {
 
@@ -70,9 +71,9 @@ struct TextureDecodeError {
 };
 
 // Fills `t` from the opcode, the modifiers (types included) and the operands; checks the form.
-std::optional<TextureDecodeError> texture_decode(std::string_view op, std::span<const std::string_view> mods,
+std::optional<TextureDecodeError> texture_decode(spec::Opcode op, std::span<const spec::Mod> mods,
                                                  std::span<const TexOperand> operands, TextureInst& t);
-bool is_texture_opcode(std::string_view op);
+bool is_texture_opcode(spec::Opcode op);
 
 // What the instructions need of the warp executing them.
 class TextureWarp {

@@ -2,6 +2,7 @@
 // sign- or zero-extended, the operation runs on wide intermediates, then saturation, the
 // secondary operation and the merge.
 #include "video.hpp"
+#include "vocab_util.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -9,6 +10,9 @@
 #include <fmt/format.h>
 
 namespace ptx::emu {
+
+using spec::Mod;
+using spec::Opcode;
 namespace {
 
 __extension__ typedef __int128 Int128;  // vmad's intermediate is wider than 64 bits
@@ -140,47 +144,59 @@ bool digits(std::string_view s, unsigned max, uint16_t& out) {
 
 }  // namespace
 
-std::optional<std::string> video_decode(std::string_view op, std::span<const std::string_view> mods, VideoInst& v) {
-  static const std::unordered_map<std::string_view, VideoOp> kOps = {
-      {"vadd", VideoOp::Add}, {"vsub", VideoOp::Sub}, {"vabsdiff", VideoOp::Absdiff}, {"vmin", VideoOp::Min}, {"vmax", VideoOp::Max},
-      {"vset", VideoOp::Set}, {"vavrg", VideoOp::Avrg}, {"vshl", VideoOp::Shl}, {"vshr", VideoOp::Shr}, {"vmad", VideoOp::Mad}};
-  std::string_view base = op;
-  v.lanes = 1;
-  if (op.back() == '2' || op.back() == '4') v.lanes = static_cast<unsigned>(op.back() - '0'), base.remove_suffix(1);
-  const auto it = kOps.find(base);
-  if (it == kOps.end()) return fmt::format("the video instruction {}", op);
-  const bool simd_only = it->second == VideoOp::Avrg;
-  const bool scalar_only = it->second == VideoOp::Shl || it->second == VideoOp::Shr || it->second == VideoOp::Mad;
-  if ((simd_only && v.lanes == 1) || (scalar_only && v.lanes > 1)) return fmt::format("the video instruction {}", op);
-  v.op = it->second;
+namespace {
+
+// The operation and its element count (1: the scalar forms; 2 and 4: the SIMD forms).
+struct VideoOpcode {
+  Opcode opcode;
+  VideoOp op;
+  unsigned lanes;
+};
+constexpr VideoOpcode kVideoOpcodes[] = {
+    {Opcode::vadd, VideoOp::Add, 1},      {Opcode::vsub, VideoOp::Sub, 1},       {Opcode::vabsdiff, VideoOp::Absdiff, 1},
+    {Opcode::vmin, VideoOp::Min, 1},      {Opcode::vmax, VideoOp::Max, 1},       {Opcode::vset, VideoOp::Set, 1},
+    {Opcode::vshl, VideoOp::Shl, 1},      {Opcode::vshr, VideoOp::Shr, 1},       {Opcode::vmad, VideoOp::Mad, 1},
+    {Opcode::vadd2, VideoOp::Add, 2},     {Opcode::vsub2, VideoOp::Sub, 2},      {Opcode::vavrg2, VideoOp::Avrg, 2},
+    {Opcode::vabsdiff2, VideoOp::Absdiff, 2}, {Opcode::vmin2, VideoOp::Min, 2},  {Opcode::vmax2, VideoOp::Max, 2},
+    {Opcode::vset2, VideoOp::Set, 2},     {Opcode::vadd4, VideoOp::Add, 4},      {Opcode::vsub4, VideoOp::Sub, 4},
+    {Opcode::vavrg4, VideoOp::Avrg, 4},   {Opcode::vabsdiff4, VideoOp::Absdiff, 4}, {Opcode::vmin4, VideoOp::Min, 4},
+    {Opcode::vmax4, VideoOp::Max, 4},     {Opcode::vset4, VideoOp::Set, 4}};
+
+}  // namespace
+
+std::optional<std::string> video_decode(Opcode op, std::span<const Mod> mods, VideoInst& v) {
+  const auto* it = std::find_if(std::begin(kVideoOpcodes), std::end(kVideoOpcodes), [op](const VideoOpcode& o) { return o.opcode == op; });
+  if (it == std::end(kVideoOpcodes)) return fmt::format("the video instruction {}", op);
+  v.lanes = it->lanes;
+  v.op = it->op;
   if (v.lanes > 1) {  // defaults: a's low elements, b's, every result element
     v.asel = v.lanes == 2 ? 0x10 : 0x3210;
     v.bsel = v.lanes == 2 ? 0x32 : 0x7654;
     v.dsel = v.lanes == 2 ? 0x3 : 0xF;
   }
-  static const std::unordered_map<std::string_view, VideoCmp> kCmps = {{".eq", VideoCmp::Eq}, {".ne", VideoCmp::Ne}, {".lt", VideoCmp::Lt},
-                                                                       {".le", VideoCmp::Le}, {".gt", VideoCmp::Gt}, {".ge", VideoCmp::Ge}};
+  static constexpr std::pair<Mod, VideoCmp> kCmps[] = {{Mod::eq, VideoCmp::Eq}, {Mod::ne, VideoCmp::Ne}, {Mod::lt, VideoCmp::Lt},
+                                                        {Mod::le, VideoCmp::Le}, {Mod::gt, VideoCmp::Gt}, {Mod::ge, VideoCmp::Ge}};
   int types = 0;
   const bool has_d_type = v.op != VideoOp::Set;
-  for (std::string_view m : mods) {
-    if (m == ".u32" || m == ".s32") {
-      const bool s = m == ".s32";
+  for (Mod m : mods) {
+    if (m == Mod::u32 || m == Mod::s32) {
+      const bool s = m == Mod::s32;
       const int slot = has_d_type ? types : types + 1;  // vset has no destination type: d is .u32
       (slot == 0 ? v.d_signed : slot == 1 ? v.a_signed : v.b_signed) = s;
       ++types;
-    } else if (m == ".sat") {
+    } else if (m == Mod::sat) {
       v.sat = true;
-    } else if ((m == ".clamp" || m == ".wrap") && (v.op == VideoOp::Shl || v.op == VideoOp::Shr)) {
-      v.clamp_shift = m == ".clamp";
-    } else if ((m == ".shr7" || m == ".shr15") && v.op == VideoOp::Mad) {
-      v.scale = m == ".shr7" ? 7 : 15;
-    } else if (m == ".po" && v.op == VideoOp::Mad) {
+    } else if ((m == Mod::clamp || m == Mod::wrap) && (v.op == VideoOp::Shl || v.op == VideoOp::Shr)) {
+      v.clamp_shift = m == Mod::clamp;
+    } else if ((m == Mod::shr7 || m == Mod::shr15) && v.op == VideoOp::Mad) {
+      v.scale = m == Mod::shr7 ? 7 : 15;
+    } else if (m == Mod::po && v.op == VideoOp::Mad) {
       v.plus_one = true;
-    } else if (m == ".add") {
+    } else if (m == Mod::add) {
       v.second = VideoSecond::Add;
-    } else if ((m == ".min" || m == ".max") && v.lanes == 1) {
-      v.second = m == ".min" ? VideoSecond::Min : VideoSecond::Max;
-    } else if (auto c = kCmps.find(m); c != kCmps.end() && v.op == VideoOp::Set) {
+    } else if ((m == Mod::min || m == Mod::max) && v.lanes == 1) {
+      v.second = m == Mod::min ? VideoSecond::Min : VideoSecond::Max;
+    } else if (const auto* c = find_in(kCmps, m); c && v.op == VideoOp::Set) {
       v.cmp = c->second;
     } else {
       return fmt::format("the modifier {} of {}", m, op);

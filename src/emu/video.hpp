@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "ptxpp/spec/vocab.hpp"
+
 namespace ptx::emu {
 
 enum class VideoOp : uint8_t { Add, Sub, Absdiff, Min, Max, Avrg, Set, Shl, Shr, Mad };
@@ -34,7 +36,7 @@ struct VideoInst {
 
 // Parses the modifiers of `op` (vadd, ..., vset4) into `v`; an error message for what is not a
 // video instruction the emulator knows.
-std::optional<std::string> video_decode(std::string_view op, std::span<const std::string_view> mods, VideoInst& v);
+std::optional<std::string> video_decode(spec::Opcode op, std::span<const spec::Mod> mods, VideoInst& v);
 // Parses an operand's selector (the part after the register name: "h10", "b3210", "b1"); false
 // if it is not one for that operand of this instruction. `dest`: the d operand (mask or dsel).
 bool video_selector(VideoInst& v, std::string_view sel, int operand);

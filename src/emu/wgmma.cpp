@@ -14,6 +14,7 @@
 // its non-zero half in the layout of a dense A, expanded with the sp-meta operand of the lanes
 // sp-sel names (sparse_matrix.cpp, the figures of mma.sp); B is a dense K x N.
 #include "wgmma.hpp"
+#include "vocab_util.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -29,6 +30,9 @@
 #include "sparse_matrix.hpp"
 
 namespace ptx::emu {
+
+using spec::Mod;
+using spec::Opcode;
 
 namespace {
 
@@ -51,7 +55,7 @@ bool valid_n(unsigned n, bool integer) {
 
 }  // namespace
 
-std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const Mod> mods, std::span<const Opnd> ops,
                                              const Program& p) {
   auto bad = [](std::string what) { return WgmmaDecodeError{false, std::move(what)}; };
   auto unsupported = [](std::string what) { return WgmmaDecodeError{true, std::move(what)}; };
@@ -59,14 +63,14 @@ std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const std::stri
   std::vector<Ty> types;  // .dtype .atype .btype, in order
   unsigned m = 0, n = 0, k = 0;
   bool shape = false, satfinite = false, and_op = false, popc = false, sparse = false;
-  for (std::string_view mo : mods) {
-    if (mo == ".mma_async") kind = Kind::Mma;
-    else if (mo == ".fence" || mo == ".commit_group" || mo == ".wait_group") kind = Kind::Sync;
-    else if (mo == ".sp") sparse = true;
-    else if (mo == ".sync" || mo == ".aligned") continue;
-    else if (mo == ".satfinite") satfinite = true;
-    else if (mo == ".and") and_op = true;
-    else if (mo == ".popc") popc = true;
+  for (Mod mo : mods) {
+    if (mo == Mod::mma_async) kind = Kind::Mma;
+    else if (mo == Mod::fence || mo == Mod::commit_group || mo == Mod::wait_group) kind = Kind::Sync;
+    else if (mo == Mod::sp) sparse = true;
+    else if (mo == Mod::sync || mo == Mod::aligned) continue;
+    else if (mo == Mod::satfinite) satfinite = true;
+    else if (mo == Mod::and_) and_op = true;
+    else if (mo == Mod::popc) popc = true;
     else if (auto t = matrix_element_type(mo)) types.push_back(*t);
     else if (parse_matrix_shape(mo, m, n, k)) shape = true;
     else return unsupported(fmt::format("the modifier {} of wgmma", mo));

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "program.hpp"
+#include "ptxpp/spec/vocab.hpp"
 
 namespace ptx::emu {
 
@@ -23,7 +24,7 @@ struct WgmmaDecodeError {
 // modifiers and decoded operands of a `wgmma` instruction; checks shape, types and
 // operands against the ISA manual. `p` is the program being decoded (register types,
 // vector operands).
-std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<WgmmaDecodeError> wgmma_decode(DInst& d, std::span<const spec::Mod> mods, std::span<const Opnd> ops,
                                              const Program& p);
 
 // What wgmma.mma_async needs of the warp executing it.

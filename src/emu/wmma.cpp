@@ -26,6 +26,7 @@
 // reading or writing the elements its registers hold (as ldmatrix/stmatrix do), through the
 // emulator's checks.
 #include "wmma.hpp"
+#include "vocab_util.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -42,6 +43,9 @@
 #include "matrix_modifiers.hpp"
 
 namespace ptx::emu {
+
+using spec::Mod;
+using spec::Opcode;
 
 namespace {
 
@@ -140,7 +144,7 @@ const char* wmma_name(const DInst& in) {
   return "wmma.mma";
 }
 
-std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const Mod> mods, std::span<const Opnd> ops,
                                            const Program& p) {
   auto bad = [](std::string what) { return WmmaDecodeError{false, std::move(what)}; };
   enum class Kind { None, Load, Store, Mma } kind = Kind::None;
@@ -151,23 +155,23 @@ std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const std::string
   bool shape = false, satfinite = false, popc = false, and_op = false, xor_op = false;
   uint32_t rnd = 0;
   Space space = Space::Generic;
-  for (std::string_view mo : mods) {
-    if (mo == ".load") kind = Kind::Load;
-    else if (mo == ".store") kind = Kind::Store;
-    else if (mo == ".mma") kind = Kind::Mma;
-    else if (mo == ".a" || mo == ".b" || mo == ".c" || mo == ".d") matrix = mo[1];
-    else if (mo == ".sync" || mo == ".aligned") continue;
-    else if (mo == ".row" || mo == ".col") col.push_back(mo == ".col");
-    else if (mo == ".global") space = Space::Global;
-    else if (mo == ".shared" || mo == ".shared::cta") space = Space::Shared;
-    else if (mo == ".satfinite") satfinite = true;
-    else if (mo == ".popc") popc = true;
-    else if (mo == ".and") and_op = true;
-    else if (mo == ".xor") xor_op = true;
-    else if (mo == ".rn") rnd = kRn;
-    else if (mo == ".rz") rnd = kRz;
-    else if (mo == ".rm") rnd = kRm;
-    else if (mo == ".rp") rnd = kRp;
+  for (Mod mo : mods) {
+    if (mo == Mod::load) kind = Kind::Load;
+    else if (mo == Mod::store) kind = Kind::Store;
+    else if (mo == Mod::mma) kind = Kind::Mma;
+    else if (mo == Mod::a || mo == Mod::b || mo == Mod::c || mo == Mod::d) matrix = mo == Mod::a ? 'a' : mo == Mod::b ? 'b' : mo == Mod::c ? 'c' : 'd';
+    else if (mo == Mod::sync || mo == Mod::aligned) continue;
+    else if (mo == Mod::row || mo == Mod::col) col.push_back(mo == Mod::col);
+    else if (mo == Mod::global) space = Space::Global;
+    else if (mo == Mod::shared || mo == Mod::shared_cta) space = Space::Shared;
+    else if (mo == Mod::satfinite) satfinite = true;
+    else if (mo == Mod::popc) popc = true;
+    else if (mo == Mod::and_) and_op = true;
+    else if (mo == Mod::xor_) xor_op = true;
+    else if (mo == Mod::rn) rnd = kRn;
+    else if (mo == Mod::rz) rnd = kRz;
+    else if (mo == Mod::rm) rnd = kRm;
+    else if (mo == Mod::rp) rnd = kRp;
     else if (auto t = matrix_element_type(mo)) types.push_back(*t);
     else if (parse_matrix_shape(mo, s.m, s.n, s.k)) shape = true;
     else return bad(fmt::format("the modifier {} of wmma is not one of the ISA's", mo));

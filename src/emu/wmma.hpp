@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "program.hpp"
+#include "ptxpp/spec/vocab.hpp"
 
 namespace ptx::emu {
 
@@ -26,7 +27,7 @@ struct WmmaDecodeError {
 
 // Fills `d` (op Wmma) from the modifiers and decoded operands of a `wmma` instruction;
 // checks shape, types, layouts and each fragment's register count against the ISA.
-std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const std::string_view> mods, std::span<const Opnd> ops,
+std::optional<WmmaDecodeError> wmma_decode(DInst& d, std::span<const spec::Mod> mods, std::span<const Opnd> ops,
                                            const Program& p);
 
 // What a wmma instruction needs of the warp executing it (all 32 lanes).

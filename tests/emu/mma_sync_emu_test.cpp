@@ -808,7 +808,7 @@ TEST(MmaSyncErrors, MalformedFormsAreReportedUnvalidated) {
        "needs .popc and one of .xor/.and"},
       {"mma.sync.aligned.m16n8k12.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, "
        "{%f4, %f5, %f6, %f7};",
-       "not a shape and type combination"},
+       "the ISA has no modifier .m16n8k12"},  // a shape no form has: not in the vocabulary
       {"mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, "
        "{%f4, %f5, %f6, %f7}, %r8, 2;",
        "the sparsity selector f must be an immediate below 2"},

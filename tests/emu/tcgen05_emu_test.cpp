@@ -1541,7 +1541,7 @@ TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
       {"\ttcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block16 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "not a scale vector size"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "needs a scale vector size"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X.block32 [%t0], %rd1, %rd2, %r1, [%t1], [%t2], %p1;\n", "one scale vector size"},
-      {"\ttcgen05.mma.cta_group::1.kind::mxf6 [%t0], %rd1, %rd2, %r1, %p1;\n", "not a kind of tcgen05.mma"},
+      {"\ttcgen05.mma.cta_group::1.kind::mxf6 [%t0], %rd1, %rd2, %r1, %p1;\n", "the ISA has no modifier .kind::mxf6"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, [%t1], %p1;\n", "it takes 7"},
       {"\ttcgen05.mma.cta_group::1.kind::mxf4.block_scale [%t0], %rd1, %rd2, %r1, %r2, [%t2], %p1;\n", "scale-A-tmem of tcgen05.mma must be"},
       {"\ttcgen05.mma.cta_group::1.kind::f8f6f4 [%t0], %rd1, %rd2, %r1, %p1, 3;\n", "scale-input-d is only for"},
