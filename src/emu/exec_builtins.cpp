@@ -8,6 +8,62 @@
 
 namespace ptx::emu::engine {
 
+// vprintf's text: `fmt_text` with the arguments at `ap` (packed, each aligned to its size).
+std::string Runner::vprintf(Warp& w, int lane, const std::string& fmt_text, uint64_t ap) {
+  auto next = [&](unsigned size) {
+    ap = (ap + size - 1) / size * size;
+    uint64_t v = 0;
+    std::memcpy(&v, resolve(w, lane, Space::Generic, ap, size, false), size);
+    ap += size;
+    return v;
+  };
+  std::string out;
+  for (size_t i = 0; i < fmt_text.size(); ++i) {
+    if (fmt_text[i] != '%') {
+      out += fmt_text[i];
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < fmt_text.size() && std::strchr("-+ #0123456789.", fmt_text[j])) ++j;
+    std::string length;
+    while (j < fmt_text.size() && std::strchr("hlLzjt", fmt_text[j])) length += fmt_text[j++];
+    if (j >= fmt_text.size()) break;
+    const char conv = fmt_text[j];
+    const std::string spec = fmt_text.substr(i, j - i - length.size());
+    char buf[512];
+    const bool wide = length == "l" || length == "ll" || length == "z" || length == "j" || length == "t";
+    switch (conv) {
+      case '%': out += '%'; break;
+      case 'd': case 'i': {
+        const int64_t v = wide ? static_cast<int64_t>(next(8)) : static_cast<int32_t>(next(4));
+        std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), static_cast<long long>(v));
+        out += buf;
+        break;
+      }
+      case 'u': case 'x': case 'X': case 'o': case 'c': {
+        const uint64_t v = wide ? next(8) : next(4);
+        std::snprintf(buf, sizeof buf, (spec + (conv == 'c' ? "c" : std::string("ll") + conv)).c_str(),
+                      conv == 'c' ? static_cast<int>(v) : static_cast<unsigned long long>(v));
+        out += buf;
+        break;
+      }
+      case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+        std::snprintf(buf, sizeof buf, (spec + conv).c_str(), std::bit_cast<double>(next(8)));
+        out += buf;
+        break;
+      }
+      case 's': out += c_string(w, lane, next(8)); break;
+      case 'p':
+        std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(next(8)));
+        out += buf;
+        break;
+      default: out += fmt_text.substr(i, j - i + 1);
+    }
+    i = j;
+  }
+  return out;
+}
+
 void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
   const Opnd& params = in.ops[2];
   const uint32_t nparams = params.kind == Opnd::Vec ? params.count : 0;
@@ -24,59 +80,7 @@ void Runner::builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in) {
   uint64_t result = 0;
   switch (f.builtin) {
     case FuncInfo::Builtin::Vprintf: {  // vprintf(format, args): the arguments packed, each aligned to its size
-      const std::string fmt_text = c_string(w, lane, arg(0));
-      uint64_t ap = arg(1);
-      auto next = [&](unsigned size) {
-        ap = (ap + size - 1) / size * size;
-        uint64_t v = 0;
-        std::memcpy(&v, resolve(w, lane, Space::Generic, ap, size, false), size);
-        ap += size;
-        return v;
-      };
-      std::string out;
-      for (size_t i = 0; i < fmt_text.size(); ++i) {
-        if (fmt_text[i] != '%') {
-          out += fmt_text[i];
-          continue;
-        }
-        size_t j = i + 1;
-        while (j < fmt_text.size() && std::strchr("-+ #0123456789.", fmt_text[j])) ++j;
-        std::string length;
-        while (j < fmt_text.size() && std::strchr("hlLzjt", fmt_text[j])) length += fmt_text[j++];
-        if (j >= fmt_text.size()) break;
-        const char conv = fmt_text[j];
-        const std::string spec = fmt_text.substr(i, j - i - length.size());
-        char buf[512];
-        const bool wide = length == "l" || length == "ll" || length == "z" || length == "j" || length == "t";
-        switch (conv) {
-          case '%': out += '%'; break;
-          case 'd': case 'i': {
-            const int64_t v = wide ? static_cast<int64_t>(next(8)) : static_cast<int32_t>(next(4));
-            std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), static_cast<long long>(v));
-            out += buf;
-            break;
-          }
-          case 'u': case 'x': case 'X': case 'o': case 'c': {
-            const uint64_t v = wide ? next(8) : next(4);
-            std::snprintf(buf, sizeof buf, (spec + (conv == 'c' ? "c" : std::string("ll") + conv)).c_str(),
-                          conv == 'c' ? static_cast<int>(v) : static_cast<unsigned long long>(v));
-            out += buf;
-            break;
-          }
-          case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
-            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), std::bit_cast<double>(next(8)));
-            out += buf;
-            break;
-          }
-          case 's': out += c_string(w, lane, next(8)); break;
-          case 'p':
-            std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(next(8)));
-            out += buf;
-            break;
-          default: out += fmt_text.substr(i, j - i + 1);
-        }
-        i = j;
-      }
+      const std::string out = vprintf(w, lane, c_string(w, lane, arg(0)), arg(1));
       static std::mutex print_mu;
       std::lock_guard lock(print_mu);
       std::ostream& os = opt_.printf_output ? *opt_.printf_output : std::cout;

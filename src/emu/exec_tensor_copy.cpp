@@ -9,6 +9,39 @@
 
 namespace ptx::emu::engine {
 
+// The tensor map of cp.async.bulk.tensor lane l, checked against the copy (its kind, rank,
+// coordinates) and what the emulator supports.
+TensorMapDesc Runner::copy_tensor_map(Warp& w, int l, const DInst& in) {
+  const Opnd* o = in.ops;
+  // the tensor map: a kernel parameter (by name, or its address from mov/cvta.param), or in global memory
+  const uint64_t ta = value(w, o[1], l);
+  const uint8_t* tm = nullptr;
+  if ((o[1].kind == Opnd::Imm && o[1].symbol && o[1].space == Space::Param) || ta < params_.size()) {
+    if (!fits(ta, kTensorMapBytes, params_.size())) fail(w, l, fmt::format("the tensor map at param+{}: out of bounds", ta));
+    tm = params_.data() + ta;
+  } else {
+    tm = resolve(w, l, Space::Generic, ta, kTensorMapBytes, false);
+  }
+  if (opt_.check_memory && ta % 64 != 0) fail(w, l, fmt::format("the tensor map at {:#x} is not 64-byte aligned", ta));
+  const auto desc = decode(tm);
+  if (!desc) fail(w, l, "the tensor map is not one the CPU device encoded (ptx::make_tensor_map on the CPU device, or emu::encode)");
+  const TensorMapDesc& d = *desc;
+  const bool im2col = in.im2col == 1;
+  const bool four_rows = in.im2col == 3;  // .tile::gather4 / .tile::scatter4
+  if (four_rows && (d.rank != 2 || d.box[1] != 1 || d.element_strides[0] > 1))
+    fail(w, l, fmt::format(".tile::{} needs a 2D tiled tensor map with box[1] = 1 and element stride 1 (rank {}, box[1] = {})",
+                           in.sub == 0 ? "gather4" : "scatter4", d.rank, d.box[1]));
+  if (im2col != (d.kind == TensorMapKind::Im2col))
+    fail(w, l, im2col ? "an .im2col copy with a tiled tensor map (make it with TensorMapSpec::Mode::im2col)"
+                      : "a .tile copy with an im2col tensor map");
+  if (im2col && d.rank < 3) fail(w, l, fmt::format("an im2col tensor map of rank {} (3 to 5)", d.rank));
+  if (d.rank != in.vec) fail(w, l, fmt::format("a {}d tensor copy with a tensor map of rank {}", in.vec, d.rank));
+  if (o[2].count != (four_rows ? 5u : d.rank)) fail(w, l, fmt::format("{} coordinates for a tensor map of rank {}", o[2].count, d.rank));
+  if (d.interleave != 0) fail(w, l, "interleaved tensor maps are not supported by the emulator");
+  if (d.swizzle > 3) fail(w, l, fmt::format("swizzle mode {} is not supported by the emulator", d.swizzle));
+  return d;
+}
+
 // cp.async.bulk.tensor in tile mode: loads (to this CTA's or, multicast, several CTAs'
 // shared memory, then complete_tx on each one's mbarrier), stores and reductions (from
 // this CTA's shared memory). The copy happens when issued. The box is dense in shared
@@ -20,32 +53,9 @@ void Runner::tensor_copy(Warp& w, const DInst& in, uint32_t exec) {
     const int l = std::countr_zero(m);
     if (in.im2col == 2 || (in.im2col == 1 && in.sub != 0))
       fail(w, l, "cp.async.bulk.tensor in this im2col mode (.im2col::w, .im2col_no_offs, im2col stores) is not supported by the emulator");
-    // the tensor map: a kernel parameter (by name, or its address from mov/cvta.param), or in global memory
-    const uint64_t ta = value(w, o[1], l);
-    const uint8_t* tm = nullptr;
-    if ((o[1].kind == Opnd::Imm && o[1].symbol && o[1].space == Space::Param) || ta < params_.size()) {
-      if (!fits(ta, kTensorMapBytes, params_.size())) fail(w, l, fmt::format("the tensor map at param+{}: out of bounds", ta));
-      tm = params_.data() + ta;
-    } else {
-      tm = resolve(w, l, Space::Generic, ta, kTensorMapBytes, false);
-    }
-    if (opt_.check_memory && ta % 64 != 0) fail(w, l, fmt::format("the tensor map at {:#x} is not 64-byte aligned", ta));
-    const auto desc = decode(tm);
-    if (!desc) fail(w, l, "the tensor map is not one the CPU device encoded (ptx::make_tensor_map on the CPU device, or emu::encode)");
-    const TensorMapDesc& d = *desc;
+    const TensorMapDesc d = copy_tensor_map(w, l, in);
     const bool im2col = in.im2col == 1;
     const bool four_rows = in.im2col == 3;  // .tile::gather4 / .tile::scatter4
-    if (four_rows && (d.rank != 2 || d.box[1] != 1 || d.element_strides[0] > 1))
-      fail(w, l, fmt::format(".tile::{} needs a 2D tiled tensor map with box[1] = 1 and element stride 1 (rank {}, box[1] = {})",
-                             in.sub == 0 ? "gather4" : "scatter4", d.rank, d.box[1]));
-    if (im2col != (d.kind == TensorMapKind::Im2col))
-      fail(w, l, im2col ? "an .im2col copy with a tiled tensor map (make it with TensorMapSpec::Mode::im2col)"
-                        : "a .tile copy with an im2col tensor map");
-    if (im2col && d.rank < 3) fail(w, l, fmt::format("an im2col tensor map of rank {} (3 to 5)", d.rank));
-    if (d.rank != in.vec) fail(w, l, fmt::format("a {}d tensor copy with a tensor map of rank {}", in.vec, d.rank));
-    if (o[2].count != (four_rows ? 5u : d.rank)) fail(w, l, fmt::format("{} coordinates for a tensor map of rank {}", o[2].count, d.rank));
-    if (d.interleave != 0) fail(w, l, "interleaved tensor maps are not supported by the emulator");
-    if (d.swizzle > 3) fail(w, l, fmt::format("swizzle mode {} is not supported by the emulator", d.swizzle));
     const uint32_t es = tensor_map_element_bytes(d.dtype);
     int64_t coord[5] = {}, rows[4] = {};
     uint64_t ext[5] = {1, 1, 1, 1, 1}, estride[5] = {1, 1, 1, 1, 1};

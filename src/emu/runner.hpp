@@ -35,6 +35,7 @@
 #include "launch_watch.hpp"
 #include "program.hpp"
 #include "ptxpp/emu/emulator.hpp"
+#include "ptxpp/emu/tensor_map.hpp"
 #include "tcgen05.hpp"
 #include "typed_arith.hpp"
 
@@ -324,6 +325,7 @@ class Runner {
   void cp_async(Warp& w, const DInst& in, uint32_t exec);
   void bulk_reduce(Warp& w, int lane, const DInst& in);
   void tensor_copy(Warp& w, const DInst& in, uint32_t exec);
+  TensorMapDesc copy_tensor_map(Warp& w, int l, const DInst& in);
   void tensormap_op(Warp& w, const DInst& in, uint32_t exec);
   // ---- exec_sync.cpp, exec_atomics.cpp (sync.isa) ---------------------------------------------
   void bar(Warp& w, const DInst& in, uint32_t exec, uint32_t active, uint32_t& advance);
@@ -363,6 +365,7 @@ class Runner {
   void load_elems(Warp& w, int l, bool in_regs, uint32_t at, uint32_t sp, CallElems e, uint64_t* out);
   void store_elems(Warp& w, int l, bool in_regs, uint32_t at, uint32_t sp, CallElems e, const uint64_t* in);
   void builtin(Warp& w, int lane, const FuncInfo& f, const DInst& in);
+  std::string vprintf(Warp& w, int lane, const std::string& fmt_text, uint64_t ap);
   // ---- exec_stack.cpp (stack.isa) -----------------------------------------------------------
   void stack(Warp& w, const DInst& in, uint32_t exec);
   // ---- exec_warp_mma.cpp (warp-mma.isa, wgmma.isa) --------------------------------------------
