@@ -252,6 +252,9 @@ for t in ("u16", "b16", "s8", "pred", "b32"):
       f".visible .entry k(.param .u64 fp) {{ .reg .{t} a; .reg .u64 %fp; ld.param.u64 %fp, [fp];\n"
       f"  P: .callprototype _ (.reg .{t} x);\n  call %fp, (a), P; ret; }}")
     m("decl", f"proto-reg-{t}-unused", f".visible .entry k() {{ P: .callprototype _ (.reg .{t} x); ret; }}")
+m("decl", "func-reg-u16-called-abi-off",  # several return values turn the ABI off ("disabling ABI")
+  ".func (.reg .b32 q, .reg .b32 r) two() { ret; }\n.func f(.reg .u16 x) { ret; }\n"
+  ".visible .entry k() { .reg .u16 a; call f, (a); ret; }")
 m("decl", "proto-param-array", ".visible .entry k() { P: .callprototype _ (.param .b32 x[4]); ret; }")
 m("decl", "proto-reg-array", ".visible .entry k() { P: .callprototype _ (.reg .b32 x[4]); ret; }")
 m("decl", "proto-param-pred", ".visible .entry k() { P: .callprototype _ (.param .pred x); ret; }")

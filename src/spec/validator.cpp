@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "call_abi.hpp"
 #include "decl_checks.hpp"
 #include "form_match.hpp"
 #include "quoted.hpp"
@@ -85,6 +86,7 @@ class Checker {
     header();
     module_symbols();
     detail::check_declarations(m_, scopes_, out_);
+    detail::check_call_abi(m_, scopes_, out_);
     check_directives();
     for (const Stmt& s : m_.root().stmts)
       if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) function(s.index);
