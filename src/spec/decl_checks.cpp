@@ -185,6 +185,12 @@ class DeclChecker {
     for (const Declarator& dc : m_.declarators_of(d)) {
       if (dc.init && info.linkage == ".extern")  // ptxas: "No initial value is allowed for external symbol"
         error(d.loc, quoted(m_.text(dc.name)) + " is .extern: it cannot have an initializer");
+      else if (dc.init && (info.space == StateSpace::Reg || info.space == StateSpace::Local || info.space == StateSpace::Shared))
+        // ptxas: "No initial value is allowed for 'a' in this state space"
+        error(d.loc, quoted(m_.text(dc.name)) + " is in " + std::string(to_string(info.space)) +
+                         ": only .global and .const variables can have an initializer");
+      if (info.space == StateSpace::Reg && dc.dims.count)  // ptxas: "Variable 'a' cannot be allocated into a register"
+        error(d.loc, "register " + quoted(m_.text(dc.name)) + " cannot be an array: declare a %r<N> range or a .local array");
       complete_array(d, dc, info, place);
       register_count(d, dc);
     }
@@ -237,12 +243,15 @@ class DeclChecker {
     error(d.loc, quoted(m_.text(dc.name)) + " is an incomplete array: give its size or an initializer, or declare it .extern");
   }
 
-  // `%r<N>`: N below 2^32 (ptxas: "Constant overflow").
+  // `%r<N>`: N an integer literal (ptxas: `%r<2 * 4>` is a syntax error), below 2^32 ("Constant overflow").
   void register_count(const Decl& d, const Declarator& dc) {
     if (!dc.range) return;
     const Expr& list = m_.expr(dc.range);
     if (list.b != 1) return;
-    const auto n = eval_int(m_, ExprId{m_.items[list.a].node});
+    const ExprId count{m_.items[list.a].node};
+    if (m_.expr(count).kind != ExprKind::Int)
+      return error(d.loc, "register count of " + quoted(m_.text(dc.name)) + " must be an integer literal");
+    const auto n = eval_int(m_, count);
     if (n && *n >= 0 && static_cast<uint64_t>(*n) >= kMaxRegisters)
       error(d.loc, "register count " + std::to_string(*n) + " of " + quoted(m_.text(dc.name)) + " must be below 2^32");
   }

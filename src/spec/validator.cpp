@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "call_abi.hpp"
 #include "decl_checks.hpp"
 #include "form_match.hpp"
 #include "quoted.hpp"
@@ -85,6 +86,7 @@ class Checker {
     header();
     module_symbols();
     detail::check_declarations(m_, scopes_, out_);
+    detail::check_call_abi(m_, scopes_, out_);
     check_directives();
     for (const Stmt& s : m_.root().stmts)
       if (s.kind == StmtKind::Function && m_.functions[s.index].has_body()) function(s.index);
@@ -884,7 +886,11 @@ class Checker {
       case ExprKind::Float: return true;
       case ExprKind::Name: return m_.text(Symbol{e.a}) == "WARP_SZ";  // PTX's one predefined constant
       case ExprKind::Unary: return is_immediate(m_.expr(ExprId{e.a}));
-      case ExprKind::Binary: return is_immediate(m_.expr(ExprId{e.a})) && is_immediate(m_.expr(ExprId{e.b}));
+      case ExprKind::Binary:  // ptxas 13: a float literal is no operand of an operator (`0f3F800000 + 1` is a syntax error)
+        return is_immediate(m_.expr(ExprId{e.a})) && is_immediate(m_.expr(ExprId{e.b})) &&
+               !has_float(m_.expr(ExprId{e.a})) && !has_float(m_.expr(ExprId{e.b}));
+      case ExprKind::Ternary:
+        return is_immediate(m_.expr(ExprId{e.a})) && is_immediate(m_.expr(ExprId{e.b})) && is_immediate(m_.expr(ExprId{e.aux}));
       case ExprKind::List:
         return static_cast<Delim>(e.sub) == Delim::Paren && e.b == 1 && is_immediate(m_.expr(ExprId{m_.items[e.a].node}));
       default: return false;
@@ -894,8 +900,26 @@ class Checker {
     if (e.kind == ExprKind::Float) return true;
     if (e.kind == ExprKind::Unary) return has_float(m_.expr(ExprId{e.a}));
     if (e.kind == ExprKind::Binary) return has_float(m_.expr(ExprId{e.a})) || has_float(m_.expr(ExprId{e.b}));
+    if (e.kind == ExprKind::Ternary) return has_float(m_.expr(ExprId{e.b})) || has_float(m_.expr(ExprId{e.aux}));
     if (e.kind == ExprKind::List && e.b == 1) return has_float(m_.expr(ExprId{m_.items[e.a].node}));
     return false;
+  }
+
+  bool divides_by_zero(const Expr& e) const {
+    switch (e.kind) {
+      case ExprKind::Unary: return divides_by_zero(m_.expr(ExprId{e.a}));
+      case ExprKind::Binary: {
+        const Op op = static_cast<Op>(e.sub);
+        const auto right = eval_int(m_, ExprId{e.b});
+        return ((op == Op::Div || op == Op::Rem) && right && *right == 0) || divides_by_zero(m_.expr(ExprId{e.a})) ||
+               divides_by_zero(m_.expr(ExprId{e.b}));
+      }
+      case ExprKind::Ternary:
+        return divides_by_zero(m_.expr(ExprId{e.a})) || divides_by_zero(m_.expr(ExprId{e.b})) ||
+               divides_by_zero(m_.expr(ExprId{e.aux}));
+      case ExprKind::List: return e.b == 1 && divides_by_zero(m_.expr(ExprId{m_.items[e.a].node}));
+      default: return false;
+    }
   }
 
   bool kind_fits(const Kind& k, ExprId id, Why& why) {
@@ -921,6 +945,10 @@ class Checker {
       case KindTag::Imm: {
         if (!is_immediate(e)) {
           why.set([&] { return std::string("expected an immediate"); });
+          return false;
+        }
+        if (divides_by_zero(e)) {  // ptxas 13: "Constant expression has division by zero"
+          why.set([&] { return std::string("the constant expression divides by zero"); });
           return false;
         }
         const std::string_view t = k.type.present() ? resolve(k.type) : ".u32";

@@ -152,3 +152,60 @@ TEST(ValidatorDecl, RegisterCountsAreBelow2To32) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ValidatorDecl, RegistersAreNeitherArraysNorInitialized) {
+  expect_rejected({
+      {kHead + ".visible .entry k() { .reg .b32 a[4]; ret; }\n", 4, 23, "register 'a' cannot be an array"},
+      {kHead + ".visible .entry k() { .reg .b32 a[2][2]; ret; }\n", 4, 23, "register 'a' cannot be an array"},
+      {kHead + ".func f(.reg .b32 x[4]) { ret; }\n" + kEntry, 4, 9, "register 'x' cannot be an array"},
+      {kHead + ".visible .entry k() { .reg .b32 a = 1; ret; }\n", 4, 23, "'a' is in .reg: only .global and .const"},
+      {kHead + ".visible .entry k() { .shared .u32 a = 1; ret; }\n", 4, 23, "'a' is in .shared: only .global and .const"},
+      {kHead + ".visible .entry k() { .local .u32 a = 1; ret; }\n", 4, 23, "'a' is in .local: only .global and .const"},
+  });
+  expect_accepted({
+      kHead + ".global .u32 a[2] = {1, 2};\n.const .u32 c = 3;\n.visible .entry k() { .local .u32 l[4]; ret; }\n",
+      kHead + ".visible .entry k() { P: .callprototype _ (.reg .b32 x[4]); ret; }\n",  // ptxas 13 takes it in a prototype
+  });
+}
+
+TEST(ValidatorDecl, RegisterCountIsAnIntegerLiteral) {
+  expect_rejected({{kHead + ".visible .entry k() { .reg .b32 %r<2 * 4>; ret; }\n", 4, 23,
+                    "register count of '%r' must be an integer literal"}});
+  expect_accepted({kHead + ".visible .entry k() { .reg .b32 %r<8>; ret; }\n"});
+}
+
+// ptxas 13: "In ABI compilation, passing predicate, 8-bit and 16-bit parameters to device functions is not supported"
+TEST(ValidatorDecl, CallsTakeNoPredicateOr8Or16BitIntegerParameters) {
+  std::vector<Case> rejected;
+  for (const char* t : {".u8", ".s8", ".u16", ".s16", ".pred"}) {
+    const std::string type = t;
+    rejected.push_back({kHead + ".func f(.reg " + type + " x) { ret; }\n.visible .entry k() { .reg " + type +
+                            " a; call f, (a); ret; }\n",
+                        5, 32 + static_cast<uint32_t>(type.size()), "call of 'f', which takes a " + type + " parameter"});
+    rejected.push_back({kHead + ".func (.reg " + type + " y) f() { ret; }\n.visible .entry k() { .reg " + type +
+                            " a; call (a), f, (); ret; }\n",
+                        5, 32 + static_cast<uint32_t>(type.size()), "call of 'f', which returns a " + type + " parameter"});
+  }
+  rejected.push_back({kHead + ".func f(.param .u16 x) { ret; }\n.visible .entry k() { .param .u16 a; call f, (a); ret; }\n",
+                      5, 38, "call of 'f', which takes a .u16 parameter"});
+  rejected.push_back({kHead + ".visible .entry k(.param .u64 fp) { .reg .u16 a; .reg .u64 %fp; ld.param.u64 %fp, [fp];\n"
+                              "P: .callprototype _ (.reg .u16 x);\ncall %fp, (a), P; ret; }\n",
+                      6, 1, "call of prototype 'P', which takes a .u16 parameter"});
+  expect_rejected(rejected);
+  expect_accepted({
+      kHead + ".func f(.reg .b8 x, .reg .b16 y, .reg .f16 z) { ret; }\n"
+              ".visible .entry k() { .reg .b8 a; .reg .b16 b; .reg .f16 c; call f, (a, b, c); ret; }\n",
+      kHead + ".func f(.param .b16 x) { ret; }\n.visible .entry k() { .param .b16 a; call f, (a); ret; }\n",
+      // several return values turn the ABI off ("disabling ABI"); ptxas -c requires the ABI: not asked
+  });
+  const std::string no_abi = kHead + ".func (.reg .b32 q, .reg .b32 r) two() { ret; }\n.func f(.reg .pred p) { ret; }\n"
+                                     ".visible .entry k() { .reg .pred a; call f, (a); ret; }\n";
+  EXPECT_TRUE(diagnostics(no_abi).empty()) << joined(diagnostics(no_abi));
+  // never called: ptxas drops it (with -c, where it is compiled, it fails): not asked
+  const std::string uncalled = kHead + ".func f(.reg .u16 x, .reg .pred p) { ret; }\n" + kEntry;
+  EXPECT_TRUE(diagnostics(uncalled).empty()) << joined(diagnostics(uncalled));
+}
+
+}  // namespace
