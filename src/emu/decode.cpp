@@ -810,155 +810,196 @@ class Decoder {
     return o;
   }
 
+  // What a modifier means to the emulator (types are read before this). Families decoded by their
+  // own decoder read all their modifiers there.
   void modifier(DInst& d, Opcode op, Mod mo) {
-    if (op == Opcode::wgmma || op == Opcode::tcgen05 || op == Opcode::wmma || op == Opcode::mma) return;  // wgmma_decode, tcgen05_decode, wmma_decode and mma_decode read all of them
-    if (is_video(op)) return;  // video_decode reads them
-    if (op == Opcode::brx) return;        // brx.idx{.uni}: only the one form
-    if (op == Opcode::pmevent) return;  // pmevent{.mask}: no effect here
-    // no effect in a sequentially consistent, single-device emulator
-    if (op == Opcode::applypriority || op == Opcode::discard) return;  // L2 hints: no effect here
-    if (op == Opcode::fence || op == Opcode::membar || op == Opcode::griddepcontrol || op == Opcode::setmaxnreg || op == Opcode::prefetch ||
-        op == Opcode::prefetchu || op == Opcode::createpolicy || op == Opcode::trap || op == Opcode::elect || op == Opcode::activemask || op == Opcode::call)
-      return;
-    if (op == Opcode::mbarrier) return mbarrier_modifier(d, mo);
-    if (op == Opcode::tensormap) return tensormap_modifier(d, mo);
-    if (op == Opcode::clusterlaunchcontrol) return clc_modifier(d, mo);
-    if (op == Opcode::cp) return cp_modifier(d, mo);
-    if (op == Opcode::movmatrix) {  // movmatrix.sync.aligned.m8n8.trans.b16: the one form
-      if (mo == Mod::sync || mo == Mod::aligned || mo == Mod::m8n8 || mo == Mod::trans) return;
-      throw unsupported(fmt::format("the modifier {} of movmatrix", mo));
+    if (modifiers_read_elsewhere(op)) return;
+    switch (op) {
+      case Opcode::mbarrier: return mbarrier_modifier(d, mo);
+      case Opcode::tensormap: return tensormap_modifier(d, mo);
+      case Opcode::clusterlaunchcontrol: return clc_modifier(d, mo);
+      case Opcode::cp: return cp_modifier(d, mo);
+      case Opcode::movmatrix:  // movmatrix.sync.aligned.m8n8.trans.b16: the one form
+        if (mo == Mod::sync || mo == Mod::aligned || mo == Mod::m8n8 || mo == Mod::trans) return;
+        throw unsupported(fmt::format("the modifier {} of movmatrix", mo));
+      default: break;
     }
-    if (op == Opcode::st && mo == Mod::bulk) return void(st_bulk_ = true);
-    if (op == Opcode::cvt && mo == Mod::pack) return void(d.sub = kCvtPack);
-    if (op == Opcode::cvt && d.sub == kCvtPack && pack_type(mo)) return;  // .u2/.s2/.u4/.s4 (the others are types)
-    if (op == Opcode::ldmatrix || op == Opcode::stmatrix) return;  // ldmatrix_decode reads all of them
-    if (op == Opcode::barrier && mo == Mod::cluster) return void(cluster_barrier_ = true);
-    if (op == Opcode::prmt) {  // the modes: sub 1..6 (0: the general selector form)
-      static constexpr std::pair<Mod, uint8_t> kModes[] = {{Mod::f4e, 1}, {Mod::b4e, 2}, {Mod::rc8, 3},
-                                                                           {Mod::ecl, 4}, {Mod::ecr, 5}, {Mod::rc16, 6}};
-      if (const auto* it = find_in(kModes, mo)) return void(d.sub = it->second);
+    if (opcode_modifier(d, op, mo) || shared_modifier(d, op, mo) || no_effect(mo)) return;
+    throw unsupported(fmt::format("the modifier {} of {}", mo, op));
+  }
+
+  // Instructions whose modifiers the emulator reads elsewhere, or which have no effect here.
+  static bool modifiers_read_elsewhere(Opcode op) {
+    switch (op) {
+      case Opcode::wgmma: case Opcode::tcgen05: case Opcode::wmma: case Opcode::mma:  // their *_decode
+      case Opcode::ldmatrix: case Opcode::stmatrix:                                    // ldmatrix_decode
+      case Opcode::brx:                                                                // brx.idx{.uni}: the one form
+      // no effect in a sequentially consistent, single-device emulator
+      case Opcode::pmevent: case Opcode::applypriority: case Opcode::discard: case Opcode::fence: case Opcode::membar:
+      case Opcode::griddepcontrol: case Opcode::setmaxnreg: case Opcode::prefetch: case Opcode::prefetchu:
+      case Opcode::createpolicy: case Opcode::trap: case Opcode::elect: case Opcode::activemask: case Opcode::call:
+        return true;
+      default:
+        return is_video(op);  // video_decode
     }
-    if ((op == Opcode::bmsk || op == Opcode::szext) && (mo == Mod::clamp || mo == Mod::wrap)) return void(d.flags |= mo == Mod::clamp ? uint32_t{kClamp} : 0u);
-    if (op == Opcode::shf) {
-      if (mo == Mod::l) return void(d.flags |= kLeft);
-      if (mo == Mod::r) return;
-      if (mo == Mod::clamp) return void(d.flags |= kClamp);
-      if (mo == Mod::wrap) return;
+  }
+
+  // A modifier with a meaning particular to the opcode (DInst::sub, boolop or a flag).
+  bool opcode_modifier(DInst& d, Opcode op, Mod mo) {
+    switch (op) {
+      case Opcode::st: case Opcode::red: return async_store_modifier(d, op, mo);
+      case Opcode::cvt: return cvt_modifier(d, mo);
+      case Opcode::bar: case Opcode::barrier: return barrier_modifier(d, op, mo);
+      case Opcode::prmt: return prmt_modifier(d, mo);
+      case Opcode::bmsk: case Opcode::szext:
+        if (mo == Mod::clamp) d.flags |= kClamp;
+        return mo == Mod::clamp || mo == Mod::wrap;
+      case Opcode::shf:
+        if (mo == Mod::l) d.flags |= kLeft;
+        if (mo == Mod::clamp) d.flags |= kClamp;
+        return mo == Mod::l || mo == Mod::r || mo == Mod::clamp || mo == Mod::wrap;
+      case Opcode::redux:  // redux.f32: .abs of every input
+        if (mo == Mod::abs) return d.boolop = kReduxAbs, true;
+        return mo != Mod::exch && mo != Mod::cas && mo != Mod::inc && mo != Mod::dec && atomic_op(d, mo);
+      case Opcode::testp: return test_modifier(d, mo);
+      case Opcode::fma: return mo == Mod::oob && (d.sub = kFmaOob, true);
+      case Opcode::lop3:  // lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q
+        if (mo != Mod::and_ && mo != Mod::or_) return false;
+        return d.boolop = static_cast<uint8_t>(mo == Mod::and_ ? BoolOp::And : BoolOp::Or), true;
+      case Opcode::match: return mo == Mod::all && (d.sub = 1, true);
+      case Opcode::dp2a: return (mo == Mod::lo || mo == Mod::hi) && (d.sub = mo == Mod::hi, true);
+      case Opcode::isspacep: return space_modifier(d, mo, d.space);
+      case Opcode::setp: case Opcode::set: return compare_modifier(d, mo);
+      case Opcode::cvta: return cvta_modifier(d, mo);
+      case Opcode::shfl: return shuffle_modifier(d, mo);
+      case Opcode::vote: return vote_modifier(d, mo);
+      case Opcode::min: case Opcode::max:  // .abs: of both inputs; .xorsign.abs: the result's sign a's ^ b's
+        if (mo == Mod::abs) d.sub |= kMinMaxAbs;
+        if (mo == Mod::xorsign) d.sub |= kMinMaxXorsign;
+        return mo == Mod::abs || mo == Mod::xorsign;
+      case Opcode::multimem:  // one device: a multicast group of one (opcode() makes it ld, st or red)
+        if (mo == Mod::ld_reduce || mo == Mod::st || mo == Mod::red) return multimem_ = mo == Mod::ld_reduce ? 1 : mo == Mod::st ? 2 : 3, true;
+        return mo == Mod::acc_f32 || mo == Mod::acc_f16 || atomic_op(d, mo);
+      case Opcode::atom: return atomic_op(d, mo);
+      default: return false;
     }
-    if (op == Opcode::redux) {
-      if (mo == Mod::add) return void(d.sub = static_cast<uint8_t>(AtomOp::Add));
-      if (mo == Mod::min) return void(d.sub = static_cast<uint8_t>(AtomOp::Min));
-      if (mo == Mod::max) return void(d.sub = static_cast<uint8_t>(AtomOp::Max));
-      if (mo == Mod::and_) return void(d.sub = static_cast<uint8_t>(AtomOp::And));
-      if (mo == Mod::or_) return void(d.sub = static_cast<uint8_t>(AtomOp::Or));
-      if (mo == Mod::xor_) return void(d.sub = static_cast<uint8_t>(AtomOp::Xor));
-    }
-    if ((op == Opcode::st || op == Opcode::red) && (mo == Mod::async || mo == Mod::mbarrier_complete_tx_bytes)) {
-      if (mo != Mod::async) d.async_tx = true;
-      return;
-    }
-    if (spec::is_cache_hint(mo) || mo == Mod::mmio) return;  // cache hints
-    if (op == Opcode::bar && mo == Mod::warp) return;
-    if ((op == Opcode::bar || op == Opcode::barrier) && !cluster_barrier_) {  // bar.red's operation: DInst::boolop (1 popc, 2 and, 3 or)
-      if (mo == Mod::popc || mo == Mod::and_ || mo == Mod::or_) return void(d.boolop = mo == Mod::popc ? 1 : mo == Mod::and_ ? 2 : 3);
-      if (mo == Mod::red || mo == Mod::sync || mo == Mod::arrive || mo == Mod::cta || mo == Mod::aligned) return;
-    }
-    if (mo == Mod::shared_cluster) {
-      if (op == Opcode::cvta) return void((d.space = Space::Shared, d.flags |= kFromShared));
-      return void(d.space = Space::SharedCluster);
-    }
-    if (op == Opcode::testp) {
-      static constexpr std::pair<Mod, uint8_t> kTests[] = {
-          {Mod::finite, 0}, {Mod::infinite, 1}, {Mod::number, 2}, {Mod::notanumber, 3}, {Mod::normal, 4}, {Mod::subnormal, 5}};
-      if (const auto* it = find_in(kTests, mo)) return void(d.sub = it->second);
-    }
-    if (op == Opcode::fma && mo == Mod::oob) return void(d.sub = kFmaOob);
-    if (op == Opcode::lop3 && (mo == Mod::and_ || mo == Mod::or_))  // lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q
-      return void(d.boolop = static_cast<uint8_t>(mo == Mod::and_ ? BoolOp::And : BoolOp::Or));
-    if (op == Opcode::match && mo == Mod::all) return void(d.sub = 1);
-    if (op == Opcode::dp2a && (mo == Mod::lo || mo == Mod::hi)) return void(d.sub = mo == Mod::hi);
-    if (op == Opcode::getctarank && mo == Mod::shared_cluster) return;
-    if (op == Opcode::isspacep) {
-      static constexpr std::pair<Mod, Space> kSp[] = {
-          {Mod::global, Space::Global}, {Mod::shared, Space::Shared}, {Mod::shared_cta, Space::Shared},
-          {Mod::local, Space::Local}, {Mod::const_, Space::Const}, {Mod::param, Space::Param}};
-      if (const auto* it = find_in(kSp, mo)) return void(d.space = it->second);
-    }
-    if (mo == Mod::cc) return void(d.flags |= kCarryOut);
-    if (mo == Mod::NaN) return void(d.flags |= kNaN);
-    if (mo == Mod::shiftamt) return void(d.flags |= kShiftAmt);
+  }
+
+  // st.async / red.async{.mbarrier::complete_tx::bytes}, st.bulk; red's operation
+  bool async_store_modifier(DInst& d, Opcode op, Mod mo) {
+    if (op == Opcode::st && mo == Mod::bulk) return st_bulk_ = true;
+    if (mo == Mod::mbarrier_complete_tx_bytes) d.async_tx = true;
+    if (mo == Mod::async || mo == Mod::mbarrier_complete_tx_bytes) return true;
+    return op == Opcode::red && atomic_op(d, mo);
+  }
+
+  bool cvt_modifier(DInst& d, Mod mo) {
+    if (mo == Mod::pack) return d.sub = kCvtPack, true;
+    return d.sub == kCvtPack && pack_type(mo);  // .u2/.s2/.u4/.s4 (the others are types)
+  }
+
+  // barrier.cluster.arrive/.wait; bar.red's operation: DInst::boolop (1 popc, 2 and, 3 or)
+  bool barrier_modifier(DInst& d, Opcode op, Mod mo) {
+    if (op == Opcode::barrier && mo == Mod::cluster) return cluster_barrier_ = true;
+    if (op == Opcode::bar && mo == Mod::warp) return true;
+    if (cluster_barrier_) return false;
+    if (mo == Mod::popc || mo == Mod::and_ || mo == Mod::or_) return d.boolop = mo == Mod::popc ? 1 : mo == Mod::and_ ? 2 : 3, true;
+    return mo == Mod::red || mo == Mod::sync || mo == Mod::arrive || mo == Mod::cta || mo == Mod::aligned;
+  }
+
+  bool prmt_modifier(DInst& d, Mod mo) {  // the modes: sub 1..6 (0: the general selector form)
+    static constexpr std::pair<Mod, uint8_t> kModes[] = {{Mod::f4e, 1}, {Mod::b4e, 2}, {Mod::rc8, 3}, {Mod::ecl, 4}, {Mod::ecr, 5}, {Mod::rc16, 6}};
+    const auto* it = find_in(kModes, mo);
+    return it && (d.sub = it->second, true);
+  }
+
+  bool test_modifier(DInst& d, Mod mo) {
+    static constexpr std::pair<Mod, uint8_t> kTests[] = {
+        {Mod::finite, 0}, {Mod::infinite, 1}, {Mod::number, 2}, {Mod::notanumber, 3}, {Mod::normal, 4}, {Mod::subnormal, 5}};
+    const auto* it = find_in(kTests, mo);
+    return it && (d.sub = it->second, true);
+  }
+
+  // A state space (.global, .shared{::cta}, .local, .param{::entry}, .const) into `space`.
+  static bool space_modifier(DInst&, Mod mo, Space& space) {
+    static constexpr std::pair<Mod, Space> kSpaces[] = {
+        {Mod::global, Space::Global}, {Mod::shared, Space::Shared}, {Mod::shared_cta, Space::Shared}, {Mod::local, Space::Local},
+        {Mod::param, Space::Param},   {Mod::param_entry, Space::Param}, {Mod::const_, Space::Const}};
+    const auto* it = find_in(kSpaces, mo);
+    return it && (space = it->second, true);
+  }
+
+  bool compare_modifier(DInst& d, Mod mo) {
     static constexpr std::pair<Mod, Cmp> kCmp[] = {
         {Mod::eq, Cmp::Eq}, {Mod::ne, Cmp::Ne}, {Mod::lt, Cmp::Lt}, {Mod::le, Cmp::Le}, {Mod::gt, Cmp::Gt}, {Mod::ge, Cmp::Ge},
         {Mod::lo, Cmp::Lo}, {Mod::ls, Cmp::Ls}, {Mod::hi, Cmp::Hi}, {Mod::hs, Cmp::Hs}, {Mod::equ, Cmp::Equ}, {Mod::neu, Cmp::Neu},
         {Mod::ltu, Cmp::Ltu}, {Mod::leu, Cmp::Leu}, {Mod::gtu, Cmp::Gtu}, {Mod::geu, Cmp::Geu}, {Mod::num, Cmp::Num}, {Mod::nan, Cmp::Nan}};
-    if (op == Opcode::setp || op == Opcode::set) {
-      if (const auto* it = find_in(kCmp, mo)) {
-        d.sub = static_cast<uint8_t>(it->second);
-        return;
-      }
-      if (mo == Mod::and_) return void(d.boolop = static_cast<uint8_t>(BoolOp::And));
-      if (mo == Mod::or_) return void(d.boolop = static_cast<uint8_t>(BoolOp::Or));
-      if (mo == Mod::xor_) return void(d.boolop = static_cast<uint8_t>(BoolOp::Xor));
-    }
+    if (const auto* it = find_in(kCmp, mo)) return d.sub = static_cast<uint8_t>(it->second), true;
+    if (mo == Mod::and_ || mo == Mod::or_ || mo == Mod::xor_)
+      return d.boolop = static_cast<uint8_t>(mo == Mod::and_ ? BoolOp::And : mo == Mod::or_ ? BoolOp::Or : BoolOp::Xor), true;
+    return false;
+  }
+
+  // cvta.SPACE: window -> generic; cvta.to.SPACE: generic -> window (opcode() finishes it)
+  bool cvta_modifier(DInst& d, Mod mo) {
+    if (mo == Mod::shared_cluster) return d.space = Space::Shared, d.flags |= kFromShared, true;
+    Space sp = Space::Generic;
+    if (!space_modifier(d, mo, sp)) return false;
+    d.flags |= sp == Space::Shared ? uint32_t{kFromShared} : sp == Space::Local ? uint32_t{kFromLocal} : 0u;
+    if (sp == Space::Param) d.sub = kCvtaFromParam;
+    return true;
+  }
+
+  static bool shuffle_modifier(DInst& d, Mod mo) {
+    static constexpr std::pair<Mod, ShflMode> kModes[] = {
+        {Mod::up, ShflMode::Up}, {Mod::down, ShflMode::Down}, {Mod::bfly, ShflMode::Bfly}, {Mod::idx, ShflMode::Idx}};
+    const auto* it = find_in(kModes, mo);
+    return it && (d.sub = static_cast<uint8_t>(it->second), true);
+  }
+
+  static bool vote_modifier(DInst& d, Mod mo) {
+    static constexpr std::pair<Mod, VoteMode> kModes[] = {
+        {Mod::all, VoteMode::All}, {Mod::any, VoteMode::Any}, {Mod::uni, VoteMode::Uni}, {Mod::ballot, VoteMode::Ballot}};
+    const auto* it = find_in(kModes, mo);
+    return it && (d.sub = static_cast<uint8_t>(it->second), true);
+  }
+
+  // atom, red, redux, multimem: the operation (DInst::sub)
+  static bool atomic_op(DInst& d, Mod mo) {
+    static constexpr std::pair<Mod, AtomOp> kAtom[] = {
+        {Mod::add, AtomOp::Add}, {Mod::min, AtomOp::Min}, {Mod::max, AtomOp::Max}, {Mod::exch, AtomOp::Exch}, {Mod::cas, AtomOp::Cas},
+        {Mod::and_, AtomOp::And}, {Mod::or_, AtomOp::Or}, {Mod::xor_, AtomOp::Xor}, {Mod::inc, AtomOp::Inc}, {Mod::dec, AtomOp::Dec}};
+    const auto* it = find_in(kAtom, mo);
+    return it && (d.sub = static_cast<uint8_t>(it->second), true);
+  }
+
+  // A modifier with one meaning whatever the opcode: flags, state spaces, vectors, cache hints.
+  bool shared_modifier(DInst& d, Opcode, Mod mo) {
     static constexpr std::pair<Mod, uint32_t> kFlags[] = {
         {Mod::lo, kLo}, {Mod::hi, kHi}, {Mod::wide, kWide}, {Mod::rn, kRn}, {Mod::rz, kRz}, {Mod::rm, kRm}, {Mod::rp, kRp},
         {Mod::rni, kRn | kIntRound}, {Mod::rzi, kRz | kIntRound}, {Mod::rmi, kRm | kIntRound}, {Mod::rpi, kRp | kIntRound},
         {Mod::ftz, kFtz}, {Mod::sat, kSat}, {Mod::approx, kApprox}, {Mod::full, kApprox}, {Mod::uni, kUni},
-        {Mod::relu, kRelu}, {Mod::satfinite, kSatfinite}, {Mod::rna, kRna}};
-    if (const auto* it = find_in(kFlags, mo)) {
-      d.flags |= it->second;
-      return;
+        {Mod::relu, kRelu}, {Mod::satfinite, kSatfinite}, {Mod::rna, kRna}, {Mod::cc, kCarryOut}, {Mod::NaN, kNaN},
+        {Mod::shiftamt, kShiftAmt}};
+    if (const auto* it = find_in(kFlags, mo)) return d.flags |= it->second, true;
+    if (mo == Mod::shared_cluster) return d.space = Space::SharedCluster, true;
+    if (space_modifier(d, mo, d.space)) return true;
+    if (mo == Mod::to) return to_ = true;
+    if (const unsigned n = spec::vector_width(mo)) return d.vec = static_cast<uint8_t>(n), true;
+    return spec::is_cache_hint(mo) || mo == Mod::mmio;
+  }
+
+  // Modifiers with no effect in a single-device, sequentially consistent emulator.
+  static bool no_effect(Mod mo) {
+    switch (mo) {
+      case Mod::sync: case Mod::aligned: case Mod::any: case Mod::cta: case Mod::gpu: case Mod::sys: case Mod::cluster:
+      case Mod::relaxed: case Mod::acquire: case Mod::release: case Mod::acq_rel: case Mod::sc: case Mod::weak: case Mod::volatile_:
+      case Mod::ca: case Mod::cg: case Mod::cs: case Mod::lu: case Mod::cv: case Mod::wb: case Mod::wt: case Mod::nc:
+      case Mod::b: case Mod::clamp: case Mod::wrap: case Mod::noftz: case Mod::gl: case Mod::arrive: case Mod::wait:
+        return true;
+      default:
+        return false;
     }
-    static constexpr std::pair<Mod, Space> kSpaces[] = {
-        {Mod::global, Space::Global}, {Mod::shared, Space::Shared}, {Mod::shared_cta, Space::Shared},
-        {Mod::local, Space::Local},   {Mod::param, Space::Param},   {Mod::param_entry, Space::Param},
-        {Mod::const_, Space::Const}};
-    if (const auto* it = find_in(kSpaces, mo)) {
-      if (op == Opcode::cvta) {
-        d.flags |= it->second == Space::Shared ? uint32_t{kFromShared} : it->second == Space::Local ? uint32_t{kFromLocal} : 0u;
-        if (it->second == Space::Param) d.sub = kCvtaFromParam;
-      } else {
-        d.space = it->second;
-      }
-      return;
-    }
-    if (mo == Mod::to) {
-      to_ = true;
-      return;
-    }
-    if (const unsigned n = spec::vector_width(mo)) return void(d.vec = static_cast<uint8_t>(n));
-    if (op == Opcode::shfl) {
-      if (mo == Mod::up) return void(d.sub = static_cast<uint8_t>(ShflMode::Up));
-      if (mo == Mod::down) return void(d.sub = static_cast<uint8_t>(ShflMode::Down));
-      if (mo == Mod::bfly) return void(d.sub = static_cast<uint8_t>(ShflMode::Bfly));
-      if (mo == Mod::idx) return void(d.sub = static_cast<uint8_t>(ShflMode::Idx));
-    }
-    if (op == Opcode::vote) {
-      if (mo == Mod::all) return void(d.sub = static_cast<uint8_t>(VoteMode::All));
-      if (mo == Mod::any) return void(d.sub = static_cast<uint8_t>(VoteMode::Any));
-      if (mo == Mod::uni) return void(d.sub = static_cast<uint8_t>(VoteMode::Uni));
-      if (mo == Mod::ballot) return void(d.sub = static_cast<uint8_t>(VoteMode::Ballot));
-    }
-    if (op == Opcode::multimem) {  // one device: a multicast group of one (opcode() makes it ld, st or red)
-      if (mo == Mod::ld_reduce || mo == Mod::st || mo == Mod::red) return void(multimem_ = mo == Mod::ld_reduce ? 1 : mo == Mod::st ? 2 : 3);
-      if (mo == Mod::acc_f32 || mo == Mod::acc_f16) return;
-    }
-    if (op == Opcode::atom || op == Opcode::red || op == Opcode::multimem) {
-      static constexpr std::pair<Mod, AtomOp> kAtom[] = {
-          {Mod::add, AtomOp::Add}, {Mod::min, AtomOp::Min}, {Mod::max, AtomOp::Max}, {Mod::exch, AtomOp::Exch},
-          {Mod::cas, AtomOp::Cas}, {Mod::and_, AtomOp::And}, {Mod::or_, AtomOp::Or},   {Mod::xor_, AtomOp::Xor},
-          {Mod::inc, AtomOp::Inc}, {Mod::dec, AtomOp::Dec}};
-      if (const auto* it = find_in(kAtom, mo)) return void(d.sub = static_cast<uint8_t>(it->second));
-    }
-    // Modifiers with no effect in a single-device, sequentially consistent emulator.
-    static constexpr std::pair<Mod, int> kIgnored[] = {
-        {Mod::sync, 0}, {Mod::aligned, 0}, {Mod::any, 0}, {Mod::cta, 0}, {Mod::gpu, 0}, {Mod::sys, 0}, {Mod::relaxed, 0},
-        {Mod::acquire, 0}, {Mod::release, 0}, {Mod::acq_rel, 0}, {Mod::sc, 0}, {Mod::weak, 0}, {Mod::volatile_, 0},
-        {Mod::ca, 0}, {Mod::cg, 0}, {Mod::cs, 0}, {Mod::lu, 0}, {Mod::cv, 0}, {Mod::wb, 0}, {Mod::wt, 0}, {Mod::nc, 0},
-        {Mod::b, 0}, {Mod::clamp, 0}, {Mod::wrap, 0}, {Mod::noftz, 0}, {Mod::gl, 0}, {Mod::cluster, 0},
-        {Mod::arrive, 0}, {Mod::wait, 0}, {Mod::xorsign, 0}, {Mod::abs, 0}};
-    if (find_in(kIgnored, mo)) return;
-    throw unsupported(fmt::format("the modifier {} of {}", mo, op));
   }
 
   void opcode(DInst& d, Opcode op, std::span<const Mod> mods, const std::vector<Ty>& types) {
@@ -1237,7 +1278,7 @@ class Decoder {
     if (d.op == Opc::Cvt) return d.type2;
     if (d.op == Opc::Shl || d.op == Opc::Shr) return index == 2 ? Ty{'u', 32} : d.type;
     if (d.op == Opc::Shfl || d.op == Opc::Vote || d.op == Opc::Match || d.op == Opc::Bar || d.op == Opc::Prmt ||
-        d.op == Opc::Lop3)
+        d.op == Opc::Lop3 || (d.op == Opc::Redux && index == 2))  // (redux.f32's member mask is an integer)
       return Ty{'b', 32};
     if (d.op == Opc::Mul || d.op == Opc::Mad) {
       if ((d.flags & kWide) && index <= 2) return d.type;

@@ -68,14 +68,19 @@ void Runner::float_arith(Warp& w, const DInst& in, uint32_t exec) {
     case Opc::Abs: return float_sign(w, in, exec);
     case Opc::Min:
     case Opc::Max: {
-      const bool mx = in.op == Opc::Max;
-      if (in.flags & kNaN)  // .NaN: a NaN input gives the canonical NaN
-        return binary(w, in, exec, [mx](float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : mx ? std::max(a, b) : std::min(a, b); },
-                      [mx](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : mx ? std::max(a, b) : std::min(a, b); },
-                      [](uint64_t a, uint64_t) { return a; });
-      return binary(w, in, exec, [mx](float a, float b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
-                    [mx](double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); },
-                    [](uint64_t a, uint64_t) { return a; });
+      const MinMax pick{in.op == Opc::Max, (in.flags & kNaN) != 0, in.sub};
+      auto ff = [pick](float a, float b) { return pick(a, b); };
+      auto fd = [pick](double a, double b) { return pick(a, b); };
+      auto keep = [](uint64_t a, uint64_t) { return a; };
+      if (in.nops == 4) {  // min/max of three (.f32): a with b, then with c
+        const Opnd* o = in.ops;
+        for_lanes(exec, [&](int l) {
+          const uint64_t ab = arith(t, in.flags, value(w, o[1], l), value(w, o[2], l), ff, fd, keep);
+          write(w, o[0], l, arith(t, in.flags, ab, value(w, o[3], l), ff, fd, keep), t);
+        });
+        return;
+      }
+      return binary(w, in, exec, ff, fd, keep);
     }
     case Opc::Copysign:
       return binary(w, in, exec, [](float a, float b) { return std::copysign(b, a); }, [](double a, double b) { return std::copysign(b, a); },

@@ -39,10 +39,8 @@ void Runner::half_arith(Warp& w, const DInst& in, uint32_t exec) {
     case Opc::Abs: return float_sign(w, in, exec);
     case Opc::Min:
     case Opc::Max: {
-      const bool mx = in.op == Opc::Max;
-      if (in.flags & kNaN)  // .NaN: a NaN input gives the canonical NaN
-        return binary([mx](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : mx ? std::max(a, b) : std::min(a, b); });
-      return binary([mx](double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : mx ? std::max(a, b) : std::min(a, b); });
+      const MinMax pick{in.op == Opc::Max, (in.flags & kNaN) != 0, in.sub};
+      return binary([pick](double a, double b) { return pick(a, b); });
     }
     case Opc::Copysign: return binary([](double a, double b) { return std::copysign(b, a); });
     default: return;

@@ -1,10 +1,36 @@
 // Warp-level instructions: shfl (data-movement.isa), vote, match, redux, elect, activemask,
 // bar.warp.sync (sync.isa); the member-mask check of the .sync forms.
 #include <bit>
+#include <cmath>
+#include <vector>
 
 #include "runner.hpp"
 
 namespace ptx::emu::engine {
+
+namespace {
+
+// redux.sync.{min,max}{.abs}{.NaN}.f32 over the members' values: +0.0 > -0.0; NaN inputs are
+// left out, unless .NaN (then any NaN makes the result NaN); all NaN: the canonical NaN.
+uint32_t redux_f32(const std::vector<uint32_t>& values, bool max, bool abs, bool nan_wins) {
+  constexpr uint32_t kCanonicalNaN = 0x7FFFFFFF;
+  bool any = false, nan = false;
+  float acc = 0;
+  for (uint32_t bits : values) {
+    float x = std::bit_cast<float>(bits);
+    if (abs) x = std::fabs(x);
+    if (std::isnan(x)) {
+      nan = true;
+      continue;
+    }
+    auto less = [](float p, float q) { return p < q || (p == q && std::signbit(p) && !std::signbit(q)); };  // -0.0 < +0.0
+    if (!any || (max ? less(acc, x) : less(x, acc))) acc = x;
+    any = true;
+  }
+  return !any || (nan && nan_wins) ? kCanonicalNaN : std::bit_cast<uint32_t>(acc);
+}
+
+}  // namespace
 
 void Runner::warp_op(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {
   const Opnd* o = in.ops;
@@ -38,6 +64,13 @@ void Runner::warp_op(Warp& w, const DInst& in, uint32_t exec, uint32_t active) {
     case Opc::Redux: {
       if (in.nops >= 3) sync_members(w, exec, active, o[2]);
       const AtomOp rop = static_cast<AtomOp>(in.sub);
+      if (t.k == 'f') {
+        std::vector<uint32_t> values;
+        for (uint32_t m = exec; m; m &= m - 1) values.push_back(static_cast<uint32_t>(value(w, o[1], std::countr_zero(m))));
+        const uint32_t r = redux_f32(values, rop == AtomOp::Max, in.boolop & kReduxAbs, in.flags & kNaN);
+        lanes([&](int l) { write(w, o[0], l, r, t); });
+        return;
+      }
       uint64_t acc = 0;
       bool first = true;
       for (uint32_t m = exec; m; m &= m - 1) {

@@ -90,6 +90,8 @@ constexpr uint8_t kBarArrive = 1, kBarRed = 3;  // DInst::sub of bar/barrier (0:
 constexpr uint8_t kMul24 = 1;  // DInst::sub of mul/mad: mul24/mad24 (24-bit operands, a 48-bit product)
 constexpr uint8_t kCvtPack = 1;  // DInst::sub of cvt: cvt.pack.sat (type: the convert type, 2 to 16 bits)
 constexpr uint8_t kCvtaFromParam = 1, kCvtaToParam = 2;  // DInst::sub of cvta: cvta.param, cvta.to.param (kParamWindow)
+constexpr uint8_t kMinMaxAbs = 1, kMinMaxXorsign = 2;  // DInst::sub of float min/max: .abs, .xorsign (with .abs)
+constexpr uint8_t kReduxAbs = 1;  // DInst::boolop of redux.f32: .abs
 constexpr uint8_t kFmaOob = 1;  // DInst::sub of fma: .oob (an element whose operand is the OOB NaN is 0)
 constexpr uint16_t kOobNaN16 = 0x7FFF;  // what TMA fills out-of-bound f16/bf16 elements with under nan_request_zero_fma
 

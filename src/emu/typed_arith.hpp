@@ -10,6 +10,7 @@
 
 #include "directed_rounding.hpp"
 #include "f32_arith.hpp"
+#include "min_max.hpp"
 #include "float_formats.hpp"
 #include "program.hpp"
 

@@ -299,6 +299,16 @@ TEST(EmuWarp, ShuffleVoteMatch) {
     ASSERT_EQ(ballot[i], i < 32 ? want0 : 0xFFFFFFFFu);
     ASSERT_EQ(all[i], i < 32 ? 0 : 1);
   }
+  // vote.uni: true when every active lane has the same predicate, all true or all false (warp 0
+  // mixed, warp 1 all false); vote.any: some lane true.
+  std::vector<uint8_t> q(kN);
+  for (int i = 0; i < kN; ++i) q[i] = static_cast<uint8_t>(i < 32 && i % 3 == 0);
+  auto uni = run<uint8_t, uint32_t, uint32_t, uint8_t>({".pred", ".b32", ".b32", ".pred", "vote.sync.uni.pred %d, %a, 0xffffffff;"}, q, z, z);
+  auto any = run<uint8_t, uint32_t, uint32_t, uint8_t>({".pred", ".b32", ".b32", ".pred", "vote.sync.any.pred %d, %a, 0xffffffff;"}, q, z, z);
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(uni[i], i < 32 ? 0 : 1) << i;
+    ASSERT_EQ(any[i], i < 32 ? 1 : 0) << i;
+  }
   std::vector<uint32_t> v(kN);
   for (int i = 0; i < kN; ++i) v[i] = static_cast<uint32_t>(i % 3);
   auto match = run<uint32_t, uint32_t, uint32_t, uint32_t>({".b32", ".b32", ".b32", ".b32", "match.any.sync.b32 %d, %a, 0xffffffff;"}, v, z, z);
@@ -1102,6 +1112,81 @@ TEST(EmuInteger, DotProducts) {
     ASSERT_EQ(uu[i], u);
     ASSERT_EQ(hi[i], h);
   }
+}
+
+
+// Float min/max per the manual, computed here independently: .xorsign.abs (magnitude of the
+// min/max of |a| and |b|, sign the XOR of the signs), the three-input .f32 forms (sm_100) with
+// and without .abs, and NaN inputs ignored unless .NaN.
+float ref_pick(bool max, float a, float b) {  // a NaN input is ignored
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  return max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+TEST(EmuFloat, MinMaxXorsignAbsAndThreeInputs) {
+  std::vector<float> a(kN), b(kN), c(kN);
+  const float vals[] = {1.5f, -2.0f, -0.5f, 3.25f, -7.0f, 0.25f, NAN, -4.5f};
+  for (int i = 0; i < kN; ++i) a[i] = vals[i % 8], b[i] = vals[(i / 8) % 8], c[i] = vals[(i * 3 + 1) % 8];
+  for (bool max : {false, true}) {
+    const std::string op = max ? "max" : "min";
+    auto xs = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", op + ".xorsign.abs.f32 %d, %a, %b;"}, a, b, c);
+    auto three = run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", op + ".f32 %d, %a, %b, %c;", "sm_100a", "8.8"}, a, b, c);
+    auto three_abs =
+        run<float, float, float, float>({".f32", ".f32", ".f32", ".f32", op + ".abs.f32 %d, %a, %b, %c;", "sm_100a", "8.8"}, a, b, c);
+    for (int i = 0; i < kN; ++i) {
+      const float m = ref_pick(max, std::fabs(a[i]), std::fabs(b[i]));
+      const bool neg = std::signbit(a[i]) != std::signbit(b[i]);
+      if (std::isnan(m)) EXPECT_TRUE(std::isnan(xs[i])) << op << " " << i;
+      else EXPECT_EQ(xs[i], neg ? -m : m) << op << ".xorsign.abs " << a[i] << ", " << b[i];
+      const float r3 = ref_pick(max, ref_pick(max, a[i], b[i]), c[i]);
+      const float r3abs = ref_pick(max, ref_pick(max, std::fabs(a[i]), std::fabs(b[i])), std::fabs(c[i]));
+      if (std::isnan(r3)) EXPECT_TRUE(std::isnan(three[i])) << i;
+      else EXPECT_EQ(three[i], r3) << op << " of " << a[i] << ", " << b[i] << ", " << c[i];
+      if (std::isnan(r3abs)) EXPECT_TRUE(std::isnan(three_abs[i])) << i;
+      else EXPECT_EQ(three_abs[i], r3abs) << op << ".abs of " << a[i] << ", " << b[i] << ", " << c[i];
+    }
+  }
+}
+
+// redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a): a float reduction over the warp (not the
+// integer order of the bits), +0.0 above -0.0, NaN inputs left out unless .NaN.
+TEST(EmuWarp, ReduxF32) {
+  std::vector<float> a(kN);
+  std::vector<uint32_t> z(kN);
+  for (int i = 0; i < kN; ++i) a[i] = static_cast<float>((i * 7) % 13) - 6.5f;  // negatives and positives
+  a[3] = -0.0f, a[40] = NAN;                                                      // warp 1 holds a NaN
+  auto run_redux = [&](const std::string& mods) {
+    return run<float, uint32_t, uint32_t, uint32_t>(
+        {".f32", ".b32", ".b32", ".b32", "redux.sync" + mods + ".f32 %d, %a, 0xffffffff;", "sm_100a", "8.6"}, a, z, z);
+  };
+  const auto mx = run_redux(".max"), mn = run_redux(".min"), mx_abs = run_redux(".max.abs"), mn_nan = run_redux(".min.NaN");
+  for (int w = 0; w < 2; ++w) {
+    float hi = -INFINITY, lo = INFINITY, hi_abs = 0;
+    bool nan = false;
+    for (int l = 0; l < 32; ++l) {
+      const float x = a[w * 32 + l];
+      if (std::isnan(x)) { nan = true; continue; }
+      hi = std::max(hi, x), lo = std::min(lo, x), hi_abs = std::max(hi_abs, std::fabs(x));
+    }
+    for (int l = 0; l < 32; ++l) {
+      const int i = w * 32 + l;
+      EXPECT_EQ(std::bit_cast<float>(mx[i]), hi) << i;
+      EXPECT_EQ(std::bit_cast<float>(mn[i]), lo) << i;
+      EXPECT_EQ(std::bit_cast<float>(mx_abs[i]), hi_abs) << i;
+      if (nan) EXPECT_EQ(mn_nan[i], 0x7FFFFFFFu) << i;  // the canonical NaN
+      else EXPECT_EQ(std::bit_cast<float>(mn_nan[i]), lo) << i;
+    }
+  }
+  // +0.0 is the larger zero: max of {-0.0, +0.0} is +0.0, min -0.0
+  std::vector<float> zeros(kN);
+  for (int i = 0; i < kN; ++i) zeros[i] = i % 2 ? 0.0f : -0.0f;
+  const auto zmax = run<float, uint32_t, uint32_t, uint32_t>(
+      {".f32", ".b32", ".b32", ".b32", "redux.sync.max.f32 %d, %a, 0xffffffff;", "sm_100a", "8.6"}, zeros, z, z);
+  const auto zmin = run<float, uint32_t, uint32_t, uint32_t>(
+      {".f32", ".b32", ".b32", ".b32", "redux.sync.min.f32 %d, %a, 0xffffffff;", "sm_100a", "8.6"}, zeros, z, z);
+  EXPECT_EQ(zmax[0], 0x00000000u);
+  EXPECT_EQ(zmin[0], 0x80000000u);
 }
 
 }  // namespace
