@@ -310,7 +310,7 @@ class FormSampler:
             return None
         return t, ptx
 
-    def samples(self) -> list[Sample]:
+    def samples(self, legal_only: bool = False) -> list[Sample]:
         f = self.f
         out: list[Sample] = []
         rows = self.choices()
@@ -340,7 +340,7 @@ class FormSampler:
                 if kind_pick == 0 and with_opt and (not legal_rows or legal_rows[-1][0] != i):
                     legal_rows.append((i, (row, chosen, mods, target, ptx, req)))
         # Illegal variants of a few legal rows spread over the form (different values, requirements).
-        if legal_rows:
+        if legal_rows and not legal_only:
             step = max(1, len(legal_rows) // ILLEGAL_ROWS)
             seen = {(s.text, s.target, s.ptx) for s in out}
             for i, args in legal_rows[::step][:ILLEGAL_ROWS]:

@@ -513,8 +513,14 @@ class Decoder {
     return first;
   }
 
-  Error unsupported(const std::string& what) const {
-    return Error(fmt::format("kernel {}: the emulator does not support {} yet{}", entry_, what,
+  // A family decoder's refusal: an unsupported form, or a malformed one.
+  [[noreturn]] void throw_decode_error(bool is_unsupported, const std::string& what) const {
+    if (is_unsupported) throw unsupported(what);
+    throw Error(fmt::format("kernel {}: {} (at {})", entry_, what, where_));
+  }
+
+  Unsupported unsupported(const std::string& what) const {
+    return Unsupported(fmt::format("kernel {}: the emulator does not support {} yet{}", entry_, what,
                              where_.empty() ? "" : " (at " + where_ + ")"));
   }
 
@@ -773,7 +779,7 @@ class Decoder {
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(texture_operand(ExprId{operands[i].node}, d));
     auto t = std::make_shared<TextureInst>();
     if (auto e = texture_decode(op, mods, ops, *t))
-      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+      throw_decode_error(e->unsupported, e->what);
     d.op = Opc::Texture;
     if (in.guard) {
       const Expr& g = m_.expr(in.guard);
@@ -1063,7 +1069,7 @@ class Decoder {
     }
     if (op == Opcode::ldmatrix || op == Opcode::stmatrix) {
       if (auto e = ldmatrix_decode(d, mods))
-        throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+        throw_decode_error(e->unsupported, e->what);
     }
     if (op == Opcode::set && types.size() == 2) d.type = types[0], d.type2 = types[1];  // set.CmpOp.dtype.stype
     if ((op == Opcode::dp4a || op == Opcode::dp2a) && types.size() == 2) d.type2 = types[0], d.type3 = types[1], d.type = Ty{'s', 32};
@@ -1338,7 +1344,7 @@ class Decoder {
     std::vector<Opnd> ops;
     for (size_t i = 0; i < operands.size(); ++i) ops.push_back(operand(ExprId{operands[i].node}, d, i));
     if (auto e = decode(d, mods, ops, p_))
-      throw e->unsupported ? unsupported(e->what) : Error(fmt::format("kernel {}: {} (at {})", entry_, e->what, where_));
+      throw_decode_error(e->unsupported, e->what);
     if (keep_operands) {
       d.nops = static_cast<uint8_t>(ops.size());
       std::copy(ops.begin(), ops.end(), d.ops);

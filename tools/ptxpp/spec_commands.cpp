@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "output.hpp"
+#include "ptxpp/emu/coverage.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "ptxpp/text/diagnostic.hpp"
@@ -165,6 +166,26 @@ void spec_coverage(std::ostream& out) {
   set_exit_code(covered == chapter().size() ? kSuccess : kFailure);
 }
 
+std::string_view first_line(std::string_view s) { return s.substr(0, s.find('\n')); }
+
+// Every form of the table and whether the emulator runs it (its decoder takes the form's sample
+// instructions): "runs", "partly" (some samples; the first refusal shown) or "no".
+void emulator_coverage(std::ostream& out) {
+  const auto coverage = ptx::emu::emulator_coverage();
+  const auto forms = ptx::spec::forms();
+  size_t runs = 0, partly = 0;
+  for (const ptx::emu::FormCoverage& c : coverage) {
+    runs += c.runs();
+    partly += c.partly();
+    const char* status = c.runs() ? "runs  " : c.partly() ? "partly" : "no    ";
+    out << "  " << status << "  " << forms[c.form].syntax;
+    if (!c.runs()) out << fmt::format("  ({} of {} samples; {})", c.decoded, c.samples, first_line(c.reason));
+    out << "\n";
+  }
+  out << fmt::format("the emulator runs {} of {} forms, {} more in part, {} not at all\n", runs, coverage.size(), partly,
+                     coverage.size() - runs - partly);
+}
+
 // The table's entry for `opcode`: each block's heading, its notes one per line, its forms.
 bool spec_entry(const std::string& opcode, std::ostream& out) {
   using namespace ptx::spec;
@@ -220,14 +241,19 @@ void register_spec_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("spec", "Show the ISA table: one instruction, or the chapter's coverage");
     auto opcode = std::make_shared<std::string>();
     auto coverage = std::make_shared<bool>(false);
+    auto emulator = std::make_shared<bool>(false);
     auto out = std::make_shared<std::string>();
     cmd->add_option("OPCODE", *opcode, "Instruction opcode, e.g. ld");
     cmd->add_flag("--coverage", *coverage, "List the instruction-set chapter against the table");
+    cmd->add_flag("--emulator", *emulator, "With --coverage: list every form of the table and whether the emulator runs it");
     cmd->add_option("-o,--output", *out, "Output file (default: standard output)");
-    cmd->callback([opcode, coverage, out] {
+    cmd->callback([opcode, coverage, emulator, out] {
       if (!*coverage && opcode->empty()) throw UsageError("OPCODE or --coverage is required");
+      if (*emulator && !*coverage) throw UsageError("--emulator goes with --coverage");
       std::ostringstream text;
-      if (*coverage)
+      if (*emulator)
+        emulator_coverage(text);
+      else if (*coverage)
         spec_coverage(text);
       else if (!spec_entry(*opcode, text))
         return;

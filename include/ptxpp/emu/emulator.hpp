@@ -42,6 +42,13 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& report) : std::runtime_error(report) {}
 };
 
+// An instruction, modifier or operand form the emulator does not run yet (the module may be
+// valid PTX; `ptxpp spec --coverage --emulator` lists what the emulator runs).
+class Unsupported : public Error {
+ public:
+  using Error::Error;
+};
+
 // A launch refused before it runs: a grid, block, cluster or shared-memory size no GPU of the
 // module's target takes, or arguments that do not match the parameters. `field` says which
 // part of the launch is wrong (the CLI names its option).
