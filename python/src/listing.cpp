@@ -25,7 +25,8 @@ std::string text_of(nb::handle h) {
     return std::string(b.c_str(), b.size());
   }
   if (nb::isinstance<nb::str>(h)) return nb::cast<std::string>(h);
-  throw nb::type_error(fmt::format("expected PTX text (str or bytes), not {}", nb::type_name(h.type()).c_str()).c_str());
+  throw nb::type_error(
+      fmt::format("expected PTX text (str or bytes), not {}", nb::type_name(h.type()).c_str()).c_str());
 }
 
 std::optional<ptx::DType> dtype_or_none(nb::handle t) {
@@ -75,7 +76,8 @@ void bind_listing_class(nb::module_& m) {
           "ptx",
           [](const ptx::Listing& l) {
             const std::string text = l.ptx();
-            return nb::steal(PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape"));
+            return nb::steal(
+                PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape"));
           },
           "the module: the pieces in order, parsed and printed in canonical form");
 }
@@ -101,8 +103,7 @@ void bind_listing(nb::module_& top) {
       },
       nb::arg("type").none(), nb::arg("name"), "a register a stmt declared (type None: one the DSL has no type for)");
   m.def(
-      "label",
-      [](const std::string& name) { return make_label(ptx::listing::label(name, python_location())); },
+      "label", [](const std::string& name) { return make_label(ptx::listing::label(name, python_location())); },
       nb::arg("name"), "a label with exactly this name; place it with ptx.place");
   m.def(
       "stmt", [](nb::handle text) { ptx::listing::stmt(text_of(text), here()); }, nb::arg("text"),
@@ -144,9 +145,10 @@ void bind_listing(nb::module_& top) {
   m.def(
       "wait_loop",
       [](nb::handle top, nb::handle done, nb::handle p, nb::handle body) {
-        return now_or_decorator(body, [top = nb::borrow(top), done = nb::borrow(done), p = nb::borrow(p)](nb::callable f) {
-          ptx::listing::wait_loop(label_of(top), label_of(done), reg_of(p), body_of(f), here());
-        });
+        return now_or_decorator(body,
+                                [top = nb::borrow(top), done = nb::borrow(done), p = nb::borrow(p)](nb::callable f) {
+                                  ptx::listing::wait_loop(label_of(top), label_of(done), reg_of(p), body_of(f), here());
+                                });
       },
       nb::arg("top"), nb::arg("done"), nb::arg("p"), nb::arg("body").none() = nb::none(),
       "top: body  @p bra done;  bra.uni top;  done:  (without body, a decorator)");

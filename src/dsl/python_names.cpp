@@ -4,10 +4,10 @@ namespace ptx::dsl {
 
 bool is_python_keyword(std::string_view name) {
   static constexpr std::string_view kKeywords[] = {
-      "False", "None",   "True",    "and",   "as",       "assert", "async",  "await", "break",
-      "class", "continue", "def",   "del",   "elif",     "else",   "except", "finally", "for",
-      "from",  "global", "if",      "import", "in",      "is",     "lambda", "nonlocal", "not",
-      "or",    "pass",   "raise",   "return", "try",     "while",  "with",   "yield"};
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   for (std::string_view k : kKeywords)
     if (k == name) return true;
   return false;

@@ -14,23 +14,26 @@ namespace ptx::transpile {
 namespace {
 
 constexpr std::string_view kKeywords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-    "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-    "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-    "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-    "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-    "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-    "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
+    "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed",
+    "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw",
+    "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+    "wchar_t", "while", "xor", "xor_eq",
     // names the generated code uses itself
     "ptx", "inst", "lst", "m", "std", "DType", "main"};
 
 std::string_view prefix(Ns ns) {
   switch (ns) {
-    case Ns::Dsl: return "ptx::";
-    case Ns::Listing: return "lst::";
-    case Ns::Module: return "m.";
+    case Ns::Dsl:
+      return "ptx::";
+    case Ns::Listing:
+      return "lst::";
+    case Ns::Module:
+      return "m.";
   }
   return {};
 }
@@ -50,15 +53,29 @@ class Cpp final : public Language {
     for (const char ch : s) {
       const auto c = static_cast<unsigned char>(ch);
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        case '?': out += "\\?"; break;  // no trigraphs
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '?':
+          out += "\\?";
+          break;  // no trigraphs
         default:
-          if (c < 0x20 || c >= 0x7f) out += fmt::format("\\{:03o}", c);
-          else out += ch;
+          if (c < 0x20 || c >= 0x7f)
+            out += fmt::format("\\{:03o}", c);
+          else
+            out += ch;
       }
     }
     return out + '"';
@@ -101,7 +118,8 @@ class Cpp final : public Language {
   std::vector<std::string> open_loop(bool until, std::string_view top, std::string_view pred, bool) const override {
     return {fmt::format("lst::{}({}, {}, [&] {{", until ? "repeat_until" : "repeat_while", top, pred)};
   }
-  std::vector<std::string> open_wait(std::string_view top, std::string_view done, std::string_view pred) const override {
+  std::vector<std::string> open_wait(std::string_view top, std::string_view done,
+                                     std::string_view pred) const override {
     return {fmt::format("lst::wait_loop({}, {}, {}, [&] {{", top, done, pred)};
   }
   std::optional<std::string> close_call(bool uni_loop) const override { return uni_loop ? "}, true);" : "});"; }
@@ -116,11 +134,13 @@ class Cpp final : public Language {
     return call(ns, fn, args) + ";";
   }
   std::string declare(Holds h, std::string_view name, std::string_view init) const override {
-    static constexpr std::string_view kTypes[] = {"ptx::Reg", "ptx::RegArray", "ptx::Label", "constexpr std::string_view"};
+    static constexpr std::string_view kTypes[] = {"ptx::Reg", "ptx::RegArray", "ptx::Label",
+                                                  "constexpr std::string_view"};
     return fmt::format("{} {} = {};", kTypes[static_cast<size_t>(h)], name, init);
   }
   std::string instruction(std::string_view chain, std::string_view guard, std::string_view args) const override {
-    return guard.empty() ? fmt::format("inst::{}({});", chain, args) : fmt::format("inst::{}[{}]({});", chain, guard, args);
+    return guard.empty() ? fmt::format("inst::{}({});", chain, args)
+                         : fmt::format("inst::{}[{}]({});", chain, guard, args);
   }
   std::optional<std::string> chain(std::string_view opcode, std::span<const std::string_view> mods) const override {
     return dsl::chain_spelling(opcode, mods);
@@ -171,9 +191,12 @@ class Cpp final : public Language {
   }
   std::string address(std::string_view base, Offset kind, std::string_view offset) const override {
     switch (kind) {
-      case Offset::None: return fmt::format("ptx::addr({})", base);
-      case Offset::KeptZero: return fmt::format("ptx::addr({}, ptx::offset(0))", base);
-      case Offset::Value: break;
+      case Offset::None:
+        return fmt::format("ptx::addr({})", base);
+      case Offset::KeptZero:
+        return fmt::format("ptx::addr({}, ptx::offset(0))", base);
+      case Offset::Value:
+        break;
     }
     return fmt::format("ptx::addr({}, {})", base, offset);
   }

@@ -41,8 +41,8 @@ class Language {
   virtual bool reserved(std::string_view name) const = 0;
   // Whether `name` can name the generated function.
   virtual bool is_identifier(std::string_view name) const = 0;
-  virtual std::string quote(std::string_view bytes) const = 0;         // a string literal, any bytes
-  virtual std::string text_literal(std::string_view text) const = 0;   // the same, readable when multi-line
+  virtual std::string quote(std::string_view bytes) const = 0;        // a string literal, any bytes
+  virtual std::string text_literal(std::string_view text) const = 0;  // the same, readable when multi-line
   virtual int indent_width() const = 0;
 
   // ---- the file ----------------------------------------------------------------------
@@ -54,8 +54,10 @@ class Language {
   // closing line (nullopt: none). An empty body gets empty_body() (nullopt: nothing).
   virtual std::vector<std::string> open_body() const = 0;
   virtual std::vector<std::string> open_block() const = 0;
-  virtual std::vector<std::string> open_loop(bool until, std::string_view top, std::string_view pred, bool uni) const = 0;
-  virtual std::vector<std::string> open_wait(std::string_view top, std::string_view done, std::string_view pred) const = 0;
+  virtual std::vector<std::string> open_loop(bool until, std::string_view top, std::string_view pred,
+                                             bool uni) const = 0;
+  virtual std::vector<std::string> open_wait(std::string_view top, std::string_view done,
+                                             std::string_view pred) const = 0;
   virtual std::optional<std::string> close_call(bool uni_loop = false) const = 0;  // of all the above
   virtual std::optional<std::string> empty_body() const = 0;
   // The address arithmetic of the next access, grouped: its opening line and (nullopt:
@@ -69,7 +71,8 @@ class Language {
   virtual std::string declare(Holds h, std::string_view name, std::string_view init) const = 0;
   // `chain`: chain_spelling for this language; `guard`: an operand expression or empty.
   virtual std::string instruction(std::string_view chain, std::string_view guard, std::string_view args) const = 0;
-  virtual std::optional<std::string> chain(std::string_view opcode, std::span<const std::string_view> modifiers) const = 0;
+  virtual std::optional<std::string> chain(std::string_view opcode,
+                                           std::span<const std::string_view> modifiers) const = 0;
 
   // ---- expressions ---------------------------------------------------------------------
   virtual std::string call(Ns ns, std::string_view fn, std::string_view args) const = 0;
@@ -90,7 +93,8 @@ class Language {
   virtual std::string for_loop(std::string_view var, size_t n) const = 0;  // the body one level deeper
   virtual std::optional<std::string> close_for() const = 0;
   // A table of n rows of `columns` ints (columns == 1: a flat table); rows: "1, 2" each.
-  virtual std::string table(std::string_view name, size_t n, size_t columns, std::span<const std::string> rows) const = 0;
+  virtual std::string table(std::string_view name, size_t n, size_t columns,
+                            std::span<const std::string> rows) const = 0;
 };
 
 std::unique_ptr<Language> cpp_language();

@@ -23,9 +23,12 @@ constexpr std::string_view kUsed[] = {"ptx", "lst", "m", "DType", "Listing", "ra
 
 std::string_view prefix(Ns ns) {
   switch (ns) {
-    case Ns::Dsl: return "ptx.";
-    case Ns::Listing: return "lst.";
-    case Ns::Module: return "m.";
+    case Ns::Dsl:
+      return "ptx.";
+    case Ns::Listing:
+      return "lst.";
+    case Ns::Module:
+      return "m.";
   }
   return {};
 }
@@ -78,14 +81,26 @@ class Python final : public Language {
       const auto c = static_cast<unsigned char>(s[i]);
       const size_t n = text ? utf8_length(s, i) : 1;
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
         default:
-          if (c >= 0x20 && c < 0x7f) out += static_cast<char>(c);
-          else if (!text || n == 1) out += fmt::format("\\x{:02x}", c);
+          if (c >= 0x20 && c < 0x7f)
+            out += static_cast<char>(c);
+          else if (!text || n == 1)
+            out += fmt::format("\\x{:02x}", c);
           else {
             const uint32_t cp = code_point(s, i, n);
             out += cp <= 0xffff ? fmt::format("\\u{:04x}", cp) : fmt::format("\\U{:08x}", cp);
@@ -126,10 +141,12 @@ class Python final : public Language {
   std::vector<std::string> open_body() const override { return {"", "@m.body", "def _():"}; }
   std::vector<std::string> open_block() const override { return {"@lst.block", "def _():"}; }
   std::vector<std::string> open_loop(bool until, std::string_view top, std::string_view pred, bool uni) const override {
-    return {fmt::format("@lst.{}({}, {}{})", until ? "repeat_until" : "repeat_while", top, pred, uni ? ", uni=True" : ""),
-            "def _():"};
+    return {
+        fmt::format("@lst.{}({}, {}{})", until ? "repeat_until" : "repeat_while", top, pred, uni ? ", uni=True" : ""),
+        "def _():"};
   }
-  std::vector<std::string> open_wait(std::string_view top, std::string_view done, std::string_view pred) const override {
+  std::vector<std::string> open_wait(std::string_view top, std::string_view done,
+                                     std::string_view pred) const override {
     return {fmt::format("@lst.wait_loop({}, {}, {})", top, done, pred), "def _():"};
   }
   std::optional<std::string> close_call(bool) const override { return std::nullopt; }
@@ -147,7 +164,8 @@ class Python final : public Language {
     return fmt::format("{} = {}", name, init);
   }
   std::string instruction(std::string_view chain, std::string_view guard, std::string_view args) const override {
-    return guard.empty() ? fmt::format("ptx.inst.{}({})", chain, args) : fmt::format("ptx.inst.{}[{}]({})", chain, guard, args);
+    return guard.empty() ? fmt::format("ptx.inst.{}({})", chain, args)
+                         : fmt::format("ptx.inst.{}[{}]({})", chain, guard, args);
   }
   std::optional<std::string> chain(std::string_view opcode, std::span<const std::string_view> mods) const override {
     return dsl::chain_spelling(opcode, mods, true);
@@ -189,9 +207,12 @@ class Python final : public Language {
   }
   std::string address(std::string_view base, Offset kind, std::string_view offset) const override {
     switch (kind) {
-      case Offset::None: return fmt::format("ptx.addr({})", base);
-      case Offset::KeptZero: return fmt::format("ptx.addr0({})", base);
-      case Offset::Value: break;
+      case Offset::None:
+        return fmt::format("ptx.addr({})", base);
+      case Offset::KeptZero:
+        return fmt::format("ptx.addr0({})", base);
+      case Offset::Value:
+        break;
     }
     return fmt::format("ptx.addr({}, {})", base, offset);
   }
@@ -205,7 +226,9 @@ class Python final : public Language {
     return fmt::format("{}[{}:{}]", array, first, first + count);
   }
 
-  std::string for_loop(std::string_view var, size_t n) const override { return fmt::format("for {} in range({}):", var, n); }
+  std::string for_loop(std::string_view var, size_t n) const override {
+    return fmt::format("for {} in range({}):", var, n);
+  }
   std::optional<std::string> close_for() const override { return std::nullopt; }
   std::string table(std::string_view name, size_t, size_t columns, std::span<const std::string> rows) const override {
     if (columns == 1) return fmt::format("{} = [{}]", name, fmt::join(rows, ", "));

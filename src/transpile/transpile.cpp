@@ -170,7 +170,7 @@ class Writer {
     return r.declaration;
   }
   bool is_label(std::string_view name) const { return label_decl(name).has_value(); }
-  // The C++ name of the label a label statement places.
+  // The output's name of the label a label statement places.
   const std::string& label_of(Stmt s) const { return labels_.at(sc_.of_label(s.index)); }
 
   // ---- trivia: comments and blank lines ---------------------------------------------
@@ -309,7 +309,7 @@ class Writer {
     }
   }
 
-  // The labels of a scope, declared where its C++ scope starts (a label is seen in its whole block).
+  // The labels of a scope, declared where its scope in the output starts (a label is seen in its whole block).
   void declare_labels(uint32_t scope) {
     for (uint32_t d : sc_.declared_in(scope)) {
       const Declaration& l = sc_.declaration(d);
@@ -369,7 +369,7 @@ class Writer {
     const std::string name(m_.text(m_.labels[stmts[at].index].name));
     if (label_uses_[sc_.of_label(stmts[at].index)] != 1 || has_comment(stmts[at].trail)) return 0;
     for (size_t j = at + 1; j < to; ++j) {
-      if (stmts[j].kind == StmtKind::Decl) return 0;  // its C++ name must outlive the loop's lambda
+      if (stmts[j].kind == StmtKind::Decl) return 0;  // its name must outlive the loop's body (a lambda, a def)
       if (stmts[j].kind != StmtKind::Instruction) continue;
       const Instruction& in = m_.instructions[stmts[j].index];
       if (m_.text(in.opcode) != "bra" || !in.guard || in.operands.count != 1) continue;
@@ -560,7 +560,7 @@ class Writer {
     return digits(fn) && digits(n) ? fmt::format("bb{}", n) : std::string(bare);
   }
 
-  // A symbol operand: with --sugar, a mangled name becomes a C++ constant named
+  // A symbol operand: with --sugar, a mangled name becomes a constant of the output named
   // after what it demangles to (param_0, As, shfl_xor_sync), declared at the top
   // of the body; other names stay string literals.
   std::string_view function_name_;
