@@ -53,7 +53,7 @@ def corpus(directory, max_bytes=None, names=None):
 
 # The whole hand-written and nvcc corpora (what transpile.corpus_roundtrip checks in C++), and
 # the real compilers' files up to 6 KB (the C++ test goes to 24 KB); --sugar on a subset. These
-# take about 9 s; PTXPP_TRANSPILE_ALL=1 takes every file of tests/corpus both ways (about 30 s).
+# take about 9 s; PTXPP_TRANSPILE_ALL=1 takes every file of tests/corpus both ways (about 35 s).
 REAL = ("triton", "cutlass", "clang")
 if os.environ.get("PTXPP_TRANSPILE_ALL"):
     ALL = SUGAR = corpus("hand") + corpus("nvcc") + sum((corpus(d) for d in REAL), [])
