@@ -1,8 +1,8 @@
 // What the fuzzer checks of the transpiler on any module the parser accepts: it
-// writes C++ (no crash, no hang, no exception; ASan/UBSan watch the rest) that
-// carries every byte of module-level text it does not transcribe, and one
-// function body lambda per function body. (Compiling and running the output is
-// tests/transpile/corpus-roundtrip.sh, on the corpus.)
+// writes C++ and Python (no crash, no hang, no exception; ASan/UBSan watch the
+// rest), with one function body per function body. (Compiling and running the
+// output is tests/transpile/corpus-roundtrip.sh and python/tests/test_transpile.py,
+// on the corpus.)
 #pragma once
 
 #include <exception>
@@ -17,19 +17,26 @@ namespace ptx::fuzz {
 inline std::string check_transpile_property(std::string_view text) {
   auto r = text::parse(text);
   if (!r) return {};
-  std::string cpp;
-  try {
-    cpp = transpile::to_cpp(r.module(), text);
-  } catch (const std::exception& e) {
-    return std::string("the transpiler threw on a parsed module: ") + e.what();
+  for (const transpile::Lang lang : {transpile::Lang::Cpp, transpile::Lang::Python}) {
+    const bool python = lang == transpile::Lang::Python;
+    transpile::Options o;
+    o.language = lang;
+    std::string out;
+    try {
+      out = transpile::transpile(r.module(), text, o);
+    } catch (const std::exception& e) {
+      return std::string("the transpiler threw on a parsed module: ") + e.what();
+    }
+    size_t bodies = 0;
+    for (const ir::Stmt& s : r.module().root().stmts)
+      if (s.kind == ir::StmtKind::Function && r.module().functions[s.index].has_body()) ++bodies;
+    size_t written = 0;
+    const std::string_view mark = python ? "\n    @m.body\n    def _():\n" : "\n  m.body([] {\n";
+    for (size_t at = out.find(mark); at != std::string::npos; at = out.find(mark, at + 1)) ++written;
+    if (written != bodies)
+      return std::string("the transpiler wrote ") + std::to_string(written) + (python ? " Python" : " C++") +
+             " bodies for " + std::to_string(bodies);
   }
-  size_t bodies = 0;
-  for (const ir::Stmt& s : r.module().root().stmts)
-    if (s.kind == ir::StmtKind::Function && r.module().functions[s.index].has_body()) ++bodies;
-  size_t lambdas = 0;
-  const std::string_view mark = "\n  m.body([] {\n";
-  for (size_t at = cpp.find(mark); at != std::string::npos; at = cpp.find(mark, at + 1)) ++lambdas;
-  if (lambdas != bodies) return "the transpiler wrote " + std::to_string(lambdas) + " bodies for " + std::to_string(bodies);
   return {};
 }
 

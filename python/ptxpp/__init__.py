@@ -30,7 +30,7 @@ except ImportError as _error:  # a source checkout on PYTHONPATH: only ptxpp.tor
 else:
     import os as _os
 
-    from . import ptx, reg, smem, types
+    from . import listing, ptx, reg, smem, types
     from ._kernel import KernelFunction, Scalar, Tensor, TensorMap, Tile, kernel
 
     _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
@@ -38,5 +38,5 @@ else:
     ChainError = _core.ChainError
     DType = _core.DType
     Traced = _core.Traced
-    __all__ = ["kernel", "KernelFunction", "Tile", "Tensor", "TensorMap", "Scalar", "ptx", "reg", "smem", "types", "Error",
+    __all__ = ["kernel", "KernelFunction", "Tile", "Tensor", "TensorMap", "Scalar", "ptx", "reg", "smem", "types", "listing", "Error",
                "ChainError", "DType", "Traced", "__version__"]

@@ -22,6 +22,7 @@ vec = _core.vec
 imm = _core.imm
 symbol = _core.symbol
 pair = _core.pair
+args = _core.args
 read = _core.read
 place = _core.place
 bra = _core.bra

@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 #include <ptxpp/dsl/chains.hpp>
+#include <ptxpp/dsl/python_names.hpp>
 
 #include "common.hpp"
 
@@ -109,7 +110,7 @@ nb::object child(nb::handle self, const std::string& name) {
   c.text = n.root ? std::string(it->move.ptx) : n.text + std::string(it->move.ptx);
   c.tokens = n.tokens;
   c.tokens.push_back(it->move.token);
-  c.floats = c.text.find(".f64") != std::string::npos ? FloatAs::F64 : FloatAs::F32;
+  c.floats = ptx::dsl::python_floats_are_f64(c.text) ? FloatAs::F64 : FloatAs::F32;
   nb::object obj = nb::cast(std::move(c));
   nb::setattr(self, name.c_str(), obj);  // cached in the node's __dict__
   return obj;

@@ -67,6 +67,10 @@ struct PyLabel {
 
 struct PySink {};
 
+struct PyRegArray {
+  ptx::RegArray regs;
+};
+
 // ---- conversions ------------------------------------------------------------------
 // How a Python float becomes an immediate: f32 (0fXXXXXXXX, rounded to nearest) or f64.
 enum class FloatAs : uint8_t { F32, F64 };
@@ -85,6 +89,10 @@ void check_same_trace(uint32_t trace, const char* what);
 void assign(ptx::Reg& dst, nb::handle value);
 
 nb::object make_reg(ptx::Reg&& r);
+nb::object make_reg_array(ptx::RegArray&& regs);
+// The label handle of the running trace.
+nb::object make_label(ptx::Label&& l);
+const ptx::Label& label_of(nb::handle h);  // a ptx.Label of the running trace, or TypeError
 // The registers of a reg.array result, or TypeError.
 const ptx::RegArray& reg_array_of(nb::handle h);
 // The C++ buffer of a smem.alloc result (of the running trace), or TypeError.
@@ -104,5 +112,6 @@ void bind_smem_warp(nb::module_& m);
 void bind_run(nb::module_& m);
 void bind_ampere(nb::module_& m);
 void bind_hopper(nb::module_& m);
+void bind_listing(nb::module_& m);
 
 }  // namespace ptxpy

@@ -8,13 +8,6 @@ namespace ptxpy {
 
 namespace {
 
-const ptx::Label& label_of(nb::handle h) {
-  if (!nb::isinstance<PyLabel>(h)) throw nb::type_error("expected a label (ptx.Label(...))");
-  const PyLabel* l = nb::inst_ptr<PyLabel>(h);
-  check_same_trace(l->trace, "a label");
-  return l->label;
-}
-
 const ptx::Reg& predicate(nb::handle h) { return reg_of(h); }
 
 // Runs a Python body from C++; a Python exception goes through the C++ helper as
@@ -22,6 +15,15 @@ const ptx::Reg& predicate(nb::handle h) { return reg_of(h); }
 void call(const nb::callable& f) { f(); }
 
 }  // namespace
+
+const ptx::Label& label_of(nb::handle h) {
+  if (!nb::isinstance<PyLabel>(h)) throw nb::type_error("expected a label (ptx.Label(...))");
+  const PyLabel* l = nb::inst_ptr<PyLabel>(h);
+  check_same_trace(l->trace, "a label");
+  return l->label;
+}
+
+nb::object make_label(ptx::Label&& l) { return nb::cast(PyLabel{std::move(l), ptx::dsl::running_trace_id()}); }
 
 void bind_control(nb::module_& m) {
   nb::class_<PyLabel>(m, "Label", "A label: ptx.bra(l), ptx.place(l); $L__hint (unique per function)")

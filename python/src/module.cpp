@@ -48,4 +48,5 @@ NB_MODULE(_core, m) {
   ptxpy::bind_run(m);
   ptxpy::bind_ampere(m);
   ptxpy::bind_hopper(m);
+  ptxpy::bind_listing(m);
 }

@@ -7,6 +7,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <ptxpp/dsl/python_names.hpp>
 #include <ptxpp/spec/isa.hpp>
 
 #include "common.hpp"
@@ -176,6 +177,15 @@ void bind_operands(nb::module_& m) {
       "symbol", [](const std::string& s) { return wrap(ptx::symbol(s)); },
       "a named symbol (variable, parameter, function)");
   m.def(
+      "args",
+      [](nb::args a) {
+        std::vector<std::string> names;
+        for (nb::handle n : a) names.push_back(nb::cast<std::string>(n));
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        return wrap(ptx::args(std::span<const std::string_view>(views)));
+      },
+      "(a, b, ...): a call's argument or return-value list, by the names of its .param variables");
+  m.def(
       "pair", [](nb::handle d, nb::handle p) { return wrap(ptx::pair(reg_of(d), reg_of(p))); },
       "d|p: setp's and elect.sync's pair");
   nb::class_<PySpecial>(m, "SpecialRegister",
@@ -210,18 +220,6 @@ void bind_operands(nb::module_& m) {
   });
 }
 
-std::string python_name(std::string_view ptx_spelling) {
-  static const char* const kKeywords[] = {"False",  "None",   "True",    "and",      "as",       "assert", "async",
-                                          "await",  "break",  "class",   "continue", "def",      "del",    "elif",
-                                          "else",   "except", "finally", "for",      "from",     "global", "if",
-                                          "import", "in",     "is",      "lambda",   "nonlocal", "not",    "or",
-                                          "pass",   "raise",  "return",  "try",      "while",    "with",   "yield"};
-  std::string n(ptx_spelling.substr(!ptx_spelling.empty() && ptx_spelling[0] == '.' ? 1 : 0));
-  for (size_t at = n.find("::"); at != std::string::npos; at = n.find("::")) n.replace(at, 2, "_");
-  if (!n.empty() && n[0] >= '0' && n[0] <= '9') n.insert(0, "_");
-  for (const char* k : kKeywords)
-    if (n == k) return n + "_";
-  return n;
-}
+std::string python_name(std::string_view ptx_spelling) { return ptx::dsl::python_name(ptx_spelling); }
 
 }  // namespace ptxpy

@@ -33,10 +33,6 @@ nb::object inplace(nb::handle self, nb::handle b, BinOp op) {
   return nb::borrow(self);
 }
 
-struct PyRegArray {
-  ptx::RegArray regs;
-};
-
 size_t index_of(const PyRegArray& a, int64_t i) {
   const auto n = static_cast<int64_t>(a.regs.size());
   if (i < -n || i >= n)
@@ -50,6 +46,8 @@ std::string describe(const ptx::Reg& r) {
 }
 
 }  // namespace
+
+nb::object make_reg_array(ptx::RegArray&& regs) { return nb::cast(PyRegArray{std::move(regs)}); }
 
 const ptx::RegArray& reg_array_of(nb::handle h) {
   if (!nb::isinstance<PyRegArray>(h)) throw nb::type_error("expected a register array (reg.array(...))");

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "ptxpp/dsl/python_names.hpp"
+
 namespace ptx::dsl {
 
 namespace {
@@ -34,14 +36,18 @@ std::optional<uint32_t> token_of(std::string_view text) {
 }
 }  // namespace
 
-std::optional<std::string> chain_spelling(std::string_view opcode, std::span<const std::string_view> modifiers) {
+std::optional<std::string> chain_spelling(std::string_view opcode, std::span<const std::string_view> modifiers,
+                                          bool python) {
   const auto op = token_of(opcode);
   if (!op) return std::nullopt;
   const ChainEdge* start = std::find_if(std::begin(kChainOpcodes), std::end(kChainOpcodes),
                                         [&](const ChainEdge& e) { return e.token == *op; });
   if (start == std::end(kChainOpcodes)) return std::nullopt;
   uint32_t state = start->to;
-  std::string out(kChainTokens[*op].cxx);
+  const auto spell = [python](uint32_t t) {
+    return python ? python_name(kChainTokens[t].ptx) : std::string(kChainTokens[t].cxx);
+  };
+  std::string out = spell(*op);
   for (std::string_view m : modifiers) {
     const auto t = token_of(m);
     if (!t) return std::nullopt;
@@ -51,7 +57,7 @@ std::optional<std::string> chain_spelling(std::string_view opcode, std::span<con
     if (e == kChainEdges + s.first_edge + s.edge_count) return std::nullopt;
     state = e->to;
     out += '.';
-    out += kChainTokens[*t].cxx;
+    out += spell(*t);
   }
   if (!kChainStates[state].accepting) return std::nullopt;
   return out;

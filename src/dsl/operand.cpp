@@ -98,6 +98,10 @@ Operand pair(const Reg& d, const Reg& p) {
 }
 
 Operand args(std::initializer_list<std::string_view> names) {
+  return args(std::span<const std::string_view>(names.begin(), names.size()));
+}
+
+Operand args(std::span<const std::string_view> names) {
   ir::Module& m = Trace::current({}).m;
   std::vector<ir::ExprId> items;
   for (std::string_view n : names) items.push_back(m.add_name(n));

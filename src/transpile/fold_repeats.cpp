@@ -1,5 +1,7 @@
 #include "fold_repeats.hpp"
 
+#include "language.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -99,7 +101,7 @@ std::string unique(const std::string& base, std::vector<std::string>& taken) {
 
 }  // namespace
 
-void fold_repeats(std::vector<Line>& lines, const std::vector<std::string>& taken_names) {
+void fold_repeats(std::vector<Line>& lines, const std::vector<std::string>& taken_names, const Language& lang) {
   std::vector<std::string> taken = taken_names;
   const std::string var = unique("i", taken);
   std::vector<Cut> cuts;
@@ -186,18 +188,16 @@ void fold_repeats(std::vector<Line>& lines, const std::vector<std::string>& take
     std::string table_name;
     if (!table_columns.empty()) {
       table_name = unique("table", taken);
-      std::string rows;
+      std::vector<std::string> rows;
       for (size_t r = 0; r < n; ++r) {
         std::string row;
         for (const TableColumn& col : table_columns)
           if (col.offset == 0) row += fmt::format("{}{}", row.empty() ? "" : ", ", col.values[r]);
-        rows += fmt::format("{}{}", r ? ", " : "", stored_columns == 1 ? row : "{" + row + "}");
+        rows.push_back(std::move(row));
       }
-      out.push_back({base, stored_columns == 1
-                               ? fmt::format("constexpr int {}[{}] = {{{}}};", table_name, n, rows)
-                               : fmt::format("constexpr int {}[{}][{}] = {{{}}};", table_name, n, stored_columns, rows)});
+      out.push_back({base, lang.table(table_name, n, stored_columns, rows)});
     }
-    out.push_back({base, fmt::format("for (int {0} = 0; {0} < {1}; ++{0}) {{", var, n)});
+    out.push_back({base, lang.for_loop(var, n)});
     size_t column = 0, table_column = 0;
     for (size_t k = 0; k < p; ++k) {
       const Cut& first = cuts[i + k];
@@ -220,9 +220,12 @@ void fold_repeats(std::vector<Line>& lines, const std::vector<std::string>& take
         if (v.front() == '(' && opens && closes) v = v.substr(1, v.size() - 2);
         text += v + first.text[t + 1];
       }
-      out.push_back({lines[i + k].depth + 1, std::move(text)});
+      Line l = lines[i + k];
+      l.depth += 1;
+      l.text = std::move(text);
+      out.push_back(std::move(l));
     }
-    out.push_back({base, "}"});
+    if (const auto close = lang.close_for()) out.push_back({base, *close});
     i += p * n;
   }
   lines = std::move(out);

@@ -115,6 +115,9 @@ TEST_F(Cli, UsageErrorsNameTheWordAndExit2) {
       {"run x.ptx", "run: --entry is required"},
       {"run x.ptx --entry k --grid 0", "run: --grid 0: dimensions must be positive"},
       {"transpile --name 3d x.ptx", "transpile: --name '3d' is not a C++ identifier (or is a keyword)"},
+      {"transpile --lang rust x.ptx", "transpile: --lang 'rust' is not an output language (cpp, python)"},
+      {"transpile --lang python --name lambda x.ptx",
+       "transpile: --name 'lambda' is not a Python identifier (or is a keyword or a name the output uses)"},
   };
   for (const auto& c : cases) {
     Outcome r = run(c.args);
@@ -537,6 +540,22 @@ TEST_F(Cli, TranspileWritesCxxAndRejectsBadInput) {
   r = run("transpile " + (dir_ / "missing.ptx").string());
   EXPECT_EQ(r.rc, 1);
   EXPECT_NE(r.err.find("missing.ptx"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, TranspileWritesPython) {
+  const fs::path k = write("k.ptx", kGood);
+  // Python output is written as it is: no clang-format, so no warning about one
+  Outcome r = run("transpile --lang python --name kmod " + k.string(), "", "PTXPP_CLANG_FORMAT=/no/such/clang-format");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("def kmod():\n    m = Listing(target="), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("        ptx.inst.ret()\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("if __name__ == \"__main__\":"), std::string::npos) << r.out;
+  r = run("transpile --lang cpp " + k.string());
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("inst::ret();"), std::string::npos) << r.out;
+  r = run("transpile --lang python --name range " + k.string());  // the output calls range()
+  EXPECT_EQ(r.rc, 2);
 }
 
 // ---- ptxpp run: the emulator's limits on the command line (issue: the emulator as a sandbox) ----

@@ -287,6 +287,57 @@ $L__BB0_2:
     EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
 }
 
+// The same decisions as the C++ above (typed calls, text where no chain spells it), in Python's
+// spelling; python/tests/test_transpile.py runs the output on the corpus.
+TEST(Transpile, WritesTheSameCallsInPython) {
+  const std::string src = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 p)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<5>;
+	.reg .b64 	%rd<3>;
+	.reg .f64 	%fd<2>;
+	ld.param.u64 	%rd1, [p];
+	mov.u32 	%r1, %tid.x;
+	and.b32 	%r2, %r1, 0xFF;
+	setp.ne.s32 	%p1, %r2, -3;
+	@!%p1 bra 	$L__BB0_2;
+	st.global.f32 	[%rd1+-4], 0f3F800000;
+	cvt.f64.f32 	%fd1, 0f3F800000;
+	ld.global.u32 	%r3, [%rd1+0];
+$L__BB0_2:
+	add /* inside */ .s32 %r3, %r2, 1;
+	{
+	}
+	ret;
+}
+)";
+  auto parsed = text::parse(src);
+  ASSERT_TRUE(bool(parsed));
+  transpile::Options o;
+  o.language = transpile::Lang::Python;
+  o.name = "my_module";
+  const std::string py = transpile::transpile(parsed.module(), src, o);
+  for (const char* want :
+       {"from ptxpp import listing as lst\n", "def my_module():\n    m = Listing(target=\"sm_90a\", validate=True)\n",
+        "        p = lst.regs(DType.pred, \"%p\", 2)\n", "        L_BB0_2 = lst.label(\"$L__BB0_2\")\n",
+        "        ptx.inst.ld.param.u64(rd[1], ptx.addr(\"p\"))\n", "        ptx.inst.mov.u32(r[1], ptx.special.tid.x())\n",
+        "        ptx.inst.and_.b32(r[2], r[1], lst.operand(\"0xFF\"))\n", "        ptx.inst.bra[~p[1]](L_BB0_2)\n",
+        "        ptx.inst.st.global_.f32(ptx.addr(rd[1], -4), 1.0)\n",
+        // a Python float in a .f64 instruction is an f64: this f32 literal says what it is
+        "        ptx.inst.cvt.f64.f32(fd[1], ptx.f32imm(1.0))\n", "        ptx.inst.ld.global_.u32(r[3], ptx.addr0(rd[1]))\n",
+        "        ptx.place(L_BB0_2)\n", "        lst.instruction(\"add /* inside */ .s32 %r3, %r2, 1;\")\n",
+        "        @lst.block\n        def _():\n            pass\n", "        ptx.inst.ret()\n",
+        "if __name__ == \"__main__\":\n    print(my_module().ptx(), end=\"\")\n"})
+    EXPECT_NE(py.find(want), std::string::npos) << want << "\n" << py;
+  EXPECT_EQ(py.find(";\n"), std::string::npos) << "a C++ statement end: " << py;
+  EXPECT_TRUE(transpile::is_identifier("my_module", transpile::Lang::Python));
+  EXPECT_TRUE(transpile::is_identifier("int", transpile::Lang::Python));
+  EXPECT_FALSE(transpile::is_identifier("lambda", transpile::Lang::Python));
+  EXPECT_FALSE(transpile::is_identifier("range", transpile::Lang::Python));
+  EXPECT_FALSE(transpile::is_identifier("int", transpile::Lang::Cpp));
+}
+
 TEST(Transpile, BlocksDeclareTheirOwnLabelsAndRegisters) {
   const std::string loop =
       "\t{\n\t.reg .pred P1;\n\twaitLoop:\n\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%rd1], 0;\n"

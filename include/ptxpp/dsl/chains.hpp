@@ -15,8 +15,10 @@ namespace ptx::dsl {
 // The C++ spelling of `opcode` followed by `modifiers` (each with its dot), e.g.
 // ("and", {".b32"}) -> "and_.b32", ("cp", {".async", ".bulk", ".shared::cluster", ...})
 // -> "cp.async.bulk.shared_cluster...". nullopt when no chain of ptx::inst spells it
-// (an opcode or modifier order the ISA table does not have).
-std::optional<std::string> chain_spelling(std::string_view opcode, std::span<const std::string_view> modifiers);
+// (an opcode or modifier order the ISA table does not have). `python`: the Python front
+// end's spelling of the same chain (python_names.hpp: "and_.b32", "ld.global_.f32").
+std::optional<std::string> chain_spelling(std::string_view opcode, std::span<const std::string_view> modifiers,
+                                          bool python = false);
 
 // The automaton itself, for front ends that build chains one modifier at a time at run
 // time (the Python DSL): a state, and from it the legal next modifiers in the manual's order.

@@ -79,6 +79,7 @@ Operand addr(std::string_view symbol, Offset offset);
 Operand symbol(std::string_view name);
 // (a, b, c): a call's argument or return-value list, by the names of its .param variables.
 Operand args(std::initializer_list<std::string_view> names);
+Operand args(std::span<const std::string_view> names);
 inline Operand as_operand(const Operand& o) { return o; }
 inline Operand as_operand(Sink s) { return to_operand(s); }
 // {a, b, c, d}: a vector operand; elements may be `_`.
