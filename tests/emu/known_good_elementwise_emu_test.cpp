@@ -30,6 +30,26 @@ void expect_untouched(const std::vector<T>& got, size_t from, T fill, const char
   for (size_t i = from; i < got.size(); ++i) ASSERT_EQ(got[i], fill) << what << ": masked store at " << i;
 }
 
+// ---- vector_add_unaligned: vector_add compiled without 16-byte divisibility (2 warps, BLOCK
+// 256: scalar loads), given pointers 4, 8 and 12 bytes past a 16-byte boundary.
+
+TEST(EmuKnownGood, VectorAddUnalignedSm80) {
+  const int n = 700;
+  TritonKernel k("sm_80", "vector_add_unaligned");
+  const auto xs = small_values(n + 3, 56, 1 << 20, 0x1p-12), ys = small_values(n + 3, 57, 1 << 20, 0x1p-7);
+  const std::vector<float> x(xs.begin(), xs.end()), y(ys.begin(), ys.end());
+  const uint64_t xa = k.allocate(x), ya = k.allocate(y), oa = k.allocate(guarded<float>(n + 3, -1.0f));
+  k.pointer_at("x", xa + 4);
+  k.pointer_at("y", ya + 8);
+  k.pointer_at("out", oa + 12);
+  k.scalar("n", int32_t{n});
+  k.run({(n + 255) / 256});
+  const auto got = k.read<float>(oa, n + 3 + 16);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(got[i], -1.0f) << "store before out at " << i;
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i + 3], x[i + 1] + y[i + 2]) << i;
+  expect_untouched(got, n + 3, -1.0f, "out");
+}
+
 // ---- activations: fp16 x, f32 erf-GELU, SiLU (ex2.approx + div.full) and tanh, fp16 out.
 
 void check_activations(const char* arch) {

@@ -91,6 +91,11 @@ class TritonKernel {
     if (a % 16 != 0) throw std::runtime_error("Triton needs 16-byte aligned buffers");
     return a;
   }
+  // A pointer argument at any address (for a parameter compiled without the 16-byte divisibility).
+  void pointer_at(const std::string& param, uint64_t address) {
+    expect(param, "pointer", 8);
+    run_.args.push_back(emu::Arg::pointer(address));
+  }
   // A device buffer that is not an argument itself (what a tensor descriptor points at).
   template <class T>
   uint64_t allocate(const std::vector<T>& host) {
