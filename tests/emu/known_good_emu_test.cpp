@@ -17,64 +17,7 @@
 
 namespace {
 
-using ptx::test::TritonKernel;
-using ptx::test::bf16_bits;
-using ptx::test::f16_bits;
-using ptx::test::from_bf16;
-using ptx::test::from_f16;
-
-// A fixed-seed generator of small integers (the tests' inputs are k / 2^n).
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  int uniform(int lo, int hi) {  // [lo, hi]
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return lo + static_cast<int>((s >> 33) % static_cast<uint64_t>(hi - lo + 1));
-  }
-};
-
-std::vector<double> small_values(size_t n, uint64_t seed, int range, double unit) {  // k * unit, |k| <= range
-  Rng rng(seed);
-  std::vector<double> v(n);
-  for (auto& x : v) x = rng.uniform(-range, range) * unit;
-  return v;
-}
-
-std::vector<uint16_t> as_f16(const std::vector<double>& v) {
-  std::vector<uint16_t> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out[i] = f16_bits(v[i]);
-  return out;
-}
-std::vector<uint16_t> as_bf16(const std::vector<double>& v) {
-  std::vector<uint16_t> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out[i] = bf16_bits(static_cast<float>(v[i]));
-  return out;
-}
-
-// |got - want| <= rel * |want| + abs at every index; reports the first few that are not.
-void expect_near(const std::vector<double>& got, const std::vector<double>& want, double rel, double abs,
-                 const char* what) {
-  ASSERT_EQ(got.size(), want.size());
-  int bad = 0;
-  for (size_t i = 0; i < got.size() && bad < 8; ++i)
-    if (!(std::fabs(got[i] - want[i]) <= rel * std::fabs(want[i]) + abs))
-      ++bad, ADD_FAILURE() << what << "[" << i << "] = " << got[i] << ", want " << want[i];
-}
-
-std::vector<double> decode_f16(const std::vector<uint16_t>& v) {
-  std::vector<double> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out[i] = from_f16(v[i]);
-  return out;
-}
-std::vector<double> decode_bf16(const std::vector<uint16_t>& v) {
-  std::vector<double> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out[i] = from_bf16(v[i]);
-  return out;
-}
-template <class T>
-std::vector<double> widen(const std::vector<T>& v) {
-  return {v.begin(), v.end()};
-}
+using namespace ptx::test::known_good;
 
 // ---- vector_add: out = x + y over n = 3000 (three 1024-element programs, the last masked).
 

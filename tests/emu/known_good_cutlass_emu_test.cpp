@@ -1,0 +1,126 @@
+// CUTLASS/CuTe kernels of tests/corpus/cutlass (nvcc's PTX of tests/corpus/src-real/cutlass)
+// on the emulator against a plain C++ reference, launched as their sources say.
+//
+// cute_gemm_sm80.cu: cute_gemm_tn(A, B, C, M, N, K), A M x K and B N x K (K contiguous), C
+// M x N row-major f32; 64 x 64 x 32 CTA tiles without predication (M, N multiples of 64, K
+// of 32), grid (M / 64, N / 64), 128 threads (__launch_bounds__ and the 2 x 2 warp MMA), static
+// shared memory only: cp.async into a Swizzle<2,3,3> layout, ldmatrix, mma.sync m16n8k16.
+//
+// gemm_sm80_f16.cu (CUTLASS 2.x device::Gemm: 128 x 128 x 32 tiles, 3-stage cp.async
+// multistage, mma.sync, bias + ReLU epilogue) takes GemmKernel::Params by value, built by
+// CUTLASS's host code: tests/corpus/src-real/cutlass-launch/gemm_sm80_f16_launch.cu builds it as
+// device::Gemm::initialize does, with sentinel device pointers, and scripts/gen-corpus-real
+// writes its bytes, the pointers' offsets, grid, block and dynamic shared memory to
+// tests/corpus/cutlass/sm_80/gemm_sm80_f16.launch. The CUTLASS 3.x GEMMs (TMA, wgmma, UMMA) are
+// not run yet: their Params hold TMA descriptors made by the driver's encoder.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "known_good_util.hpp"
+
+namespace {
+
+using namespace ptx::test::known_good;
+
+void check_cute_gemm(const char* arch) {
+  const int m = 128, n = 192, k = 96;  // a 2 x 3 grid, three K tiles
+  const auto a = small_values(size_t(m) * k, 70, 64, 0x1p-6), b = small_values(size_t(n) * k, 71, 64, 0x1p-6);
+  ptx::test::EmuRun run;
+  run.buffer(as_f16(a), "A");
+  run.buffer(as_f16(b), "B");
+  const uint64_t c = run.buffer(std::vector<float>(size_t(m) * n + 16, -1.0f), "C");
+  run.scalar(int32_t{m});
+  run.scalar(int32_t{n});
+  run.scalar(int32_t{k});
+  const std::string ptx = ptx::test::read_text(std::string(PTXPP_CORPUS_DIR) + "/cutlass/" + arch + "/cute_gemm_sm80.ptx");
+  run.launch(ptx, "_Z12cute_gemm_tnPKN7cutlass6half_tES2_Pfiii", {m / 64, n / 64, 1}, {128, 1, 1});
+  const auto got = run.read<float>(c, size_t(m) * n + 16);
+  // k/64 inputs: every product and sum is exact in f32, whatever the order
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double want = 0;
+      for (int p = 0; p < k; ++p) want += a[i * k + p] * b[j * k + p];
+      ASSERT_EQ(got[i * n + j], want) << "C[" << i << "][" << j << "]";
+    }
+  for (int i = m * n; i < m * n + 16; ++i) ASSERT_EQ(got[i], -1.0f) << "store past C at " << i;
+}
+TEST(EmuKnownGood, CuteGemmSm80) { check_cute_gemm("sm_80"); }
+TEST(EmuKnownGood, CuteGemmSm86) { check_cute_gemm("sm_86"); }
+
+// <name>.launch from a CUTLASS launch program: `problem M N K`, `grid`, `block`, `shared`,
+// `params SIZE BYTE...` (hex) and `pointer NAME OFFSET` for each device pointer in them.
+struct CutlassLaunch {
+  int m = 0, n = 0, k = 0;
+  ptx::emu::Dim3 grid, block;
+  uint32_t shared = 0;
+  std::vector<uint8_t> params;
+  std::map<char, size_t> pointers;
+};
+
+CutlassLaunch parse_cutlass_launch(const std::string& text) {
+  CutlassLaunch l;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream w(line);
+    std::string key;
+    if (!(w >> key) || key[0] == '#') continue;
+    if (key == "problem") w >> l.m >> l.n >> l.k;
+    if (key == "grid") w >> l.grid.x >> l.grid.y >> l.grid.z;
+    if (key == "block") w >> l.block.x >> l.block.y >> l.block.z;
+    if (key == "shared") w >> l.shared;
+    if (key == "pointer") {
+      char name = 0;
+      w >> name >> l.pointers[name];
+    }
+    if (key != "params") continue;
+    size_t size = 0;
+    w >> size;
+    for (unsigned byte = 0; w >> std::hex >> byte;) l.params.push_back(static_cast<uint8_t>(byte));
+    if (l.params.size() != size) throw std::runtime_error("params: " + std::to_string(l.params.size()) + " bytes, said " + std::to_string(size));
+  }
+  return l;
+}
+
+std::string only_entry(const std::string& ptx) {  // the name of the module's one .entry
+  const size_t at = ptx.find(".entry ") + 7, end = ptx.find('(', at);
+  return ptx.substr(at, end - at);
+}
+
+// D = relu(A B + C / 2), A M x K row-major, B K x N column-major, C and D M x N row-major, f16;
+// k/64 inputs: the f32 accumulation is exact, D is its f16 rounding.
+TEST(EmuKnownGood, CutlassGemmF16Sm80) {
+  const std::string base = std::string(PTXPP_CORPUS_DIR) + "/cutlass/sm_80/gemm_sm80_f16";
+  const CutlassLaunch l = parse_cutlass_launch(ptx::test::read_text(base + ".launch"));
+  ASSERT_EQ(l.pointers.size(), 4u);
+  const int m = l.m, n = l.n, k = l.k;
+  const auto a = small_values(size_t(m) * k, 72, 64, 0x1p-6), b = small_values(size_t(n) * k, 73, 64, 0x1p-6),
+             c = small_values(size_t(m) * n, 74, 64, 0x1p-6);
+  ptx::test::EmuRun run;
+  auto& mem = run.emu.memory();
+  std::map<char, uint64_t> at;
+  for (const auto& [name, host] : {std::pair{'A', as_f16(a)}, {'B', as_f16(b)}, {'C', as_f16(c)}, {'D', std::vector<uint16_t>(size_t(m) * n + 16, 0x7E00)}}) {
+    at[name] = mem.alloc(host.size() * 2, std::string(1, name));
+    mem.write(at[name], host.data(), host.size() * 2);
+  }
+  std::vector<uint8_t> params = l.params;
+  for (const auto& [name, offset] : l.pointers) std::memcpy(params.data() + offset, &at.at(name), 8);
+  run.args.push_back(ptx::emu::Arg{params});
+  const std::string ptx = ptx::test::read_text(base + ".ptx");
+  run.launch(ptx, only_entry(ptx), l.grid, l.block, l.shared);
+  const auto got = run.read<uint16_t>(at['D'], size_t(m) * n + 16);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double acc = 0;
+      for (int p = 0; p < k; ++p) acc += a[i * k + p] * b[j * k + p];
+      ASSERT_EQ(got[i * n + j], f16_bits(std::max(acc + c[i * n + j] / 2, 0.0))) << "D[" << i << "][" << j << "]";
+    }
+  for (int i = m * n; i < m * n + 16; ++i) ASSERT_EQ(got[i], 0x7E00) << "store past D at " << i;
+}
+
+}  // namespace
