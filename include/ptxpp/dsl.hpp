@@ -16,6 +16,7 @@
 #include "ptxpp/dsl/module.hpp"
 #include "ptxpp/dsl/operand.hpp"
 #include "ptxpp/dsl/reg.hpp"
+#include "ptxpp/dsl/runtime_chain.hpp"
 #include "ptxpp/dsl/smem.hpp"
 #include "ptxpp/dsl/special.hpp"
 #include "ptxpp/dsl/types.hpp"

@@ -1,5 +1,7 @@
 #include "ptxpp/dsl/chains.hpp"
 
+#include "ptxpp/dsl/runtime_chain.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
@@ -83,5 +85,36 @@ std::vector<ChainMove> chain_moves(uint32_t state) {
 }
 
 bool chain_accepting(uint32_t state) { return state < std::size(kChainStates) && kChainStates[state].accepting; }
+
+namespace detail {
+
+uint32_t chain_start(uint16_t opcode_token) {
+  for (const ChainEdge& e : kChainOpcodes)
+    if (e.token == opcode_token) return e.to;
+  return UINT32_MAX;  // not an opcode: ptx::inst has no such chain
+}
+
+std::optional<uint32_t> chain_next(uint32_t state, std::string_view token) {
+  if (state >= std::size(kChainStates)) return std::nullopt;
+  const ChainState& s = kChainStates[state];
+  for (uint32_t i = s.first_edge; i < s.first_edge + s.edge_count; ++i)
+    if (kChainTokens[kChainEdges[i].token].ptx == token) return kChainEdges[i].to;
+  return std::nullopt;
+}
+
+bool chain_complete(uint32_t state) { return chain_accepting(state); }
+
+std::string chain_next_list(uint32_t state) {
+  std::string out;
+  for (const ChainMove& m : chain_moves(state)) {
+    if (!out.empty()) out += ", ";
+    out += m.ptx;
+  }
+  return out.empty() ? "nothing" : out;
+}
+
+std::string_view chain_token_text(uint16_t token) { return token < std::size(kChainTokens) ? kChainTokens[token].ptx : ""; }
+
+}  // namespace detail
 
 }  // namespace ptx::dsl

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/special.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/text/parser.hpp"
@@ -12,9 +13,11 @@ namespace ptx {
 using dsl::Trace;
 
 namespace {
-void emit(std::string_view mn, std::initializer_list<Operand> ops, ptx::SourceLocation where,
+// mn: a chain of ptx::inst, complete or continued at run time (ptxpp/dsl/runtime_chain.hpp)
+template <class Mnemonic>
+void emit(const Mnemonic& mn, std::initializer_list<Operand> ops, ptx::SourceLocation where,
           const Operand* guard = nullptr) {
-  Trace::current(where).emit_text(mn, std::span<const Operand>(ops.begin(), ops.size()), where, guard);
+  Trace::current(where).emit(mn, std::span<const Operand>(ops.begin(), ops.size()), where, guard);
 }
 Operand guard_of(const Reg& p, bool negated, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
@@ -26,17 +29,17 @@ Operand guard_of(const Reg& p, bool negated, ptx::SourceLocation where) {
 }
 }  // namespace
 
-void bra(const Label& target, ptx::SourceLocation where) { emit("bra.uni", {Operand(target)}, where); }
+void bra(const Label& target, ptx::SourceLocation where) { emit(inst::bra.uni, {Operand(target)}, where); }
 void bra_if(const Reg& p, const Label& target, ptx::SourceLocation where) {
   const Operand g = guard_of(p, false, where);
-  emit("bra", {Operand(target)}, where, &g);
+  emit(inst::bra, {Operand(target)}, where, &g);
 }
 void bra_unless(const Reg& p, const Label& target, ptx::SourceLocation where) {
   const Operand g = guard_of(p, true, where);
-  emit("bra", {Operand(target)}, where, &g);
+  emit(inst::bra, {Operand(target)}, where, &g);
 }
-void ret(ptx::SourceLocation where) { Trace::current(where).emit_text("ret", {}, where); }
-void exit(ptx::SourceLocation where) { Trace::current(where).emit_text("exit", {}, where); }
+void ret(ptx::SourceLocation where) { emit(inst::ret, {}, where); }
+void exit(ptx::SourceLocation where) { emit(inst::exit, {}, where); }
 
 void if_(const Reg& p, const std::function<void()>& then, ptx::SourceLocation where) {
   Label end("endif", where);
@@ -64,14 +67,13 @@ void loop(const Operand& begin, const Operand& end, int64_t step, const std::fun
   Reg i = t.new_reg(ty, {}, where);
   i = begin;
   Label top("loop", where), done("loop_end", where);
-  const std::string cmp = fmt::format("setp.ge{}", name(integer_like(ty)));
   Reg p = t.new_reg(DType::pred, {}, where);
-  emit(cmp, {Operand(p), Operand(i), end}, where);
+  emit(dsl::RuntimeChain(inst::setp.ge).then(name(integer_like(ty)), where), {Operand(p), Operand(i), end}, where);
   bra_if(p, done, where);
   place(top, where);
   body(i);
-  emit(fmt::format("add{}", name(integer_like(ty))), {Operand(i), Operand(i), Operand(step)}, where);
-  emit(fmt::format("setp.lt{}", name(integer_like(ty))), {Operand(p), Operand(i), end}, where);
+  emit(dsl::RuntimeChain(inst::add).then(name(integer_like(ty)), where), {Operand(i), Operand(i), Operand(step)}, where);
+  emit(dsl::RuntimeChain(inst::setp.lt).then(name(integer_like(ty)), where), {Operand(p), Operand(i), end}, where);
   bra_if(p, top, where);
   place(done, where);
 }
@@ -89,7 +91,8 @@ void while_(const std::function<Reg()>& cond, const std::function<void()>& body,
 Reg read(const Operand& src, DType type, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   Reg r = t.new_reg(type, {}, where);
-  emit(dsl::mov_mnemonic(type), {Operand(r), src}, where);
+  const Operand ops[] = {Operand(r), src};
+  t.emit_key(dsl::mov_key(type, where), ops, where);
   return r;
 }
 

@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "ptxpp/text/printer.hpp"
 #include "kernel_impl.hpp"
+#include "ptxpp/dsl/inst.hpp"
+#include "ptxpp/text/printer.hpp"
 #include "trace.hpp"
 
 namespace ptx {
@@ -67,10 +68,10 @@ Reg TensorMapParam::generic_address(ptx::SourceLocation where) const {
   dsl::Trace& t = dsl::Trace::current(where);
   Reg a(DType::b64, {}, where);
   const Operand mov_ops[] = {a, Operand(OperandKind::Symbol, DType::none, t.m.add_name(p_->name))};
-  t.emit_text("mov.b64", mov_ops, where);
+  t.emit(inst::mov.b64, mov_ops, where);
   Reg g(DType::u64, {}, where);
   const Operand cvta_ops[] = {g, a};
-  t.emit_text("cvta.param.u64", cvta_ops, where);
+  t.emit(inst::cvta.param.u64, cvta_ops, where);
   return g;
 }
 
@@ -114,7 +115,7 @@ Reg Tensor::ptr(ptx::SourceLocation where) const {
   Trace& t = Trace::current(where);
   Reg r = t.new_reg(DType::u64, {}, where);
   const Operand ops[] = {Operand(r), addr(p_->name)};
-  t.emit_text("ld.param.u64", ops, where);
+  t.emit(inst::ld.param.u64, ops, where);
   return r;
 }
 
@@ -123,7 +124,7 @@ Reg Tensor::global_ptr(ptx::SourceLocation where) const {
   Reg p = ptr(where);
   Reg g = t.new_reg(DType::u64, {}, where);
   const Operand ops[] = {Operand(g), Operand(p)};
-  t.emit_text("cvta.to.global.u64", ops, where);
+  t.emit(inst::cvta.to.global.u64, ops, where);
   return g;
 }
 
@@ -131,7 +132,7 @@ Reg Scalar::load(ptx::SourceLocation where) const {
   Trace& t = Trace::current(where);
   Reg r = t.new_reg(p_->dtype, {}, where);
   const Operand ops[] = {Operand(r), addr(p_->name)};
-  t.emit_text(fmt::format("ld.param{}", name(dsl::param_type(p_->dtype))), ops, where);
+  t.emit(dsl::RuntimeChain(inst::ld.param).then(name(dsl::param_type(p_->dtype)), where), ops, where);
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/instruction_call.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "ptxpp/text/printer.hpp"
@@ -157,7 +158,11 @@ void back_edge_loop(const Label& top, const Reg& p, bool negated, const std::fun
   body();
   const Operand target(top);
   const Operand guard = dsl::detail::guard_operand(p, negated);
-  dsl::Trace::current(where).emit_text(uni ? "bra.uni" : "bra", std::span<const Operand>(&target, 1), where, &guard);
+  const std::span<const Operand> ops(&target, 1);
+  if (uni)
+    dsl::Trace::current(where).emit(inst::bra.uni, ops, where, &guard);
+  else
+    dsl::Trace::current(where).emit(inst::bra, ops, where, &guard);
 }
 }  // namespace
 
@@ -176,8 +181,8 @@ void wait_loop(const Label& top, const Label& done, const Reg& p, const std::fun
   dsl::Trace& t = dsl::Trace::current(where);
   const Operand to_done(done), to_top(top);
   const Operand guard = dsl::detail::guard_operand(p, false);
-  t.emit_text("bra", std::span<const Operand>(&to_done, 1), where, &guard);
-  t.emit_text("bra.uni", std::span<const Operand>(&to_top, 1), where);
+  t.emit(inst::bra, std::span<const Operand>(&to_done, 1), where, &guard);
+  t.emit(inst::bra.uni, std::span<const Operand>(&to_top, 1), where);
   ptx::place(done, where);
 }
 

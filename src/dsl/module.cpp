@@ -4,6 +4,7 @@
 
 #include "kernel_impl.hpp"
 #include "ptxpp/dsl/control.hpp"
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/text/printer.hpp"
 #include "trace.hpp"
 
@@ -69,7 +70,7 @@ Reg FuncArgs::param(size_t i, ptx::SourceLocation where) const {
   const DType ty = f_->params()[i];
   Reg r = t.new_reg(ty, {}, where);
   const Operand ops[] = {Operand(r), addr(f_->param_symbol(i))};
-  t.emit_text(fmt::format("ld.param{}", ld_type(ty)), ops, where);
+  t.emit(dsl::RuntimeChain(inst::ld.param).then(ld_type(ty), where), ops, where);
   return r;
 }
 
@@ -80,8 +81,8 @@ void FuncArgs::ret(const Reg& value, ptx::SourceLocation where) const {
   if (bits(value.type()) != bits(*f_->ret_type()))
     throw Error(fmt::format("{} returns {}, not {}", f_->name(), name(*f_->ret_type()), name(value.type())), where);
   const Operand ops[] = {addr(f_->ret_symbol()), Operand(value)};
-  t.emit_text(fmt::format("st.param{}", ld_type(value.type())), ops, where);
-  t.emit_text("ret", {}, where);
+  t.emit(dsl::RuntimeChain(inst::st.param).then(ld_type(value.type()), where), ops, where);
+  t.emit(inst::ret, {}, where);
 }
 
 Reg call(const Func& f, std::initializer_list<Operand> args, ptx::SourceLocation where) {
@@ -106,7 +107,7 @@ Reg call(const Func& f, std::initializer_list<Operand> args, ptx::SourceLocation
       value = Operand(staged);
     }
     const Operand ops[] = {addr(pname), value};
-    t.emit_text(fmt::format("st.param{}", ld_type(pt)), ops, where);
+    t.emit(dsl::RuntimeChain(inst::st.param).then(ld_type(pt), where), ops, where);
     param_names.push_back(m.add_name(pname));
     ++i;
   }
@@ -120,11 +121,11 @@ Reg call(const Func& f, std::initializer_list<Operand> args, ptx::SourceLocation
   if (f.ret_type()) ops.emplace_back(OperandKind::Args, DType::none, m.add_list(ir::Delim::Paren, {m.add_name(rname)}));
   ops.emplace_back(OperandKind::Symbol, DType::none, m.add_name(f.name()));
   if (!param_names.empty()) ops.emplace_back(OperandKind::Args, DType::none, m.add_list(ir::Delim::Paren, param_names));
-  t.emit_text("call.uni", ops, where);
+  t.emit(inst::call.uni, ops, where);
   if (f.ret_type()) {
     result = t.new_reg(*f.ret_type(), {}, where);
     const Operand ld[] = {Operand(result), addr(rname)};
-    t.emit_text(fmt::format("ld.param{}", ld_type(*f.ret_type())), ld, where);
+    t.emit(dsl::RuntimeChain(inst::ld.param).then(ld_type(*f.ret_type()), where), ld, where);
   }
   return result;
 }

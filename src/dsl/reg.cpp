@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/label.hpp"
 #include "trace.hpp"
 
@@ -45,35 +46,36 @@ std::string_view op_symbol(BinOp op) {
 bool is_compare(BinOp op) { return op >= BinOp::Lt; }
 
 // The mnemonic of `a op b` for values of type t.
-std::string mnemonic(BinOp op, DType t, ptx::SourceLocation where) {
+dsl::RuntimeChain mnemonic(BinOp op, DType t, ptx::SourceLocation where) {
+  using dsl::RuntimeChain;
   const bool f = is_float(t);
   const bool p = t == DType::pred;
-  auto fail = [&]() -> std::string {
+  auto fail = [&]() -> RuntimeChain {
     throw Error(fmt::format("operator {} is not defined for {} registers", op_symbol(op), name(t)), where);
   };
   if (p && op != BinOp::And && op != BinOp::Or && op != BinOp::Xor) fail();
   if (t == DType::b128 || t == DType::tf32 || t == DType::e4m3 || t == DType::e5m2) fail();
   const std::string_view at = arith_type(t);
   switch (op) {
-    case BinOp::Add: return f ? fmt::format("add.rn{}", at) : fmt::format("add{}", at);
-    case BinOp::Sub: return f ? fmt::format("sub.rn{}", at) : fmt::format("sub{}", at);
-    case BinOp::Mul: return f ? fmt::format("mul.rn{}", at) : fmt::format("mul.lo{}", at);
+    case BinOp::Add: return (f ? RuntimeChain(inst::add.rn) : RuntimeChain(inst::add)).then(at, where);
+    case BinOp::Sub: return (f ? RuntimeChain(inst::sub.rn) : RuntimeChain(inst::sub)).then(at, where);
+    case BinOp::Mul: return (f ? RuntimeChain(inst::mul.rn) : RuntimeChain(inst::mul.lo)).then(at, where);
     case BinOp::Div:
-      if (f && (t == DType::f32 || t == DType::f64)) return fmt::format("div.rn{}", at);
+      if (f && (t == DType::f32 || t == DType::f64)) return RuntimeChain(inst::div.rn).then(at, where);
       if (f) fail();
-      return fmt::format("div{}", at);
-    case BinOp::Rem: return f ? fail() : fmt::format("rem{}", at);
-    case BinOp::Shl: return f ? fail() : fmt::format("shl{}", bits_type(t));
-    case BinOp::Shr: return f ? fail() : fmt::format("shr{}", at);
-    case BinOp::And: return f ? fail() : fmt::format("and{}", bits_type(t));
-    case BinOp::Or: return f ? fail() : fmt::format("or{}", bits_type(t));
-    case BinOp::Xor: return f ? fail() : fmt::format("xor{}", bits_type(t));
-    case BinOp::Lt: return fmt::format("setp.lt{}", at);
-    case BinOp::Le: return fmt::format("setp.le{}", at);
-    case BinOp::Gt: return fmt::format("setp.gt{}", at);
-    case BinOp::Ge: return fmt::format("setp.ge{}", at);
-    case BinOp::Eq: return fmt::format("setp.eq{}", at);
-    case BinOp::Ne: return fmt::format("setp.ne{}", at);
+      return RuntimeChain(inst::div).then(at, where);
+    case BinOp::Rem: return f ? fail() : RuntimeChain(inst::rem).then(at, where);
+    case BinOp::Shl: return f ? fail() : RuntimeChain(inst::shl).then(bits_type(t), where);
+    case BinOp::Shr: return f ? fail() : RuntimeChain(inst::shr).then(at, where);
+    case BinOp::And: return f ? fail() : RuntimeChain(inst::and_).then(bits_type(t), where);
+    case BinOp::Or: return f ? fail() : RuntimeChain(inst::or_).then(bits_type(t), where);
+    case BinOp::Xor: return f ? fail() : RuntimeChain(inst::xor_).then(bits_type(t), where);
+    case BinOp::Lt: return RuntimeChain(inst::setp.lt).then(at, where);
+    case BinOp::Le: return RuntimeChain(inst::setp.le).then(at, where);
+    case BinOp::Gt: return RuntimeChain(inst::setp.gt).then(at, where);
+    case BinOp::Ge: return RuntimeChain(inst::setp.ge).then(at, where);
+    case BinOp::Eq: return RuntimeChain(inst::setp.eq).then(at, where);
+    case BinOp::Ne: return RuntimeChain(inst::setp.ne).then(at, where);
   }
   return fail();
 }
@@ -86,7 +88,7 @@ uint32_t mnemonic_key(BinOp op, DType t, ptx::SourceLocation where) {
   std::atomic<uint32_t>& slot = keys[static_cast<size_t>(op) * kTypes + static_cast<size_t>(t)];
   uint32_t k = slot.load(std::memory_order_acquire);
   if (k == 0) {
-    k = dsl::detail::mnemonic_key(mnemonic(op, t, where)) + 1;
+    k = mnemonic(op, t, where).key(where) + 1;
     slot.store(k, std::memory_order_release);
   }
   return k - 1;
@@ -164,7 +166,7 @@ Reg& Reg::operator=(const Reg& src) {
   if (bits(src.type()) != bits(type_) || (src.type() == DType::pred) != (type_ == DType::pred))
     throw Error(fmt::format("assigning a {} register to a {} register; convert with ptx::inst::cvt", name(src.type()), name(type_)), {});
   const Operand ops[] = {Operand(*this), Operand(src)};
-  t.emit_text(dsl::mov_mnemonic(type_), ops, {});
+  t.emit_key(dsl::mov_key(type_, {}), ops, {});
   return *this;
 }
 
@@ -199,7 +201,7 @@ Reg& Reg::operator=(const Operand& src) {
   Operand value = src;
   if (src.kind == OperandKind::Imm) value = fit_operand(src, type_, BinOp::Add, {});
   const Operand ops[] = {Operand(*this), value};
-  t.emit_text(dsl::mov_mnemonic(type_), ops, {});
+  t.emit_key(dsl::mov_key(type_, {}), ops, {});
   return *this;
 }
 
@@ -232,7 +234,10 @@ Reg binary(BinOp op, const Reg& a, const Operand& b, ptx::SourceLocation where) 
       is_integer(b.type) && bits(b.type) == 32) {
     Reg d = t.new_reg(a.type(), {}, where);
     const Operand ops[] = {Operand(d), b, Operand(1), Operand(a)};
-    t.emit_text(is_signed(b.type) ? "mad.wide.s32" : "mad.wide.u32", ops, where);
+    if (is_signed(b.type))
+      t.emit(inst::mad.wide.s32, ops, where);
+    else
+      t.emit(inst::mad.wide.u32, ops, where);
     return d;
   }
   const Operand rhs = fit_operand(b, a.type(), op, where);
@@ -268,7 +273,7 @@ Reg unary_not(const Reg& a, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   Reg d = t.new_reg(a.type(), {}, where);
   const Operand ops[] = {Operand(d), Operand(a)};
-  t.emit_text(fmt::format("not{}", bits_type(a.type())), ops, where);
+  t.emit(dsl::RuntimeChain(inst::not_).then(bits_type(a.type()), where), ops, where);
   return d;
 }
 
@@ -279,8 +284,9 @@ Reg unary_neg(const Reg& a, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   Reg d = t.new_reg(a.type(), {}, where);
   const Operand ops[] = {Operand(d), Operand(a)};
-  const std::string_view ty = is_float(a.type()) ? name(a.type()) : name(integer_like(a.type()));
-  t.emit_text(fmt::format("neg{}", is_integer(a.type()) ? fmt::format(".s{}", bits(a.type())) : std::string(ty)), ops, where);
+  const std::string ty = is_integer(a.type()) ? fmt::format(".s{}", bits(a.type()))
+                        : std::string(is_float(a.type()) ? name(a.type()) : name(integer_like(a.type())));
+  t.emit(dsl::RuntimeChain(inst::neg).then(ty, where), ops, where);
   return d;
 }
 

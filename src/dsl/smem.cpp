@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ptxpp/dsl/inst.hpp"
 #include "trace.hpp"
 
 namespace ptx::smem {
@@ -68,7 +69,7 @@ Reg Buffer::base(ptx::SourceLocation where) const {
   ir::ExprId sym = t.m.add_name(symbol_);
   if (offset_) sym = t.m.add_binary(ir::Op::Add, sym, t.m.add_int(offset_));
   const Operand ops[] = {Operand(r), Operand(OperandKind::Symbol, DType::none, sym)};
-  t.emit_text("mov.u32", ops, where);
+  t.emit(inst::mov.u32, ops, where);
   return r;
 }
 
@@ -82,15 +83,15 @@ Reg swizzle(const Reg& off, Swizzle s, ptx::SourceLocation where) {
   Reg a = t.new_reg(DType::u32, {}, where), b = t.new_reg(DType::u32, {}, where), d = t.new_reg(DType::u32, {}, where);
   {
     const Operand ops[] = {Operand(a), Operand(off), Operand(3)};
-    t.emit_text("shr.u32", ops, where);
+    t.emit(inst::shr.u32, ops, where);
   }
   {
     const Operand ops[] = {Operand(b), Operand(a), Operand(mask)};
-    t.emit_text("and.b32", ops, where);
+    t.emit(inst::and_.b32, ops, where);
   }
   {
     const Operand ops[] = {Operand(d), Operand(off), Operand(b)};
-    t.emit_text("xor.b32", ops, where);
+    t.emit(inst::xor_.b32, ops, where);
   }
   return d;
 }

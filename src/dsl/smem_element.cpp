@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/smem.hpp"
 #include "trace.hpp"
 
@@ -94,7 +95,7 @@ Operand element_address(const Buffer& buf, const std::vector<Index>& indices, pt
     if (!indices[d].is_reg()) continue;
     t.check_reg(indices[d].reg(), where);
     const Operand ops[] = {Operand(a), Operand(indices[d].reg()), Operand(stride[d]), Operand(a)};
-    t.emit_text("mad.lo.u32", ops, where);
+    t.emit(inst::mad.lo.u32, ops, where);
   }
   return addr(a, constant);
 }
@@ -107,7 +108,7 @@ Reg Element::load(ptx::SourceLocation where) const {
   Trace& t = Trace::current(where);
   Reg d = t.new_reg(buf_->dtype(), {}, where);
   const Operand ops[] = {Operand(d), address};
-  t.emit_text(fmt::format("ld.shared{}", type), ops, where);
+  t.emit(dsl::RuntimeChain(inst::ld.shared).then(type, where), ops, where);
   return d;
 }
 
@@ -115,7 +116,7 @@ void Element::store(const Operand& value, ptx::SourceLocation where) const {
   const std::string type = access_type(buf_->dtype(), where);
   const Operand address = element_address(*buf_, indices_, where);
   const Operand ops[] = {address, value};
-  Trace::current(where).emit_text(fmt::format("st.shared{}", type), ops, where);
+  Trace::current(where).emit(dsl::RuntimeChain(inst::st.shared).then(type, where), ops, where);
 }
 
 }  // namespace ptx::smem

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "../spec/type_rules.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::dsl {
 
@@ -162,11 +163,19 @@ bool is_identifier(std::string_view s) {
          s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$") == std::string_view::npos;
 }
 
-std::string mov_mnemonic(DType t) {
-  if (t == DType::pred) return "mov.pred";
-  if (t == DType::f32 || t == DType::f64) return fmt::format("mov{}", name(t));
-  if (is_float(t)) return fmt::format("mov.b{}", bits(t));
-  return fmt::format("mov{}", name(integer_like(t)));
+uint32_t mov_key(DType t, ptx::SourceLocation where) {
+  static std::array<std::atomic<uint32_t>, static_cast<size_t>(DType::none) + 1> keys{};  // key + 1; 0: not yet
+  std::atomic<uint32_t>& slot = keys[static_cast<size_t>(t)];
+  uint32_t k = slot.load(std::memory_order_acquire);
+  if (k == 0) {
+    RuntimeChain mov(inst::mov);
+    if (t == DType::pred || t == DType::f32 || t == DType::f64) mov.then(name(t), where);
+    else if (is_float(t)) mov.then(fmt::format(".b{}", bits(t)), where);
+    else mov.then(name(integer_like(t)), where);
+    k = mov.key(where) + 1;
+    slot.store(k, std::memory_order_release);
+  }
+  return k - 1;
 }
 
 DType param_type(DType t) { return is_float(t) && bits(t) == 16 ? DType::b16 : t; }
@@ -494,12 +503,20 @@ void Trace::emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation
   last_stmt = body.size() - 1;
 }
 
-void Trace::emit_text(std::string_view mnemonic, std::span<const Operand> ops, ptx::SourceLocation where,
-                      const Operand* guard) {
-  // one registry lookup per distinct text and trace
+uint32_t Trace::text_key(std::string_view mnemonic) {
   auto it = text_keys_.find(mnemonic);
   if (it == text_keys_.end()) it = text_keys_.emplace(std::string(mnemonic), detail::mnemonic_key(mnemonic)).first;
-  emit(it->second, ops, where, guard);
+  return it->second;
+}
+
+void Trace::emit_text(std::string_view mnemonic, std::span<const Operand> ops, ptx::SourceLocation where,
+                      const Operand* guard) {
+  emit(text_key(mnemonic), ops, where, guard);
+}
+
+void Trace::emit(const RuntimeChain& c, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard) {
+  c.check_complete(where);
+  emit(text_key(c.text()), ops, where, guard);
 }
 
 void Trace::emit_key(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard) {

@@ -15,6 +15,7 @@
 #include "ptxpp/dsl/source_location.hpp"
 
 #include "mnemonic_registry.hpp"
+#include "ptxpp/dsl/runtime_chain.hpp"
 #include "ptxpp/dsl/error.hpp"
 #include "ptxpp/dsl/operand.hpp"
 #include "ptxpp/dsl/reg.hpp"
@@ -87,7 +88,17 @@ class Trace {
   // ---- instructions ----
   // Appends one instruction; key: see mnemonic_registry.hpp.
   void emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard);
-  // For the operators: the mnemonic is built by the library and known to be well formed.
+  // The library's helpers spell instructions as chains of ptx::inst (ptxpp/dsl/runtime_chain.hpp): a
+  // complete chain, checked when the library is compiled, ...
+  template <class C>
+  void emit(const detail::Complete<C>&, std::span<const Operand> ops, ptx::SourceLocation where,
+            const Operand* guard = nullptr) {
+    emit(detail::ChainKey<C>::get(), ops, where, guard);
+  }
+  // ... or one continued at run time, each modifier checked against the ISA table's chains.
+  void emit(const RuntimeChain& c, std::span<const Operand> ops, ptx::SourceLocation where,
+            const Operand* guard = nullptr);
+  // An instruction the user wrote as text (ptx::asm_): checked against the table like any other.
   void emit_text(std::string_view mnemonic, std::span<const Operand> ops, ptx::SourceLocation where,
                  const Operand* guard = nullptr);
   void emit_key(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard = nullptr);
@@ -200,6 +211,7 @@ class Trace {
     return local_slow(key);
   }
   Local& local_slow(uint32_t key);
+  uint32_t text_key(std::string_view mnemonic);  // one registry lookup per distinct text and trace
   int pick_candidate(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where);
   int pick_candidate_slow(uint32_t key, Local& l, std::span<const Operand> ops, ptx::SourceLocation where);
   void write_loc(ptx::SourceLocation where);
@@ -243,9 +255,9 @@ Operand import_operand(const ir::Module& from, ir::ExprId id, ir::Module& to);
 std::string describe(const Operand& o);
 // Whether s is a PTX identifier (kernel, function, variable and register names).
 bool is_identifier(std::string_view s);
-// The mov of a value of type t: mov.u32 (.b32 values too), mov.f32, mov.b16 (f16, bf16),
-// mov.b32 (f16x2, bf16x2), mov.pred.
-std::string mov_mnemonic(DType t);
+// The registry key of the mov of a value of type t: mov.u32 (.b32 values too), mov.f32,
+// mov.b16 (f16, bf16), mov.b32 (f16x2, bf16x2), mov.pred; built once per process and type.
+uint32_t mov_key(DType t, ptx::SourceLocation where);
 // The type of the .param that carries a kernel scalar of type t (16-bit floats: .b16).
 DType param_type(DType t);
 

@@ -4,6 +4,7 @@
 
 #include "../trace.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::ampere {
 
@@ -20,24 +21,24 @@ void cp_async_16(const Operand& dst_shared, const Operand& src_global, const Reg
   const Operand ops[] = {dst_shared, src_global, Operand(16)};
   if (guard) {
     const Operand g(*guard);
-    t.emit_text("cp.async.cg.shared.global", ops, where, &g);
+    t.emit(inst::cp.async.cg.shared.global, ops, where, &g);
   } else {
-    t.emit_text("cp.async.cg.shared.global", ops, where);
+    t.emit(inst::cp.async.cg.shared.global, ops, where);
   }
 }
 
 void cp_async_commit(ptx::SourceLocation where) {
-  Trace::current(where).emit_text("cp.async.commit_group", {}, where);
+  Trace::current(where).emit(inst::cp.async.commit_group, {}, where);
 }
 
 void cp_async_wait(int n, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   if (n < 0) throw Error(fmt::format("cp.async.wait_group {}: the count is negative", n), where);
   const Operand ops[] = {Operand(n)};
-  t.emit_text("cp.async.wait_group", ops, where);
+  t.emit(inst::cp.async.wait_group, ops, where);
 }
 
-void cp_async_wait_all(ptx::SourceLocation where) { Trace::current(where).emit_text("cp.async.wait_all", {}, where); }
+void cp_async_wait_all(ptx::SourceLocation where) { Trace::current(where).emit(inst::cp.async.wait_all, {}, where); }
 
 CpAsyncRing::CpAsyncRing(int stages, uint64_t stage_bytes, ptx::SourceLocation where)
     : stages_(stages), stage_bytes_(stage_bytes) {

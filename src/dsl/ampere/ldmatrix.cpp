@@ -4,6 +4,7 @@
 
 #include "../trace.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::ampere {
 
@@ -21,8 +22,9 @@ void check_addr(Trace& t, const Reg& a, const char* what, ptx::SourceLocation wh
     throw Error(fmt::format("{} takes a 32-bit shared-window address, not a {} register", what, name(a.type())), where);
 }
 
-std::string mnemonic(const char* op, size_t n, bool trans) {
-  return fmt::format("{}.sync.aligned.m8n8.x{}{}.shared.b16", op, n, trans ? ".trans" : "");
+// <op>.sync.aligned.m8n8.x<n>[.trans].shared.b16, from the chain up to .m8n8
+dsl::RuntimeChain m8n8(dsl::RuntimeChain op, size_t n, bool trans, ptx::SourceLocation where) {
+  return op.then(fmt::format(".x{}", n), where).then_if(trans, ".trans", where).then(".shared.b16", where);
 }
 
 // ".b8", ".b8x16.b6x16_p32" or ".b8x16.b4x16_p64".
@@ -50,7 +52,7 @@ void ldmatrix(const std::vector<Operand>& dst, const Reg& shared_addr, int64_t o
   check_count(dst.size(), "ldmatrix", where);
   check_addr(t, shared_addr, "ldmatrix", where);
   const Operand ops[] = {ptx::vec(dst), ptx::addr(shared_addr, offset)};
-  t.emit_text(mnemonic("ldmatrix", dst.size(), trans), ops, where);
+  t.emit(m8n8(dsl::RuntimeChain(inst::ldmatrix.sync.aligned.m8n8), dst.size(), trans, where), ops, where);
 }
 
 void ldmatrix(const Fragment& dst, const Reg& shared_addr, int64_t offset, bool trans, ptx::SourceLocation where) {
@@ -75,7 +77,7 @@ void stmatrix(const Reg& shared_addr, const std::vector<Operand>& src, int64_t o
   check_count(src.size(), "stmatrix", where);
   check_addr(t, shared_addr, "stmatrix", where);
   const Operand ops[] = {ptx::addr(shared_addr, offset), ptx::vec(src)};
-  t.emit_text(mnemonic("stmatrix", src.size(), trans), ops, where);
+  t.emit(m8n8(dsl::RuntimeChain(inst::stmatrix.sync.aligned.m8n8), src.size(), trans, where), ops, where);
 }
 
 void ldmatrix_m16n16(const std::vector<Operand>& dst, const Reg& shared_addr, int64_t offset, LdmatrixSource src, ptx::SourceLocation where) {
@@ -84,7 +86,9 @@ void ldmatrix_m16n16(const std::vector<Operand>& dst, const Reg& shared_addr, in
     throw Error(fmt::format("ldmatrix .m16n16 fills two registers per matrix, 2 or 4 (one or two matrices), not {}", dst.size()), where);
   check_addr(t, shared_addr, "ldmatrix", where);
   const Operand ops[] = {ptx::vec(dst), ptx::addr(shared_addr, offset)};
-  t.emit_text(fmt::format("ldmatrix.sync.aligned.m16n16.x{}.trans.shared{}", dst.size() / 2, source_suffix(src)), ops, where);
+  dsl::RuntimeChain mn(inst::ldmatrix.sync.aligned.m16n16);
+  mn.then(fmt::format(".x{}", dst.size() / 2), where).then(".trans.shared", where).then(source_suffix(src), where);
+  t.emit(mn, ops, where);
 }
 
 std::vector<Reg> ldmatrix_m16n16(int matrices, const Reg& shared_addr, int64_t offset, LdmatrixSource src, ptx::SourceLocation where) {
@@ -101,7 +105,9 @@ void ldmatrix_m8n16(const std::vector<Operand>& dst, const Reg& shared_addr, Ldm
   check_count(dst.size(), "ldmatrix .m8n16", where);
   check_addr(t, shared_addr, "ldmatrix", where);
   const Operand ops[] = {ptx::vec(dst), ptx::addr(shared_addr, offset)};
-  t.emit_text(fmt::format("ldmatrix.sync.aligned.m8n16.x{}.shared{}", dst.size(), source_suffix(src)), ops, where);
+  dsl::RuntimeChain mn(inst::ldmatrix.sync.aligned.m8n16);
+  mn.then(fmt::format(".x{}", dst.size()), where).then(".shared", where).then(source_suffix(src), where);
+  t.emit(mn, ops, where);
 }
 
 std::vector<Reg> ldmatrix_m8n16(int matrices, const Reg& shared_addr, LdmatrixSource src, int64_t offset, ptx::SourceLocation where) {
@@ -116,7 +122,9 @@ void stmatrix_m16n8(const Reg& shared_addr, const std::vector<Operand>& src, int
   check_count(src.size(), "stmatrix .m16n8", where);
   check_addr(t, shared_addr, "stmatrix", where);
   const Operand ops[] = {ptx::addr(shared_addr, offset), ptx::vec(src)};
-  t.emit_text(fmt::format("stmatrix.sync.aligned.m16n8.x{}.trans.shared.b8", src.size()), ops, where);
+  dsl::RuntimeChain mn(inst::stmatrix.sync.aligned.m16n8);
+  mn.then(fmt::format(".x{}", src.size()), where).then(".trans.shared.b8", where);
+  t.emit(mn, ops, where);
 }
 
 }  // namespace ptx::ampere

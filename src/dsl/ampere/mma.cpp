@@ -4,6 +4,7 @@
 
 #include "../trace.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::ampere {
 
@@ -184,7 +185,9 @@ void mma(const MmaForm& form, const Fragment& d, const Fragment& a, const Fragme
     for (size_t r = 0; r < f.size(); ++r) t.check_reg(f[r], where);
   }
   const Operand ops[] = {d.vec(), a.vec(), b.vec(), c.vec()};
-  t.emit_text(form.mnemonic(), ops, where);
+  dsl::RuntimeChain mn(inst::mma.sync.aligned);
+  mn.then(fmt::format(".{}.row.col{}{}{}{}", shape_name(form.shape), name(form.acc), name(form.a), name(form.b), name(form.acc)), where);
+  t.emit(mn, ops, where);
 }
 
 void zero(Fragment& f, ptx::SourceLocation where) {
@@ -193,7 +196,12 @@ void zero(Fragment& f, ptx::SourceLocation where) {
     t.check_reg(f[i], where);
     const DType ty = f[i].type();
     const Operand ops[] = {Operand(f[i]), ty == DType::f32 ? Operand(0.0f) : Operand(0)};
-    t.emit_text(ty == DType::f32 ? "mov.f32" : ty == DType::s32 ? "mov.s32" : "mov.b32", ops, where);
+    if (ty == DType::f32)
+      t.emit(inst::mov.f32, ops, where);
+    else if (ty == DType::s32)
+      t.emit(inst::mov.s32, ops, where);
+    else
+      t.emit(inst::mov.b32, ops, where);
   }
 }
 

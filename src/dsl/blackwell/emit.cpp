@@ -10,15 +10,15 @@ namespace ptx::blackwell::detail {
 
 using dsl::Trace;
 
-void emit(std::string_view mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where) {
+void emit(const dsl::RuntimeChain& mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   if (!guard) {
-    t.emit_text(mnemonic, ops, where);
+    t.emit(mnemonic, ops, where);
     return;
   }
-  check_pred(*guard, mnemonic, where);
+  check_pred(*guard, mnemonic.text(), where);
   const Operand g = dsl::detail::guard_operand(*guard, false);
-  t.emit_text(mnemonic, ops, where, &g);
+  t.emit(mnemonic, ops, where, &g);
 }
 
 void note_cta_group(CtaGroup g, ptx::SourceLocation where) {

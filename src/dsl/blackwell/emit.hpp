@@ -5,6 +5,7 @@
 #include <span>
 #include <string_view>
 
+#include "ptxpp/dsl/runtime_chain.hpp"
 #include "ptxpp/dsl/blackwell/cta_group.hpp"
 #include "ptxpp/dsl/operand.hpp"
 #include "ptxpp/dsl/reg.hpp"
@@ -12,8 +13,14 @@
 
 namespace ptx::blackwell::detail {
 
-// Emits `mnemonic ops;` (`@guard mnemonic ops;` with a predicate guard).
-void emit(std::string_view mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where);
+// Emits `mnemonic ops;` (`@guard mnemonic ops;` with a predicate guard); the mnemonic is a chain
+// of ptx::inst continued at run time (ptxpp/dsl/runtime_chain.hpp) ...
+void emit(const dsl::RuntimeChain& mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where);
+// ... or a complete one, checked when the library is compiled.
+template <class C>
+void emit(const dsl::detail::Complete<C>& mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where) {
+  emit(dsl::RuntimeChain(mnemonic), ops, guard, where);
+}
 // ptxas refuses a function that uses both .cta_group::1 and .cta_group::2: the first tcgen05
 // helper with a CTA group fixes it for the trace; another is an error at the call's line.
 void note_cta_group(CtaGroup g, ptx::SourceLocation where);

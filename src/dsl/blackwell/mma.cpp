@@ -8,6 +8,7 @@
 #include "emit.hpp"
 #include "mma_emit.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::blackwell {
 
@@ -59,9 +60,10 @@ void emit_mma(bool ws, CtaGroup group, std::string_view kind, const std::string&
   ops.push_back(idesc);
   ops.insert(ops.end(), tail.begin(), tail.end());
   note_cta_group(group, where);
-  emit(fmt::format("tcgen05.mma{}{}{}.{}{}", ws ? ".ws" : "", meta ? ".sp" : "", cta_group_modifier(group), kind,
-                   modifiers),
-       ops, nullptr, where);
+  dsl::RuntimeChain mn(inst::tcgen05.mma);
+  mn.then_if(ws, ".ws", where).then_if(meta != nullptr, ".sp", where).then(cta_group_modifier(group), where);
+  mn.then(fmt::format(".{}", kind), where).then(modifiers, where);
+  emit(mn, ops, nullptr, where);
 }
 
 }  // namespace detail

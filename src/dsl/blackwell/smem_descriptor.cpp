@@ -5,6 +5,7 @@
 #include "../trace.hpp"
 #include "emit.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::blackwell {
 
@@ -65,13 +66,13 @@ Reg make_smem_descriptor(const Reg& smem_addr, const SmemDescriptor& d, ptx::Sou
   const uint64_t high = hi.bits(where);
   Reg a(DType::b32, {}, where), b(DType::b32, {}, where), w(DType::u64, {}, where), r(DType::b64, {}, where);
   const Operand shr[] = {a, smem_addr, Operand(4)};
-  t.emit_text("shr.u32", shr, where);
+  t.emit(inst::shr.u32, shr, where);
   const Operand and_[] = {b, a, Operand(16383)};
-  t.emit_text("and.b32", and_, where);
+  t.emit(inst::and_.b32, and_, where);
   const Operand cvt[] = {w, b};
-  t.emit_text("cvt.u64.u32", cvt, where);
+  t.emit(inst::cvt.u64.u32, cvt, where);
   const Operand or_[] = {r, w, Operand(high)};
-  t.emit_text("or.b64", or_, where);
+  t.emit(inst::or_.b64, or_, where);
   return r;
 }
 

@@ -1,6 +1,7 @@
 #include "ptxpp/dsl/blackwell/tma_gather.hpp"
 
 #include "../hopper/tma_emit.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::blackwell {
 
@@ -12,7 +13,8 @@ void tma_load_gather4(const Operand& dst, const Reg& map, const Operand& col, co
 
 void tma_store_scatter4(const Reg& map, const Operand& col, const std::array<Operand, 4>& rows, const Operand& src,
                         const hopper::TmaCacheOptions& opt, ptx::SourceLocation where) {
-  hopper::detail::tma_to_global("tma_store_scatter4", "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group", map,
+  hopper::detail::tma_to_global("tma_store_scatter4",
+                                dsl::RuntimeChain(inst::cp.async.bulk.tensor._2d.global.shared_cta.tile_scatter4.bulk_group), map,
                                 {col, rows[0], rows[1], rows[2], rows[3]}, src, opt, where);
 }
 

@@ -4,6 +4,7 @@
 
 #include "emit.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::blackwell {
 
@@ -28,7 +29,9 @@ void tmem_alloc(const Operand& dst, uint32_t ncols, CtaGroup group, ptx::SourceL
     throw Error("tcgen05.alloc: the destination is a shared address (a buffer's addr(off) or ptx::addr(reg, off))", where);
   const Operand ops[] = {dst, Operand(ncols)};
   detail::note_cta_group(group, where);
-  detail::emit(fmt::format("tcgen05.alloc{}.sync.aligned.shared::cta.b32", cta_group_modifier(group)), ops, nullptr, where);
+  dsl::RuntimeChain mn(inst::tcgen05.alloc);
+  mn.then(cta_group_modifier(group), where).then(".sync.aligned.shared::cta.b32", where);
+  detail::emit(mn, ops, nullptr, where);
 }
 
 void tmem_dealloc(const Reg& taddr, uint32_t ncols, CtaGroup group, ptx::SourceLocation where) {
@@ -36,12 +39,16 @@ void tmem_dealloc(const Reg& taddr, uint32_t ncols, CtaGroup group, ptx::SourceL
   detail::check_int_reg(taddr, 32, "tcgen05.dealloc: the tensor-memory address", where);
   const Operand ops[] = {taddr, Operand(ncols)};
   detail::note_cta_group(group, where);
-  detail::emit(fmt::format("tcgen05.dealloc{}.sync.aligned.b32", cta_group_modifier(group)), ops, nullptr, where);
+  dsl::RuntimeChain mn(inst::tcgen05.dealloc);
+  mn.then(cta_group_modifier(group), where).then(".sync.aligned.b32", where);
+  detail::emit(mn, ops, nullptr, where);
 }
 
 void tmem_relinquish_alloc_permit(CtaGroup group, ptx::SourceLocation where) {
   detail::note_cta_group(group, where);
-  detail::emit(fmt::format("tcgen05.relinquish_alloc_permit{}.sync.aligned", cta_group_modifier(group)), {}, nullptr, where);
+  dsl::RuntimeChain mn(inst::tcgen05.relinquish_alloc_permit);
+  mn.then(cta_group_modifier(group), where).then(".sync.aligned", where);
+  detail::emit(mn, {}, nullptr, where);
 }
 
 }  // namespace ptx::blackwell

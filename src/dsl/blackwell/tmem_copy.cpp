@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "emit.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::blackwell {
 
@@ -36,14 +37,16 @@ void tmem_copy(CtaGroup group, CpShape shape, const Reg& taddr, const Reg& s_des
   detail::check_int_reg(s_desc, 64, "tcgen05.cp: the shared-memory descriptor", where);
   const Operand ops[] = {ptx::addr(taddr), s_desc};
   detail::note_cta_group(group, where);
-  detail::emit(fmt::format("tcgen05.cp{}{}{}", cta_group_modifier(group), cp_shape(shape), cp_source(src)), ops, nullptr, where);
+  dsl::RuntimeChain mn(inst::tcgen05.cp);
+  mn.then(cta_group_modifier(group), where).then(cp_shape(shape), where).then(cp_source(src), where);
+  detail::emit(mn, ops, nullptr, where);
 }
 
 void tmem_shift_down(CtaGroup group, const Reg& taddr, ptx::SourceLocation where) {
   detail::check_int_reg(taddr, 32, "tcgen05.shift: the tensor-memory address", where);
   const Operand ops[] = {ptx::addr(taddr)};
   detail::note_cta_group(group, where);
-  detail::emit(fmt::format("tcgen05.shift{}.down", cta_group_modifier(group)), ops, nullptr, where);
+  detail::emit(dsl::RuntimeChain(inst::tcgen05.shift).then(cta_group_modifier(group), where).then(".down", where), ops, nullptr, where);
 }
 
 }  // namespace ptx::blackwell

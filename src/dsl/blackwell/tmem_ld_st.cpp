@@ -4,6 +4,7 @@
 
 #include "emit.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::blackwell {
 
@@ -85,8 +86,9 @@ void tmem_load(TmemShape shape, int num, const RegArray& dst, int first, const R
   check_regs(dst, first, n, "tcgen05.ld", where);
   detail::check_int_reg(taddr, 32, "tcgen05.ld: the tensor-memory address", where);
   const Operand ops[] = {ptx::vec(dst.range(static_cast<size_t>(first), static_cast<size_t>(n))), ptx::addr(taddr, offset)};
-  detail::emit(fmt::format("tcgen05.ld.sync.aligned.{}.x{}{}.b32", shape_name(shape), num, pack16 ? ".pack::16b" : ""), ops,
-               nullptr, where);
+  dsl::RuntimeChain mn(inst::tcgen05.ld.sync.aligned);
+  mn.then(fmt::format(".{}.x{}", shape_name(shape), num), where).then_if(pack16, ".pack::16b", where).then(".b32", where);
+  detail::emit(mn, ops, nullptr, where);
 }
 
 void tmem_store(TmemShape shape, int num, const Reg& taddr, const RegArray& src, int first, int64_t offset, bool unpack16,
@@ -95,11 +97,12 @@ void tmem_store(TmemShape shape, int num, const Reg& taddr, const RegArray& src,
   check_regs(src, first, n, "tcgen05.st", where);
   detail::check_int_reg(taddr, 32, "tcgen05.st: the tensor-memory address", where);
   const Operand ops[] = {ptx::addr(taddr, offset), ptx::vec(src.range(static_cast<size_t>(first), static_cast<size_t>(n)))};
-  detail::emit(fmt::format("tcgen05.st.sync.aligned.{}.x{}{}.b32", shape_name(shape), num, unpack16 ? ".unpack::16b" : ""), ops,
-               nullptr, where);
+  dsl::RuntimeChain mn(inst::tcgen05.st.sync.aligned);
+  mn.then(fmt::format(".{}.x{}", shape_name(shape), num), where).then_if(unpack16, ".unpack::16b", where).then(".b32", where);
+  detail::emit(mn, ops, nullptr, where);
 }
 
-void tmem_wait_ld(ptx::SourceLocation where) { detail::emit("tcgen05.wait::ld.sync.aligned", {}, nullptr, where); }
-void tmem_wait_st(ptx::SourceLocation where) { detail::emit("tcgen05.wait::st.sync.aligned", {}, nullptr, where); }
+void tmem_wait_ld(ptx::SourceLocation where) { detail::emit(inst::tcgen05.wait_ld.sync.aligned, {}, nullptr, where); }
+void tmem_wait_st(ptx::SourceLocation where) { detail::emit(inst::tcgen05.wait_st.sync.aligned, {}, nullptr, where); }
 
 }  // namespace ptx::blackwell

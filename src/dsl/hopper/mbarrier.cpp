@@ -5,6 +5,7 @@
 #include "../trace.hpp"
 #include "ptxpp/dsl/control.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/instruction_call.hpp"
 #include "ptxpp/dsl/label.hpp"
 #include "ptxpp/dsl/listing.hpp"
@@ -15,15 +16,17 @@ using dsl::Trace;
 
 namespace {
 
-void emit(std::string_view mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where) {
+// mnemonic: a chain of ptx::inst, complete or continued at run time (ptxpp/dsl/runtime_chain.hpp)
+template <class Mnemonic>
+void emit(const Mnemonic& mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   if (guard) {
     t.check_reg(*guard, where);
-    if (guard->type() != DType::pred) throw Error(fmt::format("{}: the guard must be a predicate", mnemonic), where);
+    if (guard->type() != DType::pred) throw Error(fmt::format("{}: the guard must be a predicate", dsl::text_of(mnemonic)), where);
     const Operand g = dsl::detail::guard_operand(*guard, false);
-    t.emit_text(mnemonic, ops, where, &g);
+    t.emit(mnemonic, ops, where, &g);
   } else {
-    t.emit_text(mnemonic, ops, where);
+    t.emit(mnemonic, ops, where);
   }
 }
 
@@ -38,29 +41,29 @@ void Mbarrier::init(uint32_t count, const Reg* guard, ptx::SourceLocation where)
   if (count == 0 || count > (1u << 20) - 1)
     throw Error(fmt::format("mbarrier.init: the expected arrival count {} is not in 1 .. 2^20-1", count), where);
   const Operand ops[] = {addr_, Operand(count)};
-  emit("mbarrier.init.shared::cta.b64", ops, guard, where);
+  emit(inst::mbarrier.init.shared_cta.b64, ops, guard, where);
 }
 
 void Mbarrier::arrive(const Reg* guard, ptx::SourceLocation where) const {
   const Operand ops[] = {to_operand(_), addr_};
-  emit("mbarrier.arrive.shared::cta.b64", ops, guard, where);
+  emit(inst::mbarrier.arrive.shared_cta.b64, ops, guard, where);
 }
 
 void Mbarrier::arrive_cluster(const Reg* guard, ptx::SourceLocation where) const {
   const Operand ops[] = {to_operand(_), addr_};
-  emit("mbarrier.arrive.release.cluster.shared::cluster.b64", ops, guard, where);
+  emit(inst::mbarrier.arrive.release.cluster.shared_cluster.b64, ops, guard, where);
 }
 
 void Mbarrier::arrive_expect_tx(uint32_t bytes, const Reg* guard, ptx::SourceLocation where) const {
   if (bytes > (1u << 20) - 1) throw Error(fmt::format("mbarrier expect_tx: {} bytes is over the 2^20-1 limit", bytes), where);
   const Operand ops[] = {to_operand(_), addr_, Operand(bytes)};
-  emit("mbarrier.arrive.expect_tx.shared::cta.b64", ops, guard, where);
+  emit(inst::mbarrier.arrive.expect_tx.shared_cta.b64, ops, guard, where);
 }
 
 void Mbarrier::expect_tx(uint32_t bytes, const Reg* guard, ptx::SourceLocation where) const {
   if (bytes > (1u << 20) - 1) throw Error(fmt::format("mbarrier expect_tx: {} bytes is over the 2^20-1 limit", bytes), where);
   const Operand ops[] = {addr_, Operand(bytes)};
-  emit("mbarrier.expect_tx.shared::cta.b64", ops, guard, where);
+  emit(inst::mbarrier.expect_tx.shared_cta.b64, ops, guard, where);
 }
 
 void Mbarrier::wait(const Operand& phase, ptx::SourceLocation where) const {
@@ -74,13 +77,13 @@ void Mbarrier::wait(const Operand& phase, ptx::SourceLocation where) const {
       top, p,
       [&] {
         const Operand ops[] = {p, addr_, phase};
-        t.emit_text("mbarrier.try_wait.parity.shared::cta.b64", ops, where);
+        t.emit(inst::mbarrier.try_wait.parity.shared_cta.b64, ops, where);
       },
       false, where);
 }
 
 void fence_mbarrier_init(ptx::SourceLocation where) {
-  Trace::current(where).emit_text("fence.mbarrier_init.release.cluster", {}, where);
+  Trace::current(where).emit(inst::fence.mbarrier_init.release.cluster, {}, where);
 }
 
 Reg map_shared_rank(const Reg& addr, const Operand& rank, ptx::SourceLocation where) {
@@ -90,14 +93,14 @@ Reg map_shared_rank(const Reg& addr, const Operand& rank, ptx::SourceLocation wh
     throw Error("map_shared_rank: the shared address is a 32-bit integer register", where);
   Reg d(DType::u32, {}, where);
   const Operand ops[] = {d, addr, rank};
-  t.emit_text("mapa.shared::cluster.u32", ops, where);
+  t.emit(inst::mapa.shared_cluster.u32, ops, where);
   return d;
 }
 
 void cluster_sync(ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
-  t.emit_text("barrier.cluster.arrive.release.aligned", {}, where);
-  t.emit_text("barrier.cluster.wait.acquire.aligned", {}, where);
+  t.emit(inst::barrier.cluster.arrive.release.aligned, {}, where);
+  t.emit(inst::barrier.cluster.wait.acquire.aligned, {}, where);
 }
 
 Pipeline::Pipeline(const smem::Buffer& barriers, int stages, ptx::SourceLocation where) : buf_(barriers), stages_(stages) {
@@ -130,7 +133,7 @@ PipelineState::PipelineState(const Pipeline& p, uint32_t initial_phase, ptx::Sou
     : p_(&p), phase_(DType::b32, {}, where) {
   if (initial_phase > 1) throw Error(fmt::format("a phase parity is 0 or 1, not {}", initial_phase), where);
   const Operand ops[] = {phase_, Operand(initial_phase)};
-  Trace::current(where).emit_text("mov.b32", ops, where);
+  Trace::current(where).emit(inst::mov.b32, ops, where);
 }
 
 void PipelineState::wait_full(ptx::SourceLocation where) const { p_->full(stage_, where).wait(phase_, where); }
@@ -140,7 +143,7 @@ void PipelineState::advance(ptx::SourceLocation where) {
   if (++stage_ < p_->stages()) return;
   stage_ = 0;
   const Operand ops[] = {phase_, phase_, Operand(1)};
-  Trace::current(where).emit_text("xor.b32", ops, where);
+  Trace::current(where).emit(inst::xor_.b32, ops, where);
 }
 
 }  // namespace ptx::hopper

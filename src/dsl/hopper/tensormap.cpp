@@ -7,6 +7,7 @@
 
 #include "../trace.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::hopper {
 
@@ -37,14 +38,15 @@ void replace(std::string_view field, int width, TensormapSpace space, const Oper
   const std::string what = fmt::format("tensormap.replace .{}", field);
   check_map(map, what.c_str(), where);
   check_value(value, width, what.c_str(), where);
-  const std::string m = fmt::format("tensormap.replace.tile.{}{}.b1024.b{}", field, space_name(space), width);
+  dsl::RuntimeChain m(inst::tensormap.replace.tile);
+  m.then(fmt::format(".{}{}.b1024.b{}", field, space_name(space), width), where);
   Trace& t = Trace::current(where);
   if (ord) {
     const Operand ops[] = {map, *ord, value};
-    t.emit_text(m, ops, where);
+    t.emit(m, ops, where);
   } else {
     const Operand ops[] = {map, value};
-    t.emit_text(m, ops, where);
+    t.emit(m, ops, where);
   }
 }
 
@@ -113,7 +115,7 @@ void tensormap_publish(const Operand& global_map, const Operand& shared_map, ptx
   check_map(global_map, "tensormap_publish", where);
   check_map(shared_map, "tensormap_publish", where);
   const Operand ops[] = {global_map, shared_map, Operand(128)};
-  Trace::current(where).emit_text("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned", ops, where);
+  Trace::current(where).emit(inst::tensormap.cp_fenceproxy.global.shared_cta.tensormap_generic.release.gpu.sync.aligned, ops, where);
 }
 
 void tensormap_acquire(const Reg& map, ptx::SourceLocation where) {
@@ -121,7 +123,7 @@ void tensormap_acquire(const Reg& map, ptx::SourceLocation where) {
   t.check_reg(map, where);
   if (bits(map.type()) != 64) throw Error("tensormap_acquire: the map's generic address is a 64-bit register", where);
   const Operand ops[] = {ptx::addr(map), Operand(128)};
-  t.emit_text("fence.proxy.tensormap::generic.acquire.gpu", ops, where);
+  t.emit(inst::fence.proxy.tensormap_generic.acquire.gpu, ops, where);
 }
 
 }  // namespace ptx::hopper

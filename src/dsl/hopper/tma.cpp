@@ -7,9 +7,10 @@
 #include <fmt/format.h>
 
 #include "../trace.hpp"
-#include "tma_emit.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/instruction_call.hpp"
+#include "tma_emit.hpp"
 
 namespace ptx::hopper {
 
@@ -23,14 +24,14 @@ void check_pred(const Reg* r, const char* what, ptx::SourceLocation where) {
   if (r->type() != DType::pred) throw Error(fmt::format("{}: the guard must be a predicate", what), where);
 }
 
-void emit(const std::string& mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where) {
+void emit(const dsl::RuntimeChain& mnemonic, std::span<const Operand> ops, const Reg* guard, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
-  check_pred(guard, mnemonic.c_str(), where);
+  check_pred(guard, mnemonic.text().c_str(), where);
   if (guard) {
     const Operand g = dsl::detail::guard_operand(*guard, false);
-    t.emit_text(mnemonic, ops, where, &g);
+    t.emit(mnemonic, ops, where, &g);
   } else {
-    t.emit_text(mnemonic, ops, where);
+    t.emit(mnemonic, ops, where);
   }
 }
 
@@ -41,26 +42,26 @@ size_t rank_of(std::initializer_list<Operand> coords, const char* what, ptx::Sou
 }
 
 // .L2::cache_hint: the suffix and the 64-bit policy operand.
-void add_cache_hint(const Reg* policy, const char* what, std::string& m, std::vector<Operand>& ops, ptx::SourceLocation where) {
+void add_cache_hint(const Reg* policy, const char* what, dsl::RuntimeChain& m, std::vector<Operand>& ops, ptx::SourceLocation where) {
   if (!policy) return;
   Trace::current(where).check_reg(*policy, where);
   if (bits(policy->type()) != 64) throw Error(fmt::format("{}: the L2 cache policy is a 64-bit register", what), where);
-  m += ".L2::cache_hint";
+  m.then(".L2::cache_hint", where);
   ops.push_back(*policy);
 }
 
 // .multicast::cluster, a CTA group, .L2::cache_hint on a load (in the ISA's order): their
 // suffixes and operands.
-void add_load_options(const TmaOptions& opt, std::string_view cta_group, const char* what, std::string& m, std::vector<Operand>& ops,
+void add_load_options(const TmaOptions& opt, std::string_view cta_group, const char* what, dsl::RuntimeChain& m, std::vector<Operand>& ops,
                       ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   if (opt.multicast) {
     t.check_reg(*opt.multicast, where);
     if (bits(opt.multicast->type()) != 16) throw Error(fmt::format("{}: the multicast ctaMask is a 16-bit register", what), where);
-    m += ".multicast::cluster";
+    m.then(".multicast::cluster", where);
     ops.push_back(*opt.multicast);
   }
-  m += cta_group;
+  m.then(cta_group, where);
   add_cache_hint(opt.cache_hint, what, m, ops, where);
 }
 
@@ -94,7 +95,8 @@ void tma_load_mode(const char* what, size_t dims, std::string_view mode, const O
                    std::initializer_list<Operand> coords, const Operand* offsets, const Mbarrier& bar, const TmaOptions& opt,
                    ptx::SourceLocation where, std::string_view cta_group) {
   if (dst.kind != OperandKind::Addr) throw Error(fmt::format("{}: the destination is a shared address", what), where);
-  std::string m = fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.{}.mbarrier::complete_tx::bytes", dims, mode);
+  dsl::RuntimeChain m(inst::cp.async.bulk.tensor);
+  m.then(fmt::format(".{}d.shared::cluster.global.{}.mbarrier::complete_tx::bytes", dims, mode), where);
   std::vector<Operand> ops = {dst, tensor_coords(map, coords, where), bar.addr()};
   if (offsets) ops.push_back(*offsets);
   add_load_options(opt, cta_group, what, m, ops, where);
@@ -102,10 +104,9 @@ void tma_load_mode(const char* what, size_t dims, std::string_view mode, const O
 }
 
 // A store or reduction: MNEMONIC[.L2::cache_hint] [map, {c0, ...}], [src]{, policy};
-void tma_to_global(const char* what, const std::string& mnemonic, const Reg& map, std::initializer_list<Operand> coords,
+void tma_to_global(const char* what, dsl::RuntimeChain m, const Reg& map, std::initializer_list<Operand> coords,
                    const Operand& src, const TmaCacheOptions& opt, ptx::SourceLocation where) {
   if (src.kind != OperandKind::Addr) throw Error(fmt::format("{}: the source is a shared address", what), where);
-  std::string m = mnemonic;
   std::vector<Operand> ops = {tensor_coords(map, coords, where), src};
   add_cache_hint(opt.cache_hint, what, m, ops, where);
   emit(m, ops, opt.guard, where);
@@ -118,7 +119,8 @@ namespace {
 void tma_prefetch_mode(const char* what, const char* mode, const Reg& map, std::initializer_list<Operand> coords,
                        const Operand* offsets, const TmaCacheOptions& opt, ptx::SourceLocation where) {
   const size_t n = rank_of(coords, what, where);
-  std::string m = fmt::format("cp.async.bulk.prefetch.tensor.{}d.L2.global.{}", n, mode);
+  dsl::RuntimeChain m(inst::cp.async.bulk.prefetch.tensor);
+  m.then(fmt::format(".{}d.L2.global.{}", n, mode), where);
   std::vector<Operand> ops = {tensor_coords(map, coords, where)};
   if (offsets) ops.push_back(*offsets);
   add_cache_hint(opt.cache_hint, what, m, ops, where);
@@ -142,8 +144,9 @@ void tma_load_im2col(const Operand& dst, const Reg& map, std::initializer_list<O
 void tma_store(const Reg& map, std::initializer_list<Operand> coords, const Operand& src, const TmaCacheOptions& opt,
                ptx::SourceLocation where) {
   const size_t n = rank_of(coords, "tma_store", where);
-  detail::tma_to_global("tma_store", fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.tile.bulk_group", n), map, coords, src, opt,
-                where);
+  dsl::RuntimeChain m(inst::cp.async.bulk.tensor);
+  m.then(fmt::format(".{}d.global.shared::cta.tile.bulk_group", n), where);
+  detail::tma_to_global("tma_store", std::move(m), map, coords, src, opt, where);
 }
 
 void tma_store(const Reg& map, std::initializer_list<Operand> coords, const Operand& src, const Reg* guard,
@@ -169,9 +172,9 @@ void tma_reduce(TmaReduceOp op, const Reg& map, std::initializer_list<Operand> c
                 const TmaCacheOptions& opt, ptx::SourceLocation where) {
   const size_t n = rank_of(coords, "tma_reduce", where);
   if (reduce_op_modifier(op).empty()) throw Error("tma_reduce: not a TmaReduceOp", where);
-  detail::tma_to_global("tma_reduce",
-                fmt::format("cp.reduce.async.bulk.tensor.{}d.global.shared::cta{}.tile.bulk_group", n, reduce_op_modifier(op)), map,
-                coords, src, opt, where);
+  dsl::RuntimeChain m(inst::cp.reduce.async.bulk.tensor);
+  m.then(fmt::format(".{}d.global.shared::cta{}.tile.bulk_group", n, reduce_op_modifier(op)), where);
+  detail::tma_to_global("tma_reduce", std::move(m), map, coords, src, opt, where);
 }
 
 void tma_reduce_add(const Reg& map, std::initializer_list<Operand> coords, const Operand& src, const Reg* guard,
@@ -189,16 +192,19 @@ void tma_prefetch_im2col(const Reg& map, std::initializer_list<Operand> coords, 
   tma_prefetch_mode("tma_prefetch_im2col", "im2col", map, coords, &o, opt, where);
 }
 
-void bulk_commit(ptx::SourceLocation where) { Trace::current(where).emit_text("cp.async.bulk.commit_group", {}, where); }
+void bulk_commit(ptx::SourceLocation where) { Trace::current(where).emit(inst::cp.async.bulk.commit_group, {}, where); }
 
 void bulk_wait(int n, bool read_only, ptx::SourceLocation where) {
   if (n < 0) throw Error(fmt::format("cp.async.bulk.wait_group {}: the count is negative", n), where);
   const Operand ops[] = {Operand(n)};
-  Trace::current(where).emit_text(read_only ? "cp.async.bulk.wait_group.read" : "cp.async.bulk.wait_group", ops, where);
+  if (read_only)
+    Trace::current(where).emit(inst::cp.async.bulk.wait_group.read, ops, where);
+  else
+    Trace::current(where).emit(inst::cp.async.bulk.wait_group, ops, where);
 }
 
 void fence_proxy_async(ptx::SourceLocation where) {
-  Trace::current(where).emit_text("fence.proxy.async.shared::cta", {}, where);
+  Trace::current(where).emit(inst::fence.proxy.async.shared_cta, {}, where);
 }
 
 }  // namespace ptx::hopper

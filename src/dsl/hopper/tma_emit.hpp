@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "ptxpp/dsl/runtime_chain.hpp"
 #include "ptxpp/dsl/hopper/tma.hpp"
 
 namespace ptx::hopper::detail {
@@ -18,7 +19,7 @@ void tma_load_mode(const char* what, size_t dims, std::string_view mode, const O
                    std::initializer_list<Operand> coords, const Operand* offsets, const Mbarrier& bar, const TmaOptions& opt,
                    ptx::SourceLocation where, std::string_view cta_group = "");
 // MNEMONIC[.L2::cache_hint] [map, {coords}], [src]{, policy};  (stores and reductions)
-void tma_to_global(const char* what, const std::string& mnemonic, const Reg& map, std::initializer_list<Operand> coords,
+void tma_to_global(const char* what, dsl::RuntimeChain mnemonic, const Reg& map, std::initializer_list<Operand> coords,
                    const Operand& src, const TmaCacheOptions& opt, ptx::SourceLocation where);
 
 }  // namespace ptx::hopper::detail

@@ -5,6 +5,7 @@
 #include "../trace.hpp"
 #include "ptxpp/dsl/control.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 
 namespace ptx::hopper {
 
@@ -23,20 +24,20 @@ void warp_specialize(const Reg& tid, const WarpRoles& roles, const std::function
     throw Error(fmt::format("warp_specialize: the producer keeps fewer registers than the consumers get ({} > {})",
                             roles.producer_regs, roles.consumer_regs),
                 where);
-  auto setmaxnreg = [&](std::string_view mn, uint32_t regs) {
+  auto setmaxnreg = [&](const auto& mn, uint32_t regs) {
     const Operand ops[] = {Operand(regs)};
-    t.emit_text(mn, ops, where);
+    t.emit(mn, ops, where);
   };
   const RegAt at(tid, where);  // the operators' instructions carry the caller's line (.loc)
   Reg producer_wg = at < 128u;
-  if_(producer_wg, [&] { setmaxnreg("setmaxnreg.dec.sync.aligned.u32", roles.producer_regs); }, where);
+  if_(producer_wg, [&] { setmaxnreg(inst::setmaxnreg.dec.sync.aligned.u32, roles.producer_regs); }, where);
   Reg producer = at < 32u;
   if_(producer, producer_warp, where);
   Reg consumer = at >= 128u;
   if_(
       consumer,
       [&] {
-        setmaxnreg("setmaxnreg.inc.sync.aligned.u32", roles.consumer_regs);
+        setmaxnreg(inst::setmaxnreg.inc.sync.aligned.u32, roles.consumer_regs);
         Reg ct = at - 128u;
         consumers(ct);
       },

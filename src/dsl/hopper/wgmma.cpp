@@ -7,6 +7,7 @@
 
 #include "../trace.hpp"
 #include "ptxpp/dsl/error.hpp"
+#include "ptxpp/dsl/inst.hpp"
 #include "ptxpp/dsl/operand.hpp"
 
 namespace ptx::hopper {
@@ -63,25 +64,25 @@ Reg make_descriptor(const Reg& smem_addr, const MatrixDescriptor& d, ptx::Source
   Reg a(DType::b32, {}, where), b(DType::b32, {}, where);
   Reg r(DType::b64, {}, where);
   const Operand shr[] = {a, smem_addr, Operand(4)};
-  t.emit_text("shr.u32", shr, where);
+  t.emit(inst::shr.u32, shr, where);
   const Operand and_[] = {b, a, Operand(16383)};
-  t.emit_text("and.b32", and_, where);
+  t.emit(inst::and_.b32, and_, where);
   Reg w(DType::u64, {}, where);
   const Operand cvt[] = {w, b};
-  t.emit_text("cvt.u64.u32", cvt, where);
+  t.emit(inst::cvt.u64.u32, cvt, where);
   const Operand or_[] = {r, w, Operand(high)};
-  t.emit_text("or.b64", or_, where);
+  t.emit(inst::or_.b64, or_, where);
   return r;
 }
 
-void wgmma_fence(ptx::SourceLocation where) { Trace::current(where).emit_text("wgmma.fence.sync.aligned", {}, where); }
+void wgmma_fence(ptx::SourceLocation where) { Trace::current(where).emit(inst::wgmma.fence.sync.aligned, {}, where); }
 void wgmma_commit(ptx::SourceLocation where) {
-  Trace::current(where).emit_text("wgmma.commit_group.sync.aligned", {}, where);
+  Trace::current(where).emit(inst::wgmma.commit_group.sync.aligned, {}, where);
 }
 void wgmma_wait(int n, ptx::SourceLocation where) {
   if (n < 0 || n > 7) throw Error(fmt::format("wgmma.wait_group {}: the count is 0 to 7", n), where);
   const Operand ops[] = {Operand(n)};
-  Trace::current(where).emit_text("wgmma.wait_group.sync.aligned", ops, where);
+  Trace::current(where).emit(inst::wgmma.wait_group.sync.aligned, ops, where);
 }
 
 namespace {
@@ -89,7 +90,7 @@ namespace {
 bool is_64bit_integer(const Reg& r) { return bits(r.type()) == 64 && r.type() != DType::f64; }
 
 // The kind, N, the accumulators and the immediates of one wgmma.mma_async; its mnemonic.
-std::string checked_mnemonic(int n, WgmmaKind kind, const WgmmaKindInfo& info, const RegArray& acc, int first,
+dsl::RuntimeChain checked_mnemonic(int n, WgmmaKind kind, const WgmmaKindInfo& info, const RegArray& acc, int first,
                              const WgmmaImmediates& imm, bool a_regs, ptx::SourceLocation where) {
   // ".satfinite.s32.s8.u8", ".s32.b1.b1.and.popc": what follows the shape in the mnemonic
   const std::string types = fmt::format("{}{}{}{}{}", kind.satfinite ? ".satfinite" : "", name(kind.d), name(kind.a), name(kind.b),
@@ -125,7 +126,9 @@ std::string checked_mnemonic(int n, WgmmaKind kind, const WgmmaKindInfo& info, c
     throw Error(a_regs ? "mma_async: imm-trans-b is 0 (K-major) or 1 (MN-major)"
                        : "mma_async: imm-trans-a and imm-trans-b are 0 (K-major) or 1 (MN-major)",
                 where);
-  return fmt::format("wgmma.mma_async.sync.aligned.m64n{}k{}{}", n, info.k, types);
+  dsl::RuntimeChain mn(inst::wgmma.mma_async.sync.aligned);
+  mn.then(fmt::format(".m64n{}k{}{}", n, info.k, types), where);
+  return mn;
 }
 
 void check_descriptor_and_scale(Trace& t, const Reg& desc_b, const Reg& scale_d, ptx::SourceLocation where) {
@@ -154,21 +157,21 @@ void mma_async(int n, WgmmaKind kind, const RegArray& acc, int first, const Reg&
                WgmmaImmediates imm, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   const WgmmaKindInfo info = wgmma_kind_info(kind);
-  const std::string mnemonic = checked_mnemonic(n, kind, info, acc, first, imm, false, where);
+  const dsl::RuntimeChain mnemonic = checked_mnemonic(n, kind, info, acc, first, imm, false, where);
   t.check_reg(desc_a, where);
   if (!is_64bit_integer(desc_a)) throw Error("mma_async: descriptors are 64-bit integer registers", where);
   check_descriptor_and_scale(t, desc_b, scale_d, where);
   std::vector<Operand> ops = {ptx::vec(acc.range(static_cast<size_t>(first), static_cast<size_t>(n / info.acc_per_n))), desc_a, desc_b,
                               scale_d};
   append_immediates(ops, info, imm, false);
-  t.emit_text(mnemonic, ops, where);
+  t.emit(mnemonic, ops, where);
 }
 
 void mma_async(int n, WgmmaKind kind, const RegArray& acc, int first, const RegArray& a, int first_a, const Reg& desc_b,
                const Reg& scale_d, WgmmaImmediates imm, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   const WgmmaKindInfo info = wgmma_kind_info(kind);
-  const std::string mnemonic = checked_mnemonic(n, kind, info, acc, first, imm, true, where);
+  const dsl::RuntimeChain mnemonic = checked_mnemonic(n, kind, info, acc, first, imm, true, where);
   if (first_a < 0 || static_cast<size_t>(first_a) + 4 > a.size())
     throw Error(fmt::format("mma_async: A from registers needs 4 registers from {}; the array has {}", first_a, a.size()), where);
   for (size_t i = static_cast<size_t>(first_a); i < static_cast<size_t>(first_a + 4); ++i) {
@@ -182,7 +185,7 @@ void mma_async(int n, WgmmaKind kind, const RegArray& acc, int first, const RegA
   std::vector<Operand> ops = {ptx::vec(acc.range(static_cast<size_t>(first), static_cast<size_t>(n / info.acc_per_n))),
                               ptx::vec(a.range(static_cast<size_t>(first_a), 4)), desc_b, scale_d};
   append_immediates(ops, info, imm, true);
-  t.emit_text(mnemonic, ops, where);
+  t.emit(mnemonic, ops, where);
 }
 
 void mma_async(int n, DType ab, const RegArray& acc, int first, const Reg& desc_a, const Reg& desc_b, const Reg& scale_d,
