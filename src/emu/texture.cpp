@@ -341,7 +341,7 @@ std::optional<TextureDecodeError> texture_decode(Opcode op, std::span<const Mod>
       t.dtype = types[0], t.ctype = types[1];
       if (t.ctype != Ty{'s', 32} && t.ctype != Ty{'f', 32}) return malformed(fmt::format("{}: coordinates of type .{}{}", t.name, t.ctype.k, t.ctype.bits));
       if (t.op == TexOp::Tld4 && t.ctype != Ty{'f', 32}) return malformed(fmt::format("{}: tld4 takes .f32 coordinates", t.name));
-      if (auto e = need(2, 4)) return e;
+      if (auto e = need(2, t.level ? 5 : 4)) return e;  // d, [a, c]{, lod}{, offsets}{, depth compare}
       const TexOperand& d = operands[0];
       if (!d.vector || d.values.size() != (t.f16x2 ? 2u : 4u))
         return malformed(fmt::format("{}: the destination '{}' is not a vector of {} registers", t.name, d.text, t.f16x2 ? 2 : 4));

@@ -159,5 +159,6 @@ void check_layernorm_bwd(const char* arch) {
 }
 TEST(EmuKnownGood, LayernormBwdDxSm80) { check_layernorm_bwd("sm_80"); }
 TEST(EmuKnownGood, LayernormBwdDxSm90a) { check_layernorm_bwd("sm_90a"); }
+TEST(EmuKnownGood, LayernormBwdDxSm100a) { check_layernorm_bwd("sm_100a"); }
 
 }  // namespace

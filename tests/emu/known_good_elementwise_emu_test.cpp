@@ -80,6 +80,7 @@ void check_activations(const char* arch) {
 }
 TEST(EmuKnownGood, ActivationsSm80) { check_activations("sm_80"); }
 TEST(EmuKnownGood, ActivationsSm90a) { check_activations("sm_90a"); }
+TEST(EmuKnownGood, ActivationsSm100a) { check_activations("sm_100a"); }
 
 // ---- math_mix: libdevice sin/cos/pow/atan2/fmod/log, ex2/sqrt/rsqrt/rcp/div .approx, the
 // rounding conversions (floor, ceil, rint: half to even), clamps, div.rn, sqrt.rn, fma and an
@@ -124,6 +125,7 @@ void check_math_mix(const char* arch) {
 TEST(EmuKnownGood, MathMixSm80) { check_math_mix("sm_80"); }
 TEST(EmuKnownGood, MathMixSm90a) { check_math_mix("sm_90a"); }
 TEST(EmuKnownGood, MathMixSm100a) { check_math_mix("sm_100a"); }
+TEST(EmuKnownGood, MathMixSm120a) { check_math_mix("sm_120a"); }
 
 // ---- int_ops: div/rem (C semantics), shifts, logic, mul.hi, popc, clz, brev, min/max in
 // 32-bit wrapping arithmetic, plus a 64-bit product shifted right: exact.
@@ -164,6 +166,7 @@ void check_int_ops(const char* arch) {
 }
 TEST(EmuKnownGood, IntOpsSm80) { check_int_ops("sm_80"); }
 TEST(EmuKnownGood, IntOpsSm90a) { check_int_ops("sm_90a"); }
+TEST(EmuKnownGood, IntOpsSm100a) { check_int_ops("sm_100a"); }
 
 // ---- dropout: tl.rand / tl.randn are Philox4x32-10 on (seed, offset) (the PTX's constants),
 // made uniform as (i ^ (i >> 31)) * 0x1.fffffep-32 in f32 (bit-exact, so keep/drop is exact);
@@ -218,6 +221,7 @@ void check_dropout(const char* arch, int32_t seed) {
 }
 TEST(EmuKnownGood, DropoutSm80) { check_dropout("sm_80", 1234); }
 TEST(EmuKnownGood, DropoutSm90a) { check_dropout("sm_90a", 1234); }
+TEST(EmuKnownGood, DropoutSm100a) { check_dropout("sm_100a", 1234); }
 TEST(EmuKnownGood, DropoutNegativeSeedSm80) { check_dropout("sm_80", -77); }  // the key's high word is all ones
 
 // ---- fp8_quantize: per-program absmax scale 448/amax, cvt.rn.satfinite to e4m3 and e5m2
@@ -280,9 +284,9 @@ TEST(EmuKnownGood, Fp8QuantizeSm100a) { check_fp8_quantize("sm_100a"); }
 
 // ---- gather_embedding: out[t] = table[ids[t]] + pos[t % 512] (f32 adds: exact as on the host).
 
-TEST(EmuKnownGood, GatherEmbeddingSm80) {
+void check_gather_embedding(const char* arch) {
   const int tokens = 530, dim = 96, vocab = 50;  // 34 programs of 16 tokens; t % 512 wraps
-  TritonKernel k("sm_80", "gather_embedding");
+  TritonKernel k(arch, "gather_embedding");
   Rng rng(45);
   std::vector<int32_t> ids(tokens);
   for (auto& id : ids) id = rng.uniform(0, vocab - 1);
@@ -301,6 +305,9 @@ TEST(EmuKnownGood, GatherEmbeddingSm80) {
       ASSERT_EQ(got[t * dim + d], table[ids[t] * dim + d] + pos[(t % 512) * dim + d]) << "token " << t << ", " << d;
   expect_untouched(got, size_t(tokens) * dim, -3.0f, "out");
 }
+TEST(EmuKnownGood, GatherEmbeddingSm80) { check_gather_embedding("sm_80"); }
+TEST(EmuKnownGood, GatherEmbeddingSm90a) { check_gather_embedding("sm_90a"); }
+TEST(EmuKnownGood, GatherEmbeddingSm100a) { check_gather_embedding("sm_100a"); }
 
 // ---- rope: out[s] = (x1 c - x2 sn, x1 sn + x2 c) over the two halves of each row (split,
 // join, permutes). Inputs k/64: the products and sums are exact, fused or not.
@@ -327,6 +334,7 @@ void check_rope(const char* arch) {
 }
 TEST(EmuKnownGood, RopeSm80) { check_rope("sm_80"); }
 TEST(EmuKnownGood, RopeSm90a) { check_rope("sm_90a"); }
+TEST(EmuKnownGood, RopeSm100a) { check_rope("sm_100a"); }
 
 // ---- transpose2d: the tile stored transposed twice (by addressing, and through tl.trans in
 // shared memory). M = 96, N = 80: 64 x 64 tiles, masked at both edges.
@@ -351,5 +359,6 @@ void check_transpose(const char* arch) {
 }
 TEST(EmuKnownGood, Transpose2dSm80) { check_transpose("sm_80"); }
 TEST(EmuKnownGood, Transpose2dSm90a) { check_transpose("sm_90a"); }
+TEST(EmuKnownGood, Transpose2dSm100a) { check_transpose("sm_100a"); }
 
 }  // namespace

@@ -68,6 +68,7 @@ void check_row_reductions(const char* arch) {
 }
 TEST(EmuKnownGood, RowReductionsSm80) { check_row_reductions("sm_80"); }
 TEST(EmuKnownGood, RowReductionsSm90a) { check_row_reductions("sm_90a"); }
+TEST(EmuKnownGood, RowReductionsSm100a) { check_row_reductions("sm_100a"); }
 
 // ---- welford_col_stats: column mean and population variance by a three-value Welford
 // reduction over 16 x 32 tiles; M = 40 (a masked row tail), N = 70 (masked columns).
@@ -95,6 +96,7 @@ void check_welford(const char* arch) {
 }
 TEST(EmuKnownGood, WelfordColStatsSm80) { check_welford("sm_80"); }
 TEST(EmuKnownGood, WelfordColStatsSm90a) { check_welford("sm_90a"); }
+TEST(EmuKnownGood, WelfordColStatsSm100a) { check_welford("sm_100a"); }
 
 // ---- scans: inclusive cumsum, cumprod(x | 1) and cummax of int32 rows (wrapping: exact),
 // one program per row of n = 200 (BLOCK 256, masked).
@@ -128,6 +130,7 @@ void check_scans(const char* arch) {
 TEST(EmuKnownGood, ScansSm80) { check_scans("sm_80"); }
 TEST(EmuKnownGood, ScansSm90a) { check_scans("sm_90a"); }
 TEST(EmuKnownGood, ScansSm100a) { check_scans("sm_100a"); }
+TEST(EmuKnownGood, ScansSm120a) { check_scans("sm_120a"); }
 
 // ---- sort_topk: each row of 64 sorted ascending, and its 8 largest in descending order
 // (values k/16 with repeats).
@@ -152,6 +155,7 @@ void check_sort_topk(const char* arch) {
 }
 TEST(EmuKnownGood, SortTopkSm80) { check_sort_topk("sm_80"); }
 TEST(EmuKnownGood, SortTopkSm90a) { check_sort_topk("sm_90a"); }
+TEST(EmuKnownGood, SortTopkSm100a) { check_sort_topk("sm_100a"); }
 
 // ---- cross_entropy: an online log-sum-exp over 4096-column blocks (16 warps), the loss per
 // row and its gradient softmax - onehot in f16; row 1's label is the ignore index (loss 0,
@@ -193,5 +197,6 @@ void check_cross_entropy(const char* arch) {
 }
 TEST(EmuKnownGood, CrossEntropySm80) { check_cross_entropy("sm_80"); }
 TEST(EmuKnownGood, CrossEntropySm90a) { check_cross_entropy("sm_90a"); }
+TEST(EmuKnownGood, CrossEntropySm100a) { check_cross_entropy("sm_100a"); }
 
 }  // namespace

@@ -59,9 +59,9 @@ TABLE = [
      dict(lineinfo=True)),
     ("vector_add_unaligned", k.vector_add, "x:*fp32 y:*fp32 out:*fp32 n:i32 BLOCK", dict(BLOCK=256), (80, ),
      dict(num_warps=2)),
-    ("activations", k.activations, "x:*fp16:D g:*fp16:D s:*fp16:D t:*fp16:D n:i32:D BLOCK", dict(BLOCK=256), (80, 90), {}),
-    ("math_mix", k.math_mix, "x:*fp32:D o:*fp32:D n:i32 BLOCK", dict(BLOCK=128), ALL, {}),
-    ("int_ops", k.int_ops, "a:*i32:D b:*i32:D o:*i64:D n:i32 BLOCK", dict(BLOCK=128), (80, 90), {}),
+    ("activations", k.activations, "x:*fp16:D g:*fp16:D s:*fp16:D t:*fp16:D n:i32:D BLOCK", dict(BLOCK=256), (80, 90, 100), {}),
+    ("math_mix", k.math_mix, "x:*fp32:D o:*fp32:D n:i32 BLOCK", dict(BLOCK=128), ALL + (120, ), {}),
+    ("int_ops", k.int_ops, "a:*i32:D b:*i32:D o:*i64:D n:i32 BLOCK", dict(BLOCK=128), (80, 90, 100), {}),
     ("softmax_f16", k.softmax, "o:*fp16:D i:*fp16:D si:i32:D so:i32:D rows:i32 cols:i32 BLOCK", dict(BLOCK=1024),
      ALL, dict(num_warps=8, lineinfo=True)),
     ("softmax_f32", k.softmax, "o:*fp32:D i:*fp32:D si:i32 so:i32 rows:i32 cols:i32 BLOCK", dict(BLOCK=256), (80, ),
@@ -69,22 +69,22 @@ TABLE = [
     ("layernorm_fwd", k.layernorm_fwd, "x:*fp16:D y:*fp16:D w:*fp16:D b:*fp16:D mean:*fp32:D rstd:*fp32:D "
      "stride:i32:D n:i32 eps:fp32 BLOCK", dict(BLOCK=1024), ALL, dict(num_warps=8)),
     ("layernorm_bwd_dx", k.layernorm_bwd_dx, "dy:*fp16:D x:*fp16:D w:*fp16:D mean:*fp32:D rstd:*fp32:D dx:*fp16:D "
-     "dw:*fp16:D lock:*i32:D stride:i32:D n:i32 GROUP BLOCK", dict(GROUP=32, BLOCK=1024), (80, 90), dict(num_warps=8)),
+     "dw:*fp16:D lock:*i32:D stride:i32:D n:i32 GROUP BLOCK", dict(GROUP=32, BLOCK=1024), (80, 90, 100), dict(num_warps=8)),
     ("rmsnorm", k.rmsnorm, "x:*bf16:D w:*bf16:D y:*bf16:D stride:i32:D n:i32 eps:fp32 BLOCK", dict(BLOCK=2048), ALL,
      dict(num_warps=16)),
     ("row_reductions", k.row_reductions, "x:*fp32:D s:*fp32:D mx:*fp32:D am:*i32:D mn:*fp32:D p:*fp32:D M:i32 N:i32 "
-     "BLOCK_M BLOCK_N", dict(BLOCK_M=4, BLOCK_N=64), (80, 90), {}),
+     "BLOCK_M BLOCK_N", dict(BLOCK_M=4, BLOCK_N=64), (80, 90, 100), {}),
     ("welford_col_stats", k.welford_col_stats, "x:*fp32:D mean:*fp32:D var:*fp32:D M:i32 N:i32 BLOCK_M BLOCK_N",
-     dict(BLOCK_M=16, BLOCK_N=32), (80, 90), {}),
-    ("scans", k.scans, "x:*i32:D cs:*i32:D cp:*i32:D cm:*i32:D n:i32 BLOCK", dict(BLOCK=256), ALL, {}),
-    ("sort_topk", k.sort_topk, "x:*fp32:D s:*fp32:D t:*fp32:D N K", dict(N=64, K=8), (80, 90), {}),
+     dict(BLOCK_M=16, BLOCK_N=32), (80, 90, 100), {}),
+    ("scans", k.scans, "x:*i32:D cs:*i32:D cp:*i32:D cm:*i32:D n:i32 BLOCK", dict(BLOCK=256), ALL + (120, ), {}),
+    ("sort_topk", k.sort_topk, "x:*fp32:D s:*fp32:D t:*fp32:D N K", dict(N=64, K=8), (80, 90, 100), {}),
     ("histogram_atomics", k.histogram_atomics, "x:*i32:D h:*i32:D st:*i32:D n:i32 BINS BLOCK",
      dict(BINS=32, BLOCK=256), ALL, {}),
     ("atomic_float_scatter", k.atomic_float_scatter, "idx:*i32:D v:*fp32:D o32:*fp32:D o16:*fp16:D o64:*fp64:D "
      "n:i32 BLOCK", dict(BLOCK=256), ALL, {}),
-    ("dropout", k.dropout, "x:*fp32:D o:*fp32:D n:i32 p:fp32 seed:i32 BLOCK", dict(BLOCK=256), (80, 90), {}),
+    ("dropout", k.dropout, "x:*fp32:D o:*fp32:D n:i32 p:fp32 seed:i32 BLOCK", dict(BLOCK=256), (80, 90, 100), {}),
     ("transpose2d", k.transpose2d, "i:*fp16:D o:*fp16:D M:i32:D N:i32:D BLOCK_M BLOCK_N",
-     dict(BLOCK_M=64, BLOCK_N=64), (80, 90), {}),
+     dict(BLOCK_M=64, BLOCK_N=64), (80, 90, 100), {}),
     ("matmul_f16", k.matmul, mm("fp16", "fp16", "fp16"), mmc(128, 128, 32), ALL + (120, ), dict(num_stages=3)),
     ("matmul_f16_relu_w8", k.matmul, mm("fp16", "fp16", "fp16"), mmc(128, 256, 64, relu=True), (90, ),
      dict(num_warps=8, num_stages=3)),
@@ -113,12 +113,12 @@ TABLE = [
      "sh:i32:D ss:i32:D HEAD_DIM BLOCK_M BLOCK_N CAUSAL", dict(HEAD_DIM=128, BLOCK_M=64, BLOCK_N=64, CAUSAL=False),
      (90, ), dict(num_warps=4, num_stages=2)),
     ("cross_entropy", k.cross_entropy, "l:*fp16:D y:*i64:D loss:*fp32:D dl:*fp16:D n:i32 stride:i32:D ign:i32 BLOCK",
-     dict(BLOCK=4096), (80, 90), dict(num_warps=16)),
+     dict(BLOCK=4096), (80, 90, 100), dict(num_warps=16)),
     ("fp8_quantize", k.fp8_quantize, "x:*fp32:D q:*fp8e4nv:D s:*fp32:D n:i32 BLOCK", dict(BLOCK=512), (90, 100), {}),
     ("gather_embedding", k.gather_embedding, "ids:*i32:D t:*fp32:D o:*fp32:D p:*fp32:D n:i32 dim:i32:D BLOCK_T "
-     "BLOCK_D", dict(BLOCK_T=16, BLOCK_D=128), (80, ), {}),
+     "BLOCK_D", dict(BLOCK_T=16, BLOCK_D=128), (80, 90, 100), {}),
     ("rope", k.rope, "x:*fp32:D c:*fp32:D s:*fp32:D o:*fp32:D seq:i32 HALF BLOCK_S", dict(HALF=32, BLOCK_S=32),
-     (80, 90), {}),
+     (80, 90, 100), {}),
 ]
 
 
