@@ -930,7 +930,8 @@ class Decoder {
   static bool space_modifier(DInst&, Mod mo, Space& space) {
     static constexpr std::pair<Mod, Space> kSpaces[] = {
         {Mod::global, Space::Global}, {Mod::shared, Space::Shared}, {Mod::shared_cta, Space::Shared}, {Mod::local, Space::Local},
-        {Mod::param, Space::Param},   {Mod::param_entry, Space::Param}, {Mod::const_, Space::Const}};
+        {Mod::param, Space::Param},   {Mod::param_entry, Space::Param}, {Mod::param_func, Space::Param},  // (a .func's own, in its frame)
+        {Mod::const_, Space::Const}};
     const auto* it = find_in(kSpaces, mo);
     return it && (space = it->second, true);
   }

@@ -57,5 +57,19 @@ TEST(EmuStack, RegisterParametersAndRecursion) {
   }
 }
 
+// ld.param::func / st.param::func: the device function's own parameter and result (its frame).
+TEST(EmuStack, ParamFuncStateSpace) {
+  const std::string text = emu_kernel("param_func.ptx");
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(32), "out");
+  r.launch(text, "k", {1, 1, 1}, {32, 1, 1});
+  const auto got = r.read<uint32_t>(out, 32);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(got[t], 2 * t) << t;
+  if (have_ptxas()) {
+    const auto as = run_ptxas(text, "sm_90a");
+    EXPECT_TRUE(as.ok) << as.log;
+  }
+}
+
 }  // namespace
 }  // namespace ptx::test
