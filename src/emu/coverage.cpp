@@ -17,7 +17,7 @@ namespace {
 struct EmuSample {
   uint32_t form;
   bool independent;  // a .samplerref sample: the module is texmode_independent
-  std::string_view text;
+  const char* text;  // (not a string_view: measuring 5,000 literals at compile time exceeds clang's constexpr step limit)
 };
 
 #include "emu_samples.inc"

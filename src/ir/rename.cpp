@@ -9,6 +9,7 @@
 #include "ptxpp/ir/module.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/ir/scopes.hpp"
+#include "ptxpp/ir/walk.hpp"
 
 namespace ptx::ir {
 
@@ -51,33 +52,7 @@ class Occurrences {
 };
 
 void Occurrences::expr(uint32_t scope, ExprId id) {
-  const Expr& e = m_.expr(id);
-  switch (e.kind) {
-    case ExprKind::Name:
-      occurs(scope, Symbol{e.a});
-      return;
-    case ExprKind::Unary:
-    case ExprKind::Suffixed:
-      expr(scope, ExprId{e.a});
-      return;
-    case ExprKind::Binary:
-    case ExprKind::Apply:
-      expr(scope, ExprId{e.a});
-      expr(scope, ExprId{e.b});
-      return;
-    case ExprKind::Ternary:
-      expr(scope, ExprId{e.a});
-      expr(scope, ExprId{e.b});
-      expr(scope, ExprId{e.aux});
-      return;
-    case ExprKind::List:
-      for (const ListItem& it : m_.slice(Range{e.a, e.b})) expr(scope, ExprId{it.node});
-      return;
-    case ExprKind::Int:
-    case ExprKind::Float:
-    case ExprKind::String:
-      return;
-  }
+  for_each_name(m_, id, [&](const Expr& e) { occurs(scope, Symbol{e.a}); });
 }
 
 void Occurrences::decl(uint32_t scope, uint32_t index) {

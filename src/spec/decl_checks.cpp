@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "ptxpp/ir/queries.hpp"
+#include "ptxpp/ir/walk.hpp"
 #include "quoted.hpp"
 #include "type_rules.hpp"
 
@@ -80,24 +81,7 @@ class DeclChecker {
 
   // Every name of an expression that refers to a module symbol not yet declared.
   void uses(ExprId id, uint32_t scope, uint32_t at, bool call) {
-    const Expr& e = m_.expr(id);
-    switch (e.kind) {
-      case ExprKind::Name: return use(e, scope, at, call);
-      case ExprKind::Unary: return uses(ExprId{e.a}, scope, at, call);
-      case ExprKind::Suffixed: return uses(ExprId{e.a}, scope, at, call);
-      case ExprKind::Binary:
-      case ExprKind::Apply:
-        uses(ExprId{e.a}, scope, at, call);
-        return uses(ExprId{e.b}, scope, at, call);
-      case ExprKind::Ternary:
-        uses(ExprId{e.a}, scope, at, call);
-        uses(ExprId{e.b}, scope, at, call);
-        return uses(ExprId{e.aux}, scope, at, call);
-      case ExprKind::List:
-        for (const ListItem& it : m_.slice(Range{e.a, e.b})) uses(ExprId{it.node}, scope, at, call);
-        return;
-      default: return;
-    }
+    for_each_name(m_, id, [&](const Expr& e) { use(e, scope, at, call); });
   }
 
   void use(const Expr& e, uint32_t scope, uint32_t at, bool call) {

@@ -23,6 +23,7 @@
 #include "ptxpp/dsl/types.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/ir/scopes.hpp"
+#include "ptxpp/ir/walk.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "ptxpp/text/printer.hpp"
@@ -291,22 +292,9 @@ class Writer {
     scope_ = Scopes::kModule;
   }
   void count_names(ExprId id) {
-    const Expr& e = m_.expr(id);
-    switch (e.kind) {
-      case ExprKind::Name:
-        if (const auto l = label_decl(m_.text(Symbol{e.a}))) ++label_uses_[*l];
-        break;
-      case ExprKind::Unary: count_names(ExprId{e.a}); break;
-      case ExprKind::Binary:
-      case ExprKind::Apply:
-        count_names(ExprId{e.a});
-        count_names(ExprId{e.b});
-        break;
-      case ExprKind::List:
-        for (uint32_t i = 0; i < e.b; ++i) count_names(ExprId{m_.items[e.a + i].node});
-        break;
-      default: break;
-    }
+    ir::for_each_name(m_, id, [&](const Expr& e) {
+      if (const auto l = label_decl(m_.text(Symbol{e.a}))) ++label_uses_[*l];
+    });
   }
 
   // The labels of a scope, declared where its scope in the output starts (a label is seen in its whole block).
@@ -443,36 +431,16 @@ class Writer {
   std::map<std::string, size_t, std::less<>> name_uses_;
   void count_register_uses(const Block& b) {
     name_uses_.clear();
-    std::vector<const Block*> todo{&b};
-    while (!todo.empty()) {
-      const Block* blk = todo.back();
-      todo.pop_back();
-      for (const Stmt& s : blk->stmts) {
-        if (s.kind == StmtKind::Block) todo.push_back(&m_.blocks[s.index]);
-        if (s.kind != StmtKind::Instruction) continue;
-        const Instruction& in = m_.instructions[s.index];
-        if (in.guard) for_each_name(in.guard, [&](std::string_view n) { ++name_uses_[std::string(n)]; });
-        for (const ListItem& it : m_.operands_of(in))
-          for_each_name(ExprId{it.node}, [&](std::string_view n) { ++name_uses_[std::string(n)]; });
-      }
-    }
+    ir::for_each_stmt(m_, b, [&](const Stmt& s) {
+      if (s.kind != StmtKind::Instruction) return;
+      ir::for_each_operand(m_, m_.instructions[s.index], [&](ExprId op) {
+        name_texts(op, [&](std::string_view n) { ++name_uses_[std::string(n)]; });
+      });
+    });
   }
   template <class F>
-  void for_each_name(ExprId id, const F& f) const {
-    const Expr& e = m_.expr(id);
-    switch (e.kind) {
-      case ExprKind::Name: f(m_.text(Symbol{e.a})); break;
-      case ExprKind::Unary: for_each_name(ExprId{e.a}, f); break;
-      case ExprKind::Binary:
-      case ExprKind::Apply:
-        for_each_name(ExprId{e.a}, f);
-        for_each_name(ExprId{e.b}, f);
-        break;
-      case ExprKind::List:
-        for (uint32_t i = 0; i < e.b; ++i) for_each_name(ExprId{m_.items[e.a + i].node}, f);
-        break;
-      default: break;
-    }
+  void name_texts(ExprId id, const F& f) const {
+    ir::for_each_name(m_, id, [&](const Expr& e) { f(m_.text(Symbol{e.a})); });
   }
 
   // The register an instruction writes, when it is an unguarded integer ALU
@@ -529,7 +497,7 @@ class Writer {
       const Instruction& in = m_.instructions[stmts[j].index];
       const auto ops = m_.operands_of(in);
       for (size_t k = 1; k < ops.size(); ++k)
-        for_each_name(ExprId{ops[k].node}, [&](std::string_view n) { needed.emplace(n); });
+        name_texts(ExprId{ops[k].node}, [&](std::string_view n) { needed.emplace(n); });
     }
     return use;
   }
