@@ -6,7 +6,7 @@ out-of-bounds and race checks)."""
 import numpy as np
 
 from . import _core
-from ._kernel import Scalar, Tile
+from ._kernel import Scalar, TensorMap, Tile
 
 _NUMPY = {
     "f32": np.float32, "f64": np.float64, "f16": np.float16,
@@ -117,11 +117,17 @@ def _scalar_bytes(kernel, spec, name, value):
     return np.array(value, dtype=dt).tobytes()
 
 
+def _array_param(p):
+    """A parameter given as an array: a tensor, or a tensor map that describes its array."""
+    return isinstance(p, Tile) or (isinstance(p, TensorMap) and p.launchable())
+
+
 def call(kernel, args, kwargs):
-    if any(not isinstance(p, (Tile, Scalar)) for p in kernel.params):
-        raise TypeError(f"kernel {kernel.name} takes a tensor map: launching it from Python is not supported yet")
+    if any(isinstance(p, TensorMap) and not p.launchable() for p in kernel.params):
+        raise TypeError(f"kernel {kernel.name} takes a tensor map with no array description: give it one "
+                        f"(TensorMap(name, dims..., dtype, box=...)) to launch it from Python")
     kwargs = dict(kwargs)
-    tensor_idx = [i for i, p in enumerate(kernel.params) if isinstance(p, Tile)]
+    tensor_idx = [i for i, p in enumerate(kernel.params) if _array_param(p)]
     input_idx = [i for i in tensor_idx if not kernel.outputs[i]]
     scalar_idx = [i for i, p in enumerate(kernel.params) if isinstance(p, Scalar)]
     arrays = [a for a in args if isinstance(a, np.ndarray) or _torch_tensor(a)]
@@ -176,7 +182,13 @@ def call(kernel, args, kwargs):
                 if kernel.outputs[i]:
                     raise ValueError(f"kernel {kernel.name}: output '{a.name}' must be C-contiguous")
                 array = np.ascontiguousarray(array)  # an input: read from a copy
-            run_args.append((array, array is a.array and bool(array.flags.writeable)))
+            back = array is a.array and bool(array.flags.writeable)
+            if array.dtype.name == "bfloat16":  # ml_dtypes' type, which nanobind does not take: its bits
+                array = array.view(np.uint16)
+            if isinstance(p, TensorMap):
+                run_args.append((array, back, list(array.shape), list(p.box), p.dtype, p.swizzle))
+            else:
+                run_args.append((array, back))
     k, _ = kernel._trace(bindings, template, arch)
     _core.run_cpu(k, bindings, run_args)
     return outputs[0] if len(outputs) == 1 else tuple(outputs)

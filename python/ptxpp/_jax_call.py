@@ -6,7 +6,7 @@ import jax
 import numpy as np
 
 from . import _call
-from ._kernel import Scalar, Tile
+from ._kernel import Scalar
 
 
 def _is_jax(a):
@@ -16,7 +16,7 @@ def _is_jax(a):
 def call(kernel, args, kwargs):
     arrays = [a for a in args if _is_jax(a)]
     numbers = [a for a in args if not _is_jax(a)]
-    inputs = [i for i, p in enumerate(kernel.params) if isinstance(p, Tile) and not kernel.outputs[i]]
+    inputs = [i for i, p in enumerate(kernel.params) if _call._array_param(p) and not kernel.outputs[i]]
     if len(arrays) != len(inputs):
         raise TypeError(f"kernel {kernel.name} takes {len(inputs)} input array(s); with JAX arrays the outputs are "
                         f"returned (JAX arrays are immutable), not {len(arrays)}")

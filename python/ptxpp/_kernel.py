@@ -64,14 +64,39 @@ class Scalar:
 
 class TensorMap:
     """A TMA descriptor parameter: ``TensorMap("a")`` is ``.param .align 64 .b8 NAME_a[128]``
-    (the body's ``a.generic_address()`` is ``mov.b64`` + ``cvta.param.u64``). Kernels that take
-    one can be traced and printed; launching them from Python is not supported yet."""
+    (the body's ``a.generic_address()`` is ``mov.b64`` + ``cvta.param.u64``).
 
-    def __init__(self, name):
-        self.name = name
+    ``TensorMap("a", "M", "K", bf16, box=(128, 64), swizzle=128)`` also says what it describes:
+    a row-major array (dimensions outermost first, as ``Tile``, whose symbols are shape
+    variables: the body reads them with ``a.bound("K")``), the box one copy moves (outermost
+    first) and the swizzle in bytes (0, 32, 64, 128). Such a kernel is called with a NumPy
+    array in that place, which the CPU emulator gets with a descriptor of it; a tensor map
+    with no array description can be traced and printed only."""
+
+    def __init__(self, name, *args, box=None, swizzle=0):
+        self.name, self.box, self.swizzle = name, None, swizzle
+        self.dtype, self.shape = None, ()
+        if args:
+            tile = Tile(*args)
+            self.dtype, self.shape = tile.dtype, tile.shape
+            if box is None or len(box) != len(self.shape):
+                raise TypeError(f"TensorMap({name!r}, ...): box= gives the copy's extent in each of the "
+                                f"{len(self.shape)} dimension(s)")
+            self.box = tuple(int(b) for b in box)
+        elif box is not None:
+            raise TypeError(f"TensorMap({name!r}, box=...): give the array's dimensions and type first")
+
+    def launchable(self):
+        return self.dtype is not None
+
+    def symbols(self):
+        return [d for d in self.shape if isinstance(d, str)]
 
     def __repr__(self):
-        return f"TensorMap({self.name!r})"
+        if not self.launchable():
+            return f"TensorMap({self.name!r})"
+        dims = ", ".join(repr(d) for d in self.shape)
+        return f"TensorMap({self.name!r}, {dims}, {self.dtype.name}, box={self.box}, swizzle={self.swizzle})"
 
 
 def _keyword_names(f):
@@ -97,7 +122,7 @@ class KernelFunction:
                 raise TypeError(f"kernel {self.name}: a parameter spec is a Tile, a Scalar or a TensorMap, not {p!r}")
         self.symbols = []
         for p in self.params:
-            for s in p.symbols() if isinstance(p, Tile) else ():
+            for s in p.symbols() if isinstance(p, (Tile, TensorMap)) else ():
                 if s not in self.symbols:
                     self.symbols.append(s)
         self._check_signature()

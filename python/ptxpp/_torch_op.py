@@ -9,7 +9,7 @@ import threading
 import torch
 
 from . import _call
-from ._kernel import Scalar, Tile
+from ._kernel import Scalar
 
 _lib = torch.library.Library("ptxpp", "FRAGMENT")
 _lock = threading.Lock()
@@ -33,7 +33,7 @@ def _schema(kernel, name):
 
 def _output_shapes(kernel, tensors, bindings):
     bindings = dict(bindings)
-    inputs = [i for i, p in enumerate(kernel.params) if isinstance(p, Tile) and not kernel.outputs[i]]
+    inputs = [i for i, p in enumerate(kernel.params) if _call._array_param(p) and not kernel.outputs[i]]
     for i, t in zip(inputs, tensors):
         for d, size in zip(kernel.params[i].shape, t.shape):
             if isinstance(d, str):
@@ -79,7 +79,7 @@ def call(kernel, args, kwargs):
             op_args.append(rest.pop(p.name) if p.name in rest else next(numbers, None))
         elif not kernel.outputs[i]:
             op_args.append(next(inputs, None))
-    if len(arrays) != sum(1 for i, p in enumerate(kernel.params) if isinstance(p, Tile) and not kernel.outputs[i]) \
+    if len(arrays) != sum(1 for i, p in enumerate(kernel.params) if _call._array_param(p) and not kernel.outputs[i]) \
             or any(a is None for a in op_args) or next(numbers, None) is not None:
         return _call.call(kernel, args, kwargs)  # outputs given, or a mistake the eager path names
     bindings, template, arch = kernel._split(rest)

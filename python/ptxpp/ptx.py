@@ -107,6 +107,8 @@ class _Warp:
 
 warp = _Warp()
 
-# The architecture helpers, as C++'s ptx::ampere / ptx::hopper (docs/dsl.md): ptx.ampere.mma(...), ...
+# The architecture helpers, as C++'s ptx::ampere / ptx::hopper / ptx::blackwell (docs/dsl.md):
+# ptx.ampere.mma(...), ...
 ampere = _core.ampere
 hopper = _core.hopper
+blackwell = _core.blackwell

@@ -97,6 +97,8 @@ const ptx::Label& label_of(nb::handle h);  // a ptx.Label of the running trace, 
 const ptx::RegArray& reg_array_of(nb::handle h);
 // The C++ buffer of a smem.alloc result (of the running trace), or TypeError.
 const ptx::smem::Buffer& buffer_of(nb::handle h);
+// The C++ mbarrier of a ptx.hopper.Mbarrier (of the running trace), or TypeError.
+const ptx::hopper::Mbarrier& mbarrier_of(nb::handle h);
 // The Python spelling of a modifier or name of the ISA table: the leading dot dropped,
 // `::` -> `_`, a leading digit gets `_`, a Python keyword a trailing `_` (global_, and_).
 std::string python_name(std::string_view ptx_spelling);
@@ -112,6 +114,7 @@ void bind_smem_warp(nb::module_& m);
 void bind_run(nb::module_& m);
 void bind_ampere(nb::module_& m);
 void bind_hopper(nb::module_& m);
+void bind_blackwell(nb::module_& m);
 void bind_listing(nb::module_& m);
 
 }  // namespace ptxpy

@@ -72,11 +72,6 @@ void with_coords(nb::handle coords, F f) {
   }
 }
 
-const hop::Mbarrier& bar_of(nb::handle h) {
-  if (!nb::isinstance<PyMbarrier>(h)) throw nb::type_error("expected an mbarrier (ptx.hopper.Mbarrier)");
-  return nb::inst_ptr<PyMbarrier>(h)->get();
-}
-
 hop::WgmmaKind checked_kind(ptx::DType a, ptx::DType b, ptx::DType d, bool satfinite) {
   const hop::WgmmaKind k{a, b, d, satfinite};
   if (const char* problem = hop::wgmma_kind_info(k).problem)
@@ -156,6 +151,11 @@ void bind_wgmma(nb::module_& h) {
 
 }  // namespace
 
+const ptx::hopper::Mbarrier& mbarrier_of(nb::handle h) {
+  if (!nb::isinstance<PyMbarrier>(h)) throw nb::type_error("expected an mbarrier (ptx.hopper.Mbarrier)");
+  return nb::inst_ptr<PyMbarrier>(h)->get();
+}
+
 void bind_hopper(nb::module_& m) {
   nb::module_ h = m.def_submodule("hopper", "The Hopper helpers (ptx::hopper, sm_90+)");
   nb::class_<PyMbarrier>(h, "Mbarrier",
@@ -225,7 +225,7 @@ void bind_hopper(nb::module_& m) {
         const hop::TmaOptions opt{optional_reg(guard), optional_reg(multicast), optional_reg(cache_hint)};
         const ptx::Operand d = to_operand(dst, FloatAs::F32);
         with_coords(coords, [&](std::initializer_list<ptx::Operand> c) {
-          hop::tma_load(d, reg_of(map), c, bar_of(bar), opt, here());
+          hop::tma_load(d, reg_of(map), c, mbarrier_of(bar), opt, here());
         });
       },
       nb::arg("dst"), nb::arg("map"), nb::arg("coords"), nb::arg("bar"), nb::arg("guard") = nb::none(),

@@ -48,5 +48,6 @@ NB_MODULE(_core, m) {
   ptxpy::bind_run(m);
   ptxpy::bind_ampere(m);
   ptxpy::bind_hopper(m);
+  ptxpy::bind_blackwell(m);
   ptxpy::bind_listing(m);
 }

@@ -7,6 +7,8 @@
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 #include <ptxpp/runtime.hpp>
 
 #include "common.hpp"
@@ -25,6 +27,49 @@ struct Buffers {
     for (const ptx::DevicePtr& p : ptrs) dev.free(p);
   }
 };
+
+// The TMA element type of a tensor map's array (the driver's enumeration).
+ptx::TmaType tma_type(ptx::DType t, const std::string& param) {
+  using D = ptx::DType;
+  using T = ptx::TmaType;
+  switch (t) {
+    case D::u8: case D::b8: return T::u8;
+    case D::u16: case D::b16: return T::u16;
+    case D::u32: case D::b32: return T::u32;
+    case D::s32: return T::s32;
+    case D::u64: case D::b64: return T::u64;
+    case D::s64: return T::s64;
+    case D::f16: return T::f16;
+    case D::bf16: return T::bf16;
+    case D::f32: return T::f32;
+    case D::f64: return T::f64;
+    default: throw ptx::Error(fmt::format("{}: no TMA element type for {} arrays", param, ptx::name(t)), {});
+  }
+}
+
+ptx::TmaSwizzle tma_swizzle(uint32_t bytes, const std::string& param) {
+  switch (bytes) {
+    case 0: return ptx::TmaSwizzle::none;
+    case 32: return ptx::TmaSwizzle::b32;
+    case 64: return ptx::TmaSwizzle::b64;
+    case 128: return ptx::TmaSwizzle::b128;
+    default: throw ptx::Error(fmt::format("{}: the swizzle is 0, 32, 64 or 128 bytes, not {}", param, bytes), {});
+  }
+}
+
+// A tensor map argument from Python: the array, whether to copy it back, its dimensions and box
+// (outermost first, as NumPy), its element type and swizzle (bytes).
+using TensorMapArg = std::tuple<HostArray, bool, std::vector<uint64_t>, std::vector<uint32_t>, ptx::DType, uint32_t>;
+
+ptx::TensorMapSpec tensor_map_spec(const TensorMapArg& arg, const std::string& param) {
+  const auto& [array, back, dims, box, dtype, swizzle] = arg;
+  ptx::TensorMapSpec s;
+  s.type = tma_type(dtype, param);
+  s.dims.assign(dims.rbegin(), dims.rend());  // the driver's order: innermost first
+  s.box.assign(box.rbegin(), box.rend());
+  s.swizzle = tma_swizzle(swizzle, param);
+  return s;
+}
 
 uint64_t param_bytes(const ptx::ParamInfo& p) {
   uint64_t n = 1;
@@ -46,10 +91,26 @@ void run_cpu(const ptx::Kernel& k, const ptx::Bindings& b, const nb::list& args)
   std::vector<bool> writeback(params.size());
   std::vector<std::string> scalars(params.size());
   std::vector<ptx::LaunchArg> launch(params.size());
+  std::vector<ptx::TensorMap> maps;
+  maps.reserve(params.size());  // launch[] points into it
   for (size_t i = 0; i < params.size(); ++i) {
     const ptx::ParamInfo& p = params[i];
-    if (p.is_tensor_map)
-      throw ptx::Error(fmt::format("{}: tensor map parameters are not supported from Python yet", p.name), {});
+    if (p.is_tensor_map) {  // the array in a device buffer, and a descriptor of it encoded for the CPU device
+      const auto arg = nb::cast<TensorMapArg>(args[i]);
+      const ptx::TensorMapSpec spec = tensor_map_spec(arg, p.name);
+      arrays[i] = std::get<0>(arg);
+      writeback[i] = std::get<1>(arg);
+      const uint64_t n = arrays[i].nbytes();
+      bufs.ptrs.push_back(bufs.dev.alloc(std::max<uint64_t>(n, 1), p.name));
+      if (n) bufs.dev.copy_to_device(bufs.ptrs.back(), arrays[i].data(), n);
+      try {
+        maps.push_back(ptx::make_tensor_map(bufs.dev, bufs.ptrs.back(), spec));
+      } catch (const ptx::runtime::Error& e) {  // the driver's rule: name the parameter, and its order
+        throw ptx::Error(fmt::format("{}: {} (the driver's dimension order: innermost first)", p.name, e.what()), {});
+      }
+      launch[i] = ptx::launch_arg(maps.back());
+      continue;
+    }
     if (p.is_tensor) {
       const auto [array, back] = nb::cast<std::pair<HostArray, bool>>(args[i]);
       arrays[i] = array;
@@ -78,8 +139,8 @@ void run_cpu(const ptx::Kernel& k, const ptx::Bindings& b, const nb::list& args)
   }
   size_t buffer = 0;
   for (size_t i = 0; i < params.size(); ++i) {
-    if (!params[i].is_tensor) continue;
-    const uint64_t n = param_bytes(params[i]);
+    if (!params[i].is_tensor && !params[i].is_tensor_map) continue;
+    const uint64_t n = params[i].is_tensor_map ? arrays[i].nbytes() : param_bytes(params[i]);
     if (n && writeback[i]) bufs.dev.copy_to_host(const_cast<void*>(arrays[i].data()), bufs.ptrs[buffer], n);
     ++buffer;
   }
@@ -90,7 +151,8 @@ void run_cpu(const ptx::Kernel& k, const ptx::Bindings& b, const nb::list& args)
 void bind_run(nb::module_& m) {
   m.def("run_cpu", &run_cpu, nb::arg("kernel"), nb::arg("bindings"), nb::arg("args"),
         "Runs the kernel traced for `bindings` on the CPU emulator: args per parameter, a C-contiguous "
-        "array (copied in, and back unless read-only) or a scalar's bytes");
+        "array (copied in, and back unless read-only), a scalar's bytes, or for a tensor map (array, copy back, "
+        "dims, box, dtype, swizzle bytes), dims and box outermost first");
 }
 
 }  // namespace ptxpy

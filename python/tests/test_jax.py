@@ -22,3 +22,9 @@ def test_jax_mismatches_name_the_argument():
         axpy(jnp.zeros(8, dtype=jnp.int32), 1.0)
     with pytest.raises(TypeError, match="outputs are returned"):
         axpy(jnp.zeros(8), jnp.zeros(8), 1.0)
+
+
+def test_tensor_map_kernels_take_jax_arrays_under_jit():
+    from test_tensor_map_run import tma_copy
+    x = jnp.arange(256, dtype=jnp.float32).reshape(8, 32)
+    assert np.array_equal(np.asarray(jax.jit(lambda v: tma_copy(v * 2))(x)), 2 * np.asarray(x))

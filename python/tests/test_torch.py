@@ -46,3 +46,11 @@ def test_under_torch_compile_fullgraph():
     compiled = torch.compile(f, fullgraph=True, backend="eager")
     assert torch.equal(compiled(x), x + 1)
     assert torch.equal(compiled(x[:32]), x[:32] + 1)  # another N: the kernel traced for it
+
+
+def test_tensor_map_kernels_take_cpu_tensors_as_an_op_and_under_torch_compile():
+    from test_tensor_map_run import tma_copy
+    x = torch.arange(256, dtype=torch.float32).reshape(8, 32)
+    assert torch.equal(tma_copy(x), x)  # the op: its fake implementation binds R and C from the tensor map's tensor
+    compiled = torch.compile(lambda v: tma_copy(v + 1), fullgraph=True, backend="eager")
+    assert torch.equal(compiled(x), x + 1)
