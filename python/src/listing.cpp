@@ -84,8 +84,8 @@ void bind_listing_class(nb::module_& m) {
 
 }  // namespace
 
-void bind_listing(nb::module_& top) {
-  nb::module_ m = top.def_submodule("listing", "ptx::listing: statements with exact names, as written");
+void bind_listing(nb::module_& package) {
+  nb::module_ m = package.def_submodule("listing", "ptx::listing: statements with exact names, as written");
   bind_listing_class(m);
   m.def(
       "regs",
@@ -127,8 +127,8 @@ void bind_listing(nb::module_& top) {
   m.def(
       "repeat_while",
       [](nb::handle top, nb::handle p, nb::handle body, bool uni) {
-        return now_or_decorator(body, [top = nb::borrow(top), p = nb::borrow(p), uni](nb::callable f) {
-          ptx::listing::repeat_while(label_of(top), reg_of(p), body_of(f), uni, here());
+        return now_or_decorator(body, [top_label = nb::borrow(top), pred = nb::borrow(p), uni](nb::callable f) {
+          ptx::listing::repeat_while(label_of(top_label), reg_of(pred), body_of(f), uni, here());
         });
       },
       nb::arg("top"), nb::arg("p"), nb::arg("body").none() = nb::none(), nb::arg("uni") = false,
@@ -136,8 +136,8 @@ void bind_listing(nb::module_& top) {
   m.def(
       "repeat_until",
       [](nb::handle top, nb::handle p, nb::handle body, bool uni) {
-        return now_or_decorator(body, [top = nb::borrow(top), p = nb::borrow(p), uni](nb::callable f) {
-          ptx::listing::repeat_until(label_of(top), reg_of(p), body_of(f), uni, here());
+        return now_or_decorator(body, [top_label = nb::borrow(top), pred = nb::borrow(p), uni](nb::callable f) {
+          ptx::listing::repeat_until(label_of(top_label), reg_of(pred), body_of(f), uni, here());
         });
       },
       nb::arg("top"), nb::arg("p"), nb::arg("body").none() = nb::none(), nb::arg("uni") = false,
@@ -146,8 +146,8 @@ void bind_listing(nb::module_& top) {
       "wait_loop",
       [](nb::handle top, nb::handle done, nb::handle p, nb::handle body) {
         return now_or_decorator(body,
-                                [top = nb::borrow(top), done = nb::borrow(done), p = nb::borrow(p)](nb::callable f) {
-                                  ptx::listing::wait_loop(label_of(top), label_of(done), reg_of(p), body_of(f), here());
+                                [top_label = nb::borrow(top), done_label = nb::borrow(done), pred = nb::borrow(p)](nb::callable f) {
+                                  ptx::listing::wait_loop(label_of(top_label), label_of(done_label), reg_of(pred), body_of(f), here());
                                 });
       },
       nb::arg("top"), nb::arg("done"), nb::arg("p"), nb::arg("body").none() = nb::none(),
