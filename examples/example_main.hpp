@@ -57,8 +57,8 @@ inline int example_main(int argc, char** argv, const ExampleSpec& spec) {
       std::cout << traced->ptx;
       return 0;
     }
-    std::cout << "kernel " << traced->name << " for " << traced->target << " (PTX ISA " << int(traced->ptx_major) << "."
-              << int(traced->ptx_minor) << "): " << traced->instructions << " instructions, grid " << traced->grid.x
+    std::cout << "kernel " << traced->name << " for " << traced->target << " (PTX ISA " << traced->ptx_version.str()
+              << "): " << traced->instructions << " instructions, grid " << traced->grid.x
               << "x" << traced->grid.y << "x" << traced->grid.z << ", block " << traced->block.x << "x"
               << traced->block.y << "x" << traced->block.z << "\n";
     std::cout << "run with --ptx to print the PTX\n";

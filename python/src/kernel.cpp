@@ -133,7 +133,7 @@ void bind_kernel(nb::module_& m) {
       .def_ro("name", &ptx::Traced::name)
       .def_ro("ptx", &ptx::Traced::ptx)
       .def_ro("target", &ptx::Traced::target)
-      .def_prop_ro("ptx_version", [](const ptx::Traced& t) { return nb::make_tuple(t.ptx_major, t.ptx_minor); })
+      .def_prop_ro("ptx_version", [](const ptx::Traced& t) { return nb::make_tuple(t.ptx_version.major, t.ptx_version.minor); })
       .def_prop_ro("grid", [](const ptx::Traced& t) { return nb::make_tuple(t.grid.x, t.grid.y, t.grid.z); })
       .def_prop_ro("block", [](const ptx::Traced& t) { return nb::make_tuple(t.block.x, t.block.y, t.block.z); })
       .def_prop_ro("cluster",

@@ -49,7 +49,7 @@ class Tables:
                 self.target_conds.append(f"{{{c.number}, TargetKind::{kind}}}")
             self.target_sets.append(f"{{{c0}, {len(alts)}}}")
         texmode = {"": "Any", "unified": "Unified", "independent": "Independent"}[r.texmode]
-        return f"{{{r.ptx[0]}, {r.ptx[1]}, {first}, {len(r.targets)}, TexMode::{texmode}}}"
+        return f"{{{{{r.ptx[0]}, {r.ptx[1]}}}, {first}, {len(r.targets)}, TexMode::{texmode}}}"
 
     def group(self, g: ptxisa.Group) -> int:
         key = id(g)
@@ -152,7 +152,7 @@ class Tables:
             self.directives.append(
                 f"{{{cstr(d.name)}, {cstr(d.section)}, {sum(places[p] for p in d.places)}, {str(d.counted).lower()}, "
                 f"{d.min_operands}, {255 if d.max_operands is None else d.max_operands}, {cstr(' '.join(d.needs))}, "
-                f"{cstr(' '.join(d.conflicts))}, {removed[0]}, {removed[1]}, {str(d.deprecated).lower()}, "
+                f"{cstr(' '.join(d.conflicts))}, {{{removed[0]}, {removed[1]}}}, {str(d.deprecated).lower()}, "
                 f"{self.requirement(d.req)}, {cstr(' '.join(d.notes))}}}")
 
         def array(ctype: str, name: str, rows: list[str]) -> str:

@@ -217,13 +217,13 @@ Kernel& Kernel::arch(std::string_view target, ptx::SourceLocation where) {
     const char* env = std::getenv("PTXPP_ARCH");
     text = env && *env ? env : "sm_80";
   }
-  auto t = spec::Target::parse(text);
-  if (!t || spec::min_ptx_for(*t).first == 0) throw Error(fmt::format("unknown target '{}'", text), where);
+  auto t = Target::parse(text);
+  if (!t || spec::min_ptx_for(*t).major == 0) throw Error(fmt::format("unknown target '{}'", text), where);
   impl_->target = *t;
   return *this;
 }
 Kernel& Kernel::ptx_version(int major, int minor) {
-  impl_->version = std::pair(major, minor);
+  impl_->version = dsl::requested_version(major, minor);
   return *this;
 }
 Kernel& Kernel::maxntid(Dim3 d) { return impl_->directives.push_back({".maxntid", {d.x, d.y, d.z}}), *this; }
@@ -248,7 +248,7 @@ void Kernel::check_arity(size_t params, size_t args) {
 
 namespace dsl {
 
-uint64_t smem_limit(spec::Target t) {
+uint64_t smem_limit(Target t) {
   switch (t.number) {
     case 80: case 87: return 163 * 1024;
     case 90: case 100: case 101: case 103: case 110: return 227 * 1024;
@@ -256,7 +256,7 @@ uint64_t smem_limit(spec::Target t) {
   }
 }
 
-KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& bindings, spec::Target target) {
+KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& bindings, Target target) {
   if (!k.body) throw Error(fmt::format("kernel '{}' has no body", k.name), k.where);
   bool dynamic = false;
   for (;;) {
@@ -294,7 +294,7 @@ KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& binding
       if (const spec::DirectiveSpec* ds = spec::find_directive(d.name)) {
         if (!spec::allows(ds->req, target))
           throw Error(fmt::format("{} needs {}; the kernel's target is {}", d.name, spec::describe(ds->req), target.name()), k.where);
-        t.need(ds->req.ptx_major, ds->req.ptx_minor);
+        t.need(ds->req.ptx);
       }
       std::vector<ir::ExprId> args;
       for (uint32_t a : d.args) args.push_back(m.add_int(a));
@@ -317,23 +317,25 @@ KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& binding
   }
 }
 
-void assemble_module(Trace& t, std::vector<ir::Stmt> body, spec::Target target,
-                     std::optional<std::pair<int, int>> version, bool dynamic_smem, ptx::SourceLocation where) {
+PtxVersion requested_version(int major, int minor) {
+  auto clamp = [](int n) { return static_cast<uint16_t>(std::clamp(n, 0, 0xFFFF)); };
+  return {clamp(major), clamp(minor)};
+}
+
+void assemble_module(Trace& t, std::vector<ir::Stmt> body, Target target,
+                     std::optional<PtxVersion> version, bool dynamic_smem, ptx::SourceLocation where) {
   ir::Module& m = t.m;
-  const auto [tmaj, tmin] = spec::min_ptx_for(target);
-  t.need(tmaj, tmin);
-  uint8_t vmaj = t.needed.major, vmin = t.needed.minor;
+  t.need(spec::min_ptx_for(target));
   if (version) {
-    const auto [maj, min] = *version;
-    if (std::pair(maj, min) < std::pair<int, int>(vmaj, vmin))
-      throw Error(fmt::format("the module asks for PTX {}.{}, but its target and instructions need {}.{}", maj, min, vmaj, vmin), where);
-    vmaj = static_cast<uint8_t>(maj);
-    vmin = static_cast<uint8_t>(min);
+    if (*version < t.needed)
+      throw Error(fmt::format("the module asks for PTX {}, but its target and instructions need {}", version->str(),
+                              t.needed.str()),
+                  where);
+    t.needed = *version;
   }
-  t.needed = {vmaj, vmin};
   std::vector<ir::Stmt> root;
-  const std::string ver = fmt::format("{}.{}", vmaj, vmin);
-  root.push_back(m.add_directive(".version", {m.add_float_spelled(vmaj + vmin / 10.0, ver)}));
+  const PtxVersion v = t.needed;
+  root.push_back(m.add_directive(".version", {m.add_float_spelled(v.major + v.minor / 10.0, v.str())}));
   root.push_back(m.add_directive(".target", {m.add_name(target.name())}));
   root.push_back(m.add_directive(".address_size", {m.add_int(64)}));
   for (size_t i = 0; i < t.files.size(); ++i) {
@@ -367,8 +369,7 @@ std::shared_ptr<const Traced> run_trace(Kernel::Impl& k, const Bindings& binding
   out->name = k.name;
   out->ptx = text::print(t.m, text::PrintMode::Canonical);
   out->target = k.target.name();
-  out->ptx_major = t.needed.major;
-  out->ptx_minor = t.needed.minor;
+  out->ptx_version = t.needed;
   out->grid = eval(k.grid, bindings);
   out->block = eval(k.block, bindings);
   out->cluster = k.cluster;

@@ -23,8 +23,8 @@ struct Kernel::Impl {
   std::variant<Dim3, std::function<Dim3(const Bindings&)>> grid{Dim3{}}, block{Dim3{}};
   Dim3 cluster{};
   bool has_cluster = false;
-  spec::Target target{80, 0};
-  std::optional<std::pair<int, int>> version;
+  Target target{80, 0};
+  std::optional<PtxVersion> version;
   struct Directive {
     std::string name;
     std::vector<uint32_t> args;
@@ -46,12 +46,16 @@ struct KernelPiece {
   uint64_t smem_bytes = 0;
   std::vector<ParamInfo> params;
 };
-KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& bindings, spec::Target target);
+KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& bindings, Target target);
+
+// Kernel::ptx_version / Module::ptx_version's ints as a version (clamped to 0..65535:
+// a negative one is then below what any kernel needs, and refused as such).
+PtxVersion requested_version(int major, int minor);
 
 // .version (the lowest the target and t need, or `version`), .target, .address_size,
 // .file, the dynamic shared memory array when `dynamic_smem`, then `body`.
-void assemble_module(Trace& t, std::vector<ir::Stmt> body, spec::Target target,
-                     std::optional<std::pair<int, int>> version, bool dynamic_smem, ptx::SourceLocation where);
+void assemble_module(Trace& t, std::vector<ir::Stmt> body, Target target,
+                     std::optional<PtxVersion> version, bool dynamic_smem, ptx::SourceLocation where);
 
 }  // namespace dsl
 }  // namespace ptx

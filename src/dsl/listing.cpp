@@ -30,7 +30,7 @@ Listing& Listing::body(std::function<void()> body) {
 }
 
 std::string Listing::ptx() const {
-  const auto target = spec::Target::parse(options_.target);
+  const auto target = Target::parse(options_.target);
   if (!target) throw Error(fmt::format("ptx::Listing: '{}' is not a target", options_.target), {});
   std::string out;
   for (const Piece& p : pieces_) {

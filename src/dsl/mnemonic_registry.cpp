@@ -46,13 +46,10 @@ void resolve_into(MnemonicInfo& info) {
   for (const spec::Form& f : forms) {
     std::vector<spec::detail::Choice> choices;
     if (spec::detail::match_modifiers(f, info.mods, choices) == spec::detail::MatchResult::None) continue;
-    Candidate c{&f, std::move(choices), {f.req}, f.req.ptx_major, f.req.ptx_minor};
+    Candidate c{&f, std::move(choices), {f.req}, f.req.ptx};
     for (const auto& ch : c.choices) {
       c.reqs.push_back(ch.value->req);
-      if (std::pair(ch.value->req.ptx_major, ch.value->req.ptx_minor) > std::pair(c.ptx_major, c.ptx_minor)) {
-        c.ptx_major = ch.value->req.ptx_major;
-        c.ptx_minor = ch.value->req.ptx_minor;
-      }
+      c.ptx = std::max(c.ptx, ch.value->req.ptx);
     }
     info.candidates.push_back(std::move(c));
   }

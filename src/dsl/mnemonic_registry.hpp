@@ -17,7 +17,7 @@ struct Candidate {
   const spec::Form* form;
   std::vector<spec::detail::Choice> choices;
   std::vector<spec::Requirement> reqs;  // the form's and the chosen values'
-  uint8_t ptx_major = 1, ptx_minor = 0;
+  PtxVersion ptx{1, 0};  // the highest of reqs
 };
 
 struct MnemonicInfo {

@@ -131,8 +131,8 @@ Reg call(const Func& f, std::initializer_list<Operand> args, ptx::SourceLocation
 }
 
 struct Module::Impl {
-  spec::Target target{80, 0};
-  std::optional<std::pair<int, int>> version;
+  Target target{80, 0};
+  std::optional<PtxVersion> version;
   bool debug = false;
   struct Var {
     std::string space, name;
@@ -149,14 +149,14 @@ struct Module::Impl {
 Module::Module() : impl_(std::make_shared<Impl>()) {}
 
 Module& Module::arch(std::string_view target, ptx::SourceLocation where) {
-  auto t = spec::Target::parse(target);
-  if (!t || spec::min_ptx_for(*t).first == 0) throw Error(fmt::format("unknown target '{}'", target), where);
+  auto t = Target::parse(target);
+  if (!t || spec::min_ptx_for(*t).major == 0) throw Error(fmt::format("unknown target '{}'", target), where);
   impl_->target = *t;
   impl_->where = where;
   return *this;
 }
 Module& Module::ptx_version(int major, int minor) {
-  impl_->version = std::pair(major, minor);
+  impl_->version = dsl::requested_version(major, minor);
   return *this;
 }
 Module& Module::debug(bool on) {

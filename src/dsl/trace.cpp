@@ -398,7 +398,7 @@ Trace::Local& Trace::local_slow(uint32_t key) {
   l.mods.count = static_cast<uint32_t>(info.mods.size());
   for (std::string_view mod : info.mods) m.modifiers.push_back(ir::Modifier{m.intern(mod), {}});
   l.allowed.assign(info.candidates.size(), -1);
-  if (!options.validate && !info.candidates.empty()) need(info.candidates[0].ptx_major, info.candidates[0].ptx_minor);
+  if (!options.validate && !info.candidates.empty()) need(info.candidates[0].ptx);
   local_of_key_[key] = static_cast<int32_t>(locals_.size());
   locals_.push_back(std::move(l));
   return locals_.back();
@@ -421,7 +421,7 @@ int Trace::pick_candidate(uint32_t key, Local& l, std::span<const Operand> ops, 
   const int c = pick_candidate_slow(key, l, ops, where);
   l.checked.emplace_back(sig, c);
   const detail::Candidate& cand = detail::mnemonic_info(key).candidates[static_cast<size_t>(c)];
-  need(cand.ptx_major, cand.ptx_minor);
+  need(cand.ptx);
   return c;
 }
 
@@ -483,7 +483,7 @@ void Trace::emit(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation
       const spec::SpecialRegister& r = spec::special_registers()[o.reg];
       if (!spec::allows(r.req, options.target))
         throw Error(fmt::format("{} needs {}; the kernel's target is {}", r.name, spec::describe(r.req), options.target.name()), where);
-      need(r.req.ptx_major, r.req.ptx_minor);
+      need(r.req.ptx);
     }
   // the first time a mnemonic meets an operand signature: check it, and note the PTX version it needs
   if (options.validate) pick_candidate(key, l, ops, where);

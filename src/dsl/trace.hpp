@@ -3,6 +3,7 @@
 // what the kernel's metadata needs (PTX version, shared memory).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -38,7 +39,7 @@ class Trace;
 PTXPP_TRACE_TLS extern thread_local Trace* g_running;
 
 struct TraceOptions {
-  spec::Target target{90, 'a'};
+  Target target{90, 'a'};
   bool debug = false;       // .file/.loc for every instruction
   bool validate = true;     // check every instruction against the ISA table
   bool dynamic_smem = false;  // shared memory through one extern .shared array
@@ -143,10 +144,8 @@ class Trace {
   std::string unique_name(std::string_view hint);
 
   // ---- results ----
-  spec::PtxVersionReq needed{1, 0};  // the highest version any emitted instruction needs
-  void need(uint8_t major, uint8_t minor) {
-    if (std::pair(major, minor) > std::pair(needed.major, needed.minor)) needed = {major, minor};
-  }
+  PtxVersion needed{1, 0};  // the highest version any emitted instruction needs
+  void need(PtxVersion v) { needed = std::max(needed, v); }
   // Starts the next function of the module: registers, labels and shared memory are per function.
   void begin_function();
   // Functions of the module that calls may name (set by ptx::Module).
@@ -246,7 +245,7 @@ class Trace {
 };
 
 // Bytes of shared memory a block may use on the target (static + dynamic).
-uint64_t smem_limit(spec::Target t);
+uint64_t smem_limit(Target t);
 
 // Copies an operand of a parsed module into `to`, with the kind its shape says
 // (registers from text have no type: they fit any register slot).

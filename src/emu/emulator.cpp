@@ -21,11 +21,11 @@ Emulator::Emulator(Options o) : options_(o) {}
 // What ptxas would refuse is not run: the instruction stream of an invalid module (a missing
 // operand, a special register as a destination) has no meaning to emulate.
 void Emulator::require_valid(const ir::Module& m, std::string_view entry) {
-  const std::vector<spec::Diagnostic> diags = spec::check(m);
+  const std::vector<Diagnostic> diags = spec::check(m);
   std::string shown;
   size_t errors = 0;
-  for (const spec::Diagnostic& d : diags) {
-    if (d.severity != spec::Severity::Error) continue;
+  for (const Diagnostic& d : diags) {
+    if (d.severity != Severity::Error) continue;
     if (++errors > 3) continue;
     const ir::LineColumn lc = m.source.size() ? m.source.locate(d.offset) : ir::LineColumn{};
     shown += lc.line ? fmt::format("\n  {}:{}:{}: {}", m.source.name(), lc.line, lc.column, d.message) : "\n  " + d.message;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "ptxpp/spec/isa.hpp"
+#include "ptxpp/core/target.hpp"
 
 namespace ptx::emu {
 
@@ -27,7 +27,7 @@ void check_dims(std::string_view entry, const char* name, Field f, const Dim3& d
 uint32_t max_shared_memory_per_block(std::string_view target) {
   // The CUDA programming guide's "maximum amount of shared memory per thread block" (with the
   // opt-in attribute), by compute capability.
-  const auto t = spec::Target::parse(target);
+  const auto t = Target::parse(target);
   const unsigned sm = t ? t->number : 0;
   constexpr uint32_t kKiB = 1024;
   switch (sm) {

@@ -1,7 +1,5 @@
 #include "ptxpp/ir/queries.hpp"
 
-#include <charconv>
-
 namespace ptx::ir {
 
 namespace {
@@ -46,14 +44,7 @@ std::optional<PtxVersion> ptx_version(const Module& m) {
   if (!d || d->items.count != 1) return std::nullopt;
   const Expr& e = m.expr(ExprId{m.items[d->items.first].node});
   if (e.kind != ExprKind::Float || static_cast<Notation>(e.sub) != Notation::Spelled) return std::nullopt;
-  const std::string_view text = m.strings.view_id(e.aux);
-  PtxVersion v;
-  const size_t dot = text.find('.');
-  if (dot == std::string_view::npos) return std::nullopt;
-  auto r1 = std::from_chars(text.data(), text.data() + dot, v.major);
-  auto r2 = std::from_chars(text.data() + dot + 1, text.data() + text.size(), v.minor);
-  if (r1.ec != std::errc{} || r2.ec != std::errc{} || r2.ptr != text.data() + text.size()) return std::nullopt;
-  return v;
+  return PtxVersion::parse(m.strings.view_id(e.aux));
 }
 
 std::vector<std::string_view> target_words(const Module& m) {

@@ -52,7 +52,7 @@ void write(std::ostream& out, const Traced& t) {
   }
   out << kTag
       << fmt::format("name={} target={} version={}.{} grid={},{},{} block={},{},{} cluster={},{},{} smem={} dsmem={} bytes={} params={}\n",
-                     t.name, t.target, t.ptx_major, t.ptx_minor, t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z,
+                     t.name, t.target, t.ptx_version.major, t.ptx_version.minor, t.grid.x, t.grid.y, t.grid.z, t.block.x, t.block.y, t.block.z,
                      t.cluster.x, t.cluster.y, t.cluster.z, t.static_smem_bytes, t.dynamic_smem_bytes, t.ptx.size(), params);
   out << t.ptx;
 }
@@ -75,8 +75,8 @@ std::shared_ptr<const Traced> read(std::string_view text, std::string_view name_
       if (k == "name") t->name = std::string(v);
       else if (k == "target") t->target = std::string(v);
       else if (k == "version") {
-        t->ptx_major = static_cast<uint8_t>(number(v.substr(0, v.find('.'))));
-        t->ptx_minor = static_cast<uint8_t>(number(v.substr(v.find('.') + 1)));
+        t->ptx_version.major = static_cast<uint8_t>(number(v.substr(0, v.find('.'))));
+        t->ptx_version.minor = static_cast<uint8_t>(number(v.substr(v.find('.') + 1)));
       } else if (k == "grid") t->grid = dims(v);
       else if (k == "block") t->block = dims(v);
       else if (k == "cluster") t->cluster = dims(v);

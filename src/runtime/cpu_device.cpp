@@ -199,9 +199,9 @@ void CpuGraph::launch(const StreamImpl* stream) const {
 void CpuKernel::run(const std::vector<emu::Arg>& args) const {
   const auto* dev = static_cast<const CpuDevice*>(device);
   emu::LaunchConfig cfg;
-  cfg.grid = {traced->grid.x, traced->grid.y, traced->grid.z};
-  cfg.block = {traced->block.x, traced->block.y, traced->block.z};
-  cfg.cluster = {traced->cluster.x, traced->cluster.y, traced->cluster.z};
+  cfg.grid = traced->grid;
+  cfg.block = traced->block;
+  cfg.cluster = traced->cluster;
   cfg.dynamic_smem = static_cast<uint32_t>(traced->dynamic_smem_bytes);
   std::lock_guard lock(dev->launch_mu);
   try {

@@ -128,15 +128,16 @@ void Driver::check(cu::Result r, const std::string& what) const {
   if (r != cu::kSuccess) throw Error(fmt::format("{}: {}", what, describe(r)));
 }
 
-int max_ptx_for_driver(int v) {
+PtxVersion max_ptx_for_driver(int v) {
   const int major = v / 1000, minor = (v % 1000) / 10;
-  if (major >= 13) return 90 + minor;  // CUDA 13.0: PTX ISA 9.0
+  const auto m = static_cast<uint16_t>(minor);
+  if (major >= 13) return {9, m};  // CUDA 13.0: PTX ISA 9.0
   if (major == 12) {
-    static const int kPtx[] = {80, 81, 82, 83, 84, 85, 85, 85, 87, 88};  // CUDA 12.0 .. 12.9
-    return kPtx[std::min(minor, 9)];
+    static const uint16_t kMinor[] = {0, 1, 2, 3, 4, 5, 5, 5, 7, 8};  // CUDA 12.0 .. 12.9: PTX ISA 8.x
+    return {8, kMinor[std::min(minor, 9)]};
   }
-  if (major == 11) return 70 + minor;  // CUDA 11.x: PTX ISA 7.x
-  return 0;
+  if (major == 11) return {7, m};  // CUDA 11.x: PTX ISA 7.x
+  return {0, 0};
 }
 
 }  // namespace ptx::runtime

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda_abi.hpp"
+#include "ptxpp/core/ptx_version.hpp"
 #include "ptxpp/runtime/error.hpp"
 
 namespace ptx::runtime {
@@ -67,7 +68,7 @@ struct Driver {
   std::string describe(cu::Result r) const;
 };
 
-// The highest PTX ISA version (major * 10 + minor) a driver of this CUDA version JIT-compiles.
-int max_ptx_for_driver(int driver_version);
+// The highest PTX ISA version a driver of this CUDA version JIT-compiles ({0, 0}: none known).
+PtxVersion max_ptx_for_driver(int driver_version);
 
 }  // namespace ptx::runtime

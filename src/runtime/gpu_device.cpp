@@ -24,7 +24,7 @@ using runtime::Driver;
 using runtime::Error;
 
 // The kernel's target runs on a device of compute capability `cc` (e.g. 90)?
-bool runs_on(spec::Target t, int cc) {
+bool runs_on(Target t, int cc) {
   if (t.suffix == 'a') return t.number == cc;
   if (t.suffix == 'f') return cc / 10 == t.number / 10 && cc >= t.number;
   return cc >= t.number;
@@ -234,7 +234,7 @@ struct GpuDevice : DeviceImpl {
 
   std::shared_ptr<BoundKernelImpl> load(std::shared_ptr<const Traced> traced) const override {
     activate();
-    const auto target = spec::Target::parse(traced->target);
+    const auto target = Target::parse(traced->target);
     if (!target) throw Error(fmt::format("kernel {}: unknown target {}", traced->name, traced->target));
     if (!runs_on(*target, cc))
       throw Error(fmt::format("kernel {} is compiled for {}; GPU {} ({}) is {}: trace it for the device's target", traced->name,
@@ -255,9 +255,8 @@ struct GpuDevice : DeviceImpl {
     if (r != runtime::cu::kSuccess) {
       std::string msg = fmt::format("loading kernel {} for {} failed: {}", traced->name, arch, drv.describe(r));
       if (r == runtime::cu::kErrorUnsupportedPtxVersion)
-        msg += fmt::format("; the driver (CUDA {}.{}) JIT-compiles PTX ISA up to {}.{}, the kernel is PTX {}.{}", drv.version / 1000,
-                           drv.version % 1000 / 10, runtime::max_ptx_for_driver(drv.version) / 10,
-                           runtime::max_ptx_for_driver(drv.version) % 10, traced->ptx_major, traced->ptx_minor);
+        msg += fmt::format("; the driver (CUDA {}.{}) JIT-compiles PTX ISA up to {}, the kernel is PTX {}", drv.version / 1000,
+                           drv.version % 1000 / 10, runtime::max_ptx_for_driver(drv.version).str(), traced->ptx_version.str());
       if (error_log[0]) {
         msg += '\n';
         msg += runtime::quote_ptx_lines(error_log.data(), traced->ptx);
@@ -280,11 +279,11 @@ struct GpuDevice : DeviceImpl {
     const std::optional<runtime::Compiler> compiler = runtime::find_compiler();
     int version = drv.version;
     drv.check(drv.cuDriverGetVersion(&version), "cuDriverGetVersion");
-    const int max_ptx = runtime::max_ptx_for_driver(version);
+    const PtxVersion max_ptx = runtime::max_ptx_for_driver(version);
     if (!compiler) {
-      if (t.ptx_major * 10 + t.ptx_minor > max_ptx)
-        throw Error(fmt::format("kernel {} is PTX ISA {}.{}; the driver (CUDA {}.{}) JIT-compiles up to {}.{}: update the driver",
-                                t.name, t.ptx_major, t.ptx_minor, version / 1000, version % 1000 / 10, max_ptx / 10, max_ptx % 10));
+      if (t.ptx_version > max_ptx)
+        throw Error(fmt::format("kernel {} is PTX ISA {}; the driver (CUDA {}.{}) JIT-compiles up to {}: update the driver",
+                                t.name, t.ptx_version.str(), version / 1000, version % 1000 / 10, max_ptx.str()));
       std::vector<uint8_t> text(t.ptx.begin(), t.ptx.end());
       text.push_back(0);
       return text;

@@ -13,41 +13,21 @@ namespace {
 struct TargetMinPtx {
   uint16_t number;
   char suffix;
-  uint8_t major, minor;
+  PtxVersion min;
 };
 // Targets below sm_75 cannot be compiled for any more, but ptxas still reads
 // modules written for them (compiling for sm_75 or later); their minimums were
 // probed that way, with `.address_size 64` (itself PTX 2.3).
 constexpr TargetMinPtx kTargetMinPtx[] = {
-    {10, 0, 1, 0},    {11, 0, 1, 0},    {12, 0, 1, 2},    {13, 0, 1, 2},    {20, 0, 2, 0},    {21, 0, 2, 0},
-    {30, 0, 3, 0},    {32, 0, 4, 0},    {35, 0, 3, 1},    {37, 0, 4, 1},    {50, 0, 4, 0},    {52, 0, 4, 1},
-    {53, 0, 4, 2},    {60, 0, 5, 0},    {61, 0, 5, 0},    {62, 0, 5, 0},    {70, 0, 6, 0},    {72, 0, 6, 1},
-    {75, 0, 6, 3},    {80, 0, 7, 0},    {86, 0, 7, 1},    {87, 0, 7, 4},    {88, 0, 7, 3},    {89, 0, 7, 8},
-    {90, 0, 7, 8},    {90, 'a', 8, 0},  {100, 0, 8, 6},   {100, 'a', 8, 6}, {100, 'f', 8, 8}, {103, 0, 8, 8},
-    {103, 'a', 8, 8}, {103, 'f', 8, 8}, {110, 0, 9, 0},   {110, 'a', 9, 0}, {110, 'f', 9, 0}, {120, 0, 8, 7},
-    {120, 'a', 8, 7}, {120, 'f', 8, 8}, {121, 0, 8, 8},   {121, 'a', 8, 8}, {121, 'f', 8, 8},
+    {10, 0, {1, 0}},    {11, 0, {1, 0}},    {12, 0, {1, 2}},    {13, 0, {1, 2}},    {20, 0, {2, 0}},    {21, 0, {2, 0}},
+    {30, 0, {3, 0}},    {32, 0, {4, 0}},    {35, 0, {3, 1}},    {37, 0, {4, 1}},    {50, 0, {4, 0}},    {52, 0, {4, 1}},
+    {53, 0, {4, 2}},    {60, 0, {5, 0}},    {61, 0, {5, 0}},    {62, 0, {5, 0}},    {70, 0, {6, 0}},    {72, 0, {6, 1}},
+    {75, 0, {6, 3}},    {80, 0, {7, 0}},    {86, 0, {7, 1}},    {87, 0, {7, 4}},    {88, 0, {7, 3}},    {89, 0, {7, 8}},
+    {90, 0, {7, 8}},    {90, 'a', {8, 0}},  {100, 0, {8, 6}},   {100, 'a', {8, 6}}, {100, 'f', {8, 8}}, {103, 0, {8, 8}},
+    {103, 'a', {8, 8}}, {103, 'f', {8, 8}}, {110, 0, {9, 0}},   {110, 'a', {9, 0}}, {110, 'f', {9, 0}}, {120, 0, {8, 7}},
+    {120, 'a', {8, 7}}, {120, 'f', {8, 8}}, {121, 0, {8, 8}},   {121, 'a', {8, 8}}, {121, 'f', {8, 8}},
 };
 }  // namespace
-
-std::optional<Target> Target::parse(std::string_view text) {
-  if (text.substr(0, 3) != "sm_") return std::nullopt;
-  Target t;
-  const char* b = text.data() + 3;
-  const char* e = text.data() + text.size();
-  auto r = std::from_chars(b, e, t.number);
-  if (r.ec != std::errc{} || r.ptr == b) return std::nullopt;
-  if (r.ptr != e) {
-    if (r.ptr + 1 != e || (*r.ptr != 'a' && *r.ptr != 'f')) return std::nullopt;
-    t.suffix = *r.ptr;
-  }
-  return t;
-}
-
-std::string Target::name() const {
-  std::string s = "sm_" + std::to_string(number);
-  if (suffix) s += suffix;
-  return s;
-}
 
 bool satisfies(Target t, const TargetCond& c) {
   switch (c.kind) {
@@ -71,8 +51,7 @@ bool allows(const Requirement& r, Target t) {
 
 std::string describe(const Requirement& r) {
   std::string out;
-  if (r.ptx_major != 1 || r.ptx_minor != 0)
-    out = "PTX ISA " + std::to_string(r.ptx_major) + "." + std::to_string(r.ptx_minor);
+  if (r.ptx != PtxVersion{1, 0}) out = "PTX ISA " + r.ptx.str();
   for (const TargetSet& s : target_sets(r)) {
     std::string alts;
     for (const TargetCond& c : conds(s)) {
@@ -93,9 +72,9 @@ std::string describe(const Requirement& r) {
   return out.empty() ? "any target" : out;
 }
 
-std::pair<uint8_t, uint8_t> min_ptx_for(Target t) {
+PtxVersion min_ptx_for(Target t) {
   for (const auto& e : kTargetMinPtx)
-    if (e.number == t.number && e.suffix == t.suffix) return {e.major, e.minor};
+    if (e.number == t.number && e.suffix == t.suffix) return e.min;
   return {0, 0};
 }
 

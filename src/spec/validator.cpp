@@ -124,7 +124,7 @@ class Checker {
       const auto words = target_words(m_);
       if (auto t = words.empty() ? std::nullopt : Target::parse(words[0])) {
         target_ = *t;
-        if (min_ptx_for(*t).first == 0) error(target->loc, "unknown target " + quoted(words[0]));
+        if (min_ptx_for(*t).major == 0) error(target->loc, "unknown target " + quoted(words[0]));
       } else {
         error(target->loc, "unknown target " + quoted(words.empty() ? std::string_view{} : words[0]));
       }
@@ -136,21 +136,21 @@ class Checker {
       }
     }
     const Target module_target = target_;
-    const PtxIsaVersion module_version = version_;
+    const PtxVersion module_version = version_;
     if (opts_.target) target_ = *opts_.target;
     if (opts_.version) version_ = *opts_.version;
     target_needs_version(target ? target->loc : version ? version->loc : 0, module_target, module_version);
   }
 
-  static std::string version_text(PtxIsaVersion v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
+  static std::string version_text(PtxVersion v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
 
   // The target (the module's, or the one given) against the PTX ISA version (likewise); a given one
   // that conflicts says what it replaced.
-  void target_needs_version(uint32_t loc, Target module_target, PtxIsaVersion module_version) {
+  void target_needs_version(uint32_t loc, Target module_target, PtxVersion module_version) {
     const auto min = min_ptx_for(target_);
-    if (!version_.major || min.first == 0 || !(version_ < PtxIsaVersion{min.first, min.second})) return;
+    if (!version_.major || min.major == 0 || !(version_ < min)) return;
     std::string msg =
-        "target " + target_.name() + " needs PTX ISA " + version_text({min.first, min.second}) + " or later";
+        "target " + target_.name() + " needs PTX ISA " + version_text(min) + " or later";
     std::vector<std::string> given;
     if (opts_.version && module_version.major && module_version != version_)
       given.push_back(".version " + version_text(module_version));
@@ -459,7 +459,7 @@ class Checker {
     };
     // `what` names the requirer; it is only built when the requirement fails.
     auto need = [&](const Requirement& r, auto&& what) {
-      const PtxIsaVersion v{r.ptx_major, r.ptx_minor};
+      const PtxVersion v = r.ptx;
       if (version_ < v || !allows(r, target_) || (r.texmode != TexMode::Any && r.texmode != texmode_))
         fail(std::string(what()) + " requires " + describe(r) + "; the module is PTX ISA " +
              std::to_string(version_.major) + "." + std::to_string(version_.minor) + " for " + target_.name());
@@ -467,10 +467,10 @@ class Checker {
     if (mm.requirements_met != 1) {  // once per module and modifier list, unless it fails
       need(f.req, [&] { return quoted(m_.mnemonic(in)); });
       for (const Choice& c : choices_)
-        if (c.value->req.set_count || c.value->req.ptx_major > 1) need(c.value->req, [&] { return quoted(c.value->text); });
+        if (c.value->req.set_count || c.value->req.ptx.major > 1) need(c.value->req, [&] { return quoted(c.value->text); });
       mm.requirements_met = ok ? 1 : 0;
     }
-    auto nontrivial = [](const Requirement& r) { return r.set_count || r.ptx_major > 1 || r.texmode != TexMode::Any; };
+    auto nontrivial = [](const Requirement& r) { return r.set_count || r.ptx.major > 1 || r.texmode != TexMode::Any; };
     for (const auto& w : written_) {  // `x: KIND [ptx 7.1]`: what writing x requires
       const Operand* o = w.first;  // (not a structured binding: clang 14 cannot capture those)
       const bool pair = w.second;
@@ -501,7 +501,7 @@ class Checker {
   // What the module's version and target must be for r; reported at loc.
   void require(const Requirement& r, const std::string& what, uint32_t loc) {
     if (!target_.number || !version_.major) return;  // no usable .target/.version: already reported
-    if (version_ < PtxIsaVersion{r.ptx_major, r.ptx_minor} || !allows(r, target_))
+    if (version_ < r.ptx || !allows(r, target_))
       error(loc, what + " requires " + describe(r) + "; the module is PTX ISA " + std::to_string(version_.major) + "." +
                      std::to_string(version_.minor) + " for " + target_.name());
   }
@@ -645,9 +645,9 @@ class Checker {
                                 : std::to_string(d->min_operands) + " to " + std::to_string(d->max_operands);
       error(loc, quoted(name) + " takes " + range + " operands, found " + std::to_string(operands));
     }
-    if (d->removed_major && version_.major && version_ >= PtxIsaVersion{d->removed_major, d->removed_minor})
-      return error(loc, quoted(name) + " is not supported as of PTX ISA " + std::to_string(d->removed_major) + "." +
-                            std::to_string(d->removed_minor));
+    if (d->removed.major && version_.major && version_ >= d->removed)
+      return error(loc, quoted(name) + " is not supported as of PTX ISA " + std::to_string(d->removed.major) + "." +
+                            std::to_string(d->removed.minor));
     require(d->req, quoted(name), loc);
   }
 
@@ -1193,7 +1193,7 @@ class Checker {
   const Module& m_;
   CheckOptions opts_;
   std::vector<Diagnostic> out_;
-  PtxIsaVersion version_{};
+  PtxVersion version_{};
   Target target_{};
   TexMode texmode_ = TexMode::Unified;  // .target ..., texmode_independent
 

@@ -4,18 +4,6 @@
 
 namespace ptx::text {
 
-std::string Diagnostic::format() const {
-  std::string out = file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + message;
-  if (line == 0) return out;
-  out += '\n';
-  out += source_line;
-  out += '\n';
-  // Keep tabs so the caret lines up under the column in a terminal.
-  for (uint32_t i = 0; i + 1 < column && i < source_line.size(); ++i) out += source_line[i] == '\t' ? '\t' : ' ';
-  out += '^';
-  return out;
-}
-
 namespace {
 
 // The diagnostic for `offset` on the line that starts at byte `begin` and is line
@@ -23,6 +11,7 @@ namespace {
 Diagnostic on_line(std::string_view file, std::string_view text, size_t begin, size_t line_number, size_t offset,
                    std::string message) {
   Diagnostic d;
+  d.offset = static_cast<uint32_t>(offset);
   d.file = std::string(file);
   d.message = std::move(message);
   size_t end = text.find('\n', begin);

@@ -54,7 +54,7 @@ class Writer {
     const bool valid = spec::check(m_).empty();
     std::string target = "sm_90a";
     for (std::string_view w : target_words(m_))
-      if (spec::Target::parse(w)) {
+      if (Target::parse(w)) {
         target = std::string(w);
         break;
       }

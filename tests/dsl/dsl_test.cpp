@@ -350,15 +350,15 @@ TEST(Dsl, DebugInfoMapsInstructionsToTheseLines) {
 
 TEST(Dsl, PtxVersionIsTheLowestNeeded) {
   auto plain = trace_body([] { ret(); }, "sm_90a");
-  EXPECT_EQ(plain->ptx_major * 10 + plain->ptx_minor, 80);
+  EXPECT_EQ(plain->ptx_version.major * 10 + plain->ptx_version.minor, 80);
   auto elect = trace_body([] {
     Reg r(u32), p(pred);
     inst::elect.sync(r, 0xffffffffu);
     inst::elect.sync(pair(r, p), 0xffffffffu);
   }, "sm_90a");
-  EXPECT_EQ(elect->ptx_major * 10 + elect->ptx_minor, 80);
+  EXPECT_EQ(elect->ptx_version.major * 10 + elect->ptx_version.minor, 80);
   auto cluster = trace_body([] { Reg r = read(special::cluster_ctarank, u32); (void)r; }, "sm_90a");
-  EXPECT_GE(cluster->ptx_major * 10 + cluster->ptx_minor, 78);
+  EXPECT_GE(cluster->ptx_version.major * 10 + cluster->ptx_version.minor, 78);
   auto explicit_version = kernel("k").arch("sm_90a").ptx_version(8, 7).body([] { ret(); }).trace();
   EXPECT_EQ(explicit_version->ptx.substr(0, 13), ".version 8.7\n");
 }

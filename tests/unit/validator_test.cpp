@@ -211,8 +211,8 @@ TEST(Validator, RequirementsOfFormsAndValues) {
   EXPECT_NE(fs[0].message.find("requires PTX ISA 8.0, sm_90 or later"), std::string::npos) << fs[0].message;
   // --target / --version override the module's own.
   ptx::spec::CheckOptions opts;
-  opts.target = ptx::spec::Target::parse("sm_90");
-  opts.version = ptx::spec::PtxIsaVersion{8, 0};
+  opts.target = ptx::Target::parse("sm_90");
+  opts.version = ptx::PtxVersion{8, 0};
   EXPECT_TRUE(errors(old, opts).empty());
 }
 

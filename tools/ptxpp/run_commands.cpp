@@ -64,8 +64,8 @@ T number(std::string_view text, std::string_view what) {
   return v;
 }
 
-ptx::emu::Dim3 dims(const std::string& text, const char* flag) {
-  ptx::emu::Dim3 d;
+ptx::Dim3 dims(const std::string& text, const char* flag) {
+  ptx::Dim3 d;
   uint32_t* out[3] = {&d.x, &d.y, &d.z};
   size_t i = 0, start = 0;
   for (;;) {
@@ -210,12 +210,11 @@ void run_gpu(const RunArgs& a, const std::string& text, const ptx::ir::Module& m
   traced->ptx = text;
   const auto words = ptx::ir::target_words(m);
   traced->target = words.empty() ? "" : std::string(words[0]);
-  const auto version = ptx::ir::ptx_version(m);
-  traced->ptx_major = static_cast<uint8_t>(version ? version->major : 0);
-  traced->ptx_minor = static_cast<uint8_t>(version ? version->minor : 0);
-  traced->grid = {cfg.grid.x, cfg.grid.y, cfg.grid.z};
-  traced->block = {cfg.block.x, cfg.block.y, cfg.block.z};
-  traced->cluster = {cfg.cluster.x, cfg.cluster.y, cfg.cluster.z};
+  if (const auto version = ptx::ir::ptx_version(m))  // 8 bits each, as the validator reads it
+    traced->ptx_version = {static_cast<uint8_t>(version->major), static_cast<uint8_t>(version->minor)};
+  traced->grid = cfg.grid;
+  traced->block = cfg.block;
+  traced->cluster = cfg.cluster;
   traced->dynamic_smem_bytes = cfg.dynamic_smem;
   std::map<std::string, ptx::DevicePtr> buffers;
   std::map<std::string, size_t> sizes;

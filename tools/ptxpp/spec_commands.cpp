@@ -36,8 +36,8 @@ ptx::spec::CheckOptions check_options(const CheckArgs& a) {
   ptx::spec::CheckOptions opts;
   opts.pedantic = a.pedantic;
   if (!a.target.empty()) {
-    opts.target = ptx::spec::Target::parse(a.target);
-    if (!opts.target || ptx::spec::min_ptx_for(*opts.target).first == 0)
+    opts.target = ptx::Target::parse(a.target);
+    if (!opts.target || ptx::spec::min_ptx_for(*opts.target).major == 0)
       throw UsageError("--target " + a.target + ": not a known target such as sm_90a");
   }
   if (!a.version.empty()) {
@@ -46,7 +46,7 @@ ptx::spec::CheckOptions check_options(const CheckArgs& a) {
     std::istringstream in(a.version);
     if (!(in >> major >> dot >> minor) || dot != '.' || !in.eof() || major > 255 || minor > 255)
       throw UsageError("--ptx-version " + a.version + ": not a PTX ISA version such as 8.7");
-    opts.version = ptx::spec::PtxIsaVersion{static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
+    opts.version = ptx::PtxVersion{static_cast<uint8_t>(major), static_cast<uint8_t>(minor)};
   }
   return opts;
 }
@@ -64,14 +64,10 @@ std::string check_report(const std::string& text, const std::string& name, const
   size_t errors = 0;
   std::string report;
   for (const auto& d : ptx::spec::check(parsed.module(), opts)) {
-    std::string shown = lines.locate(name, d.offset, d.message).format();
-    if (d.severity == ptx::spec::Severity::Warning) {
-      const size_t at = shown.find(": error: ");
-      if (at != std::string::npos) shown.replace(at, 9, ": warning: ");
-    } else {
-      ++errors;
-    }
-    report += shown + "\n";
+    ptx::Diagnostic shown = lines.locate(name, d.offset, d.message);
+    shown.severity = d.severity;
+    if (d.severity == ptx::Severity::Error) ++errors;
+    report += shown.format() + "\n";
   }
   if (errors) {
     report += fmt::format("{} {} in {}\n", errors, errors == 1 ? "error" : "errors", name);
@@ -106,7 +102,7 @@ void print_form(const ptx::spec::Form& f, std::ostream& out) {
         bool first = true;
         for (const Value& v : values(g)) {
           out << (first ? " " : ", ") << v.text;
-          if (v.req.set_count || v.req.ptx_major > 1) out << " [" << describe(v.req) << "]";
+          if (v.req.set_count || v.req.ptx.major > 1) out << " [" << describe(v.req) << "]";
           first = false;
         }
         out << " }\n";

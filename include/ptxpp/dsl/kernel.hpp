@@ -24,6 +24,8 @@
 #include <variant>
 #include <vector>
 
+#include "ptxpp/core/dim3.hpp"
+#include "ptxpp/core/ptx_version.hpp"
 #include "ptxpp/dsl/reg.hpp"
 #include "ptxpp/dsl/types.hpp"
 
@@ -60,13 +62,6 @@ TensorSpec tile(A... args) {
 }
 
 using Bindings = std::map<std::string, int64_t, std::less<>>;
-
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  Dim3() = default;
-  Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}  // NOLINT
-  friend bool operator==(const Dim3&, const Dim3&) = default;
-};
 
 namespace dsl::detail {
 struct Param {
@@ -164,8 +159,8 @@ struct ParamInfo {
 struct Traced {
   std::string name;
   std::string ptx;
-  std::string target;
-  uint8_t ptx_major = 0, ptx_minor = 0;
+  std::string target;       // "sm_90a" (ptx::Target::parse reads it)
+  PtxVersion ptx_version;   // the module's .version
   Dim3 grid, block, cluster;
   uint64_t static_smem_bytes = 0;
   uint64_t dynamic_smem_bytes = 0;  // > 0: launch with this much dynamic shared memory

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxpp/core/dim3.hpp"
 #include "ptxpp/ir/module.hpp"
 
 namespace ptx::emu {
@@ -107,9 +108,8 @@ class Memory {
   std::shared_ptr<TextureObjects> objects_;  // created with the first texture or surface
 };
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-};
+// The library's one dimension type (ptxpp/core/dim3.hpp), by its old name here too.
+using ptx::Dim3;
 
 struct LaunchConfig {
   Dim3 grid, block, cluster;

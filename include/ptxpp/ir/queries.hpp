@@ -7,14 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxpp/core/ptx_version.hpp"
 #include "ptxpp/ir/module.hpp"
 
 namespace ptx::ir {
 
-struct PtxVersion {
-  uint32_t major = 0, minor = 0;
-  friend constexpr auto operator<=>(PtxVersion, PtxVersion) = default;
-};
+// The library's one PTX version type (ptxpp/core/ptx_version.hpp).
+using ptx::PtxVersion;
 
 // `.version 9.0` -> {9, 0}; nullopt when absent or malformed.
 std::optional<PtxVersion> ptx_version(const Module& m);

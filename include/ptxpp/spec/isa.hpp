@@ -10,19 +10,15 @@
 #include <string>
 #include <string_view>
 
+#include "ptxpp/core/ptx_version.hpp"
+#include "ptxpp/core/target.hpp"
+
 namespace ptx::spec {
 
 // ---- targets and requirements ------------------------------------------------
 
-// A .target value: sm_90a is {90, 'a'}; sm_80 is {80, 0}.
-struct Target {
-  uint16_t number = 0;
-  char suffix = 0;  // 0, 'a' or 'f'
-
-  static std::optional<Target> parse(std::string_view text);
-  std::string name() const;
-  friend constexpr bool operator==(Target, Target) = default;
-};
+// The library's one target type (ptxpp/core/target.hpp).
+using ptx::Target;
 
 enum class TargetKind : uint8_t {
   Plus,    // sm_N+: N or any later target
@@ -38,15 +34,16 @@ struct TargetSet {  // alternatives: one must hold
   uint32_t first, count;
 };
 
-struct PtxVersionReq {
-  uint8_t major, minor;
-};
+// The library's one PTX version type (ptxpp/core/ptx_version.hpp); the old name stays
+// for source compatibility.
+using ptx::PtxVersion;
+using PtxVersionReq = PtxVersion;
 
 enum class TexMode : uint8_t { Any, Unified, Independent };
 
-// All target sets must hold; the PTX version must be at least {ptx_major, ptx_minor}.
+// All target sets must hold; the PTX version must be at least `ptx`.
 struct Requirement {
-  uint8_t ptx_major = 1, ptx_minor = 0;
+  PtxVersion ptx{1, 0};
   uint32_t first_set = 0, set_count = 0;
   TexMode texmode = TexMode::Any;  // the module's texturing mode (.target ..., texmode_independent)
 };
@@ -56,7 +53,7 @@ bool allows(const Requirement& r, Target t);
 // "ptx 8.0 sm_90+", for messages.
 std::string describe(const Requirement& r);
 // The lowest PTX ISA version ptxas 13.0 accepts for the target (0.0 if unknown).
-std::pair<uint8_t, uint8_t> min_ptx_for(Target t);
+PtxVersion min_ptx_for(Target t);
 
 // ---- modifier groups and slots --------------------------------------------------
 
@@ -195,7 +192,7 @@ struct DirectiveSpec {
   uint8_t min_operands, max_operands;  // max 255: unbounded
   std::string_view needs;      // directives of the same header it needs: ".reqntid .reqnctapercluster"
   std::string_view conflicts;  // ... it cannot be written with
-  uint8_t removed_major, removed_minor;  // not accepted from this PTX version on (0.0: never removed)
+  PtxVersion removed;          // not accepted from this PTX version on (0.0: never removed)
   bool deprecated;
   Requirement req;
   std::string_view notes;

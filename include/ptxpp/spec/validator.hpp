@@ -10,27 +10,22 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxpp/core/diagnostic.hpp"
 #include "ptxpp/ir/module.hpp"
 #include "ptxpp/spec/isa.hpp"
 
 namespace ptx::spec {
 
-enum class Severity : uint8_t { Error, Warning };
-
-struct Diagnostic {
-  uint32_t offset = 0;  // in the module's source text (see ir::Module::source)
-  Severity severity = Severity::Error;
-  std::string message;
-};
-
-struct PtxIsaVersion {
-  uint8_t major = 0, minor = 0;
-  friend constexpr auto operator<=>(PtxIsaVersion, PtxIsaVersion) = default;
-};
+// The library's one diagnostic type (ptxpp/core/diagnostic.hpp): check() sets offset,
+// severity and message; text::locate adds the line and column.
+using ptx::Diagnostic;
+using ptx::Severity;
+// The old name of ptx::PtxVersion, kept for source compatibility.
+using PtxIsaVersion = PtxVersion;
 
 struct CheckOptions {
   std::optional<Target> target;          // instead of the module's .target
-  std::optional<PtxIsaVersion> version;  // instead of the module's .version
+  std::optional<PtxVersion> version;     // instead of the module's .version
   bool pedantic = false;                 // also warn about modifiers ptxas accepts out of the manual's order
 };
 

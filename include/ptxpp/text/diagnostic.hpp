@@ -1,5 +1,5 @@
-// An error located in PTX text: file:line:column, the message, and the source
-// line with a caret under the column.
+// Locating diagnostics in PTX text: file:line:column and the source line with a
+// caret under the column.
 #pragma once
 
 #include <cstdint>
@@ -8,18 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxpp/core/diagnostic.hpp"
+
 namespace ptx::text {
 
-struct Diagnostic {
-  std::string file;
-  uint32_t line = 0;
-  uint32_t column = 0;
-  std::string message;
-  std::string source_line;  // the offending line, without its newline
-
-  // "file:line:col: error: message\n<line>\n    ^"
-  std::string format() const;
-};
+// The library's one diagnostic type (ptxpp/core/diagnostic.hpp), located.
+using Diagnostic = ptx::Diagnostic;
 
 // Builds a diagnostic for byte `offset` of `text` (an offset past the end means the
 // end). Counts the lines before it: for many offsets of one text, use a LineIndex.
