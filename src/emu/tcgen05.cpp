@@ -89,6 +89,8 @@ uint32_t& TensorMemory::cell(uint32_t lane, uint32_t column) {
   return cells_[size_t{lane} * kColumns + column];
 }
 
+// ---- tcgen05.ld / tcgen05.st ---------------------------------------------------------------
+
 namespace {
 
 uint32_t addr_of(Tcgen05Warp& w, const Opnd& o, int lane) {
