@@ -1,6 +1,8 @@
 // Checker: an instruction against the ISA table's forms (modifiers, guard, requirements).
 #include "checker.hpp"
 
+#include "ptxpp/ir/walk.hpp"
+
 namespace ptx::spec::validation {
 
 void Checker::instruction(const Instruction& in) {
@@ -229,22 +231,11 @@ void Checker::require(const Requirement& r, const std::string& what, uint32_t lo
 
 // The special registers an operand reads (%clusterid.x: PTX 7.8, sm_90).
 void Checker::special_register_requirements(ExprId id) {
-  const Expr& e = m_.expr(id);
-  switch (e.kind) {
-    case ExprKind::Name:
-      if (m_.text(Symbol{e.a})[0] == '%' && !lookup(Symbol{e.a}))
-        if (const SpecialRegister* sr = find_special_register(m_.text(Symbol{e.a})))
-          require(sr->req, quoted(m_.text(Symbol{e.a})), e.loc);
-      return;
-    case ExprKind::Unary: return special_register_requirements(ExprId{e.a});
-    case ExprKind::Binary:
-      special_register_requirements(ExprId{e.a});
-      return special_register_requirements(ExprId{e.b});
-    case ExprKind::List:
-      for (const ListItem& it : m_.slice(Range{e.a, e.b})) special_register_requirements(ExprId{it.node});
-      return;
-    default: return;
-  }
+  ir::for_each_name(m_, id, [&](const Expr& e) {
+    if (m_.text(Symbol{e.a})[0] == '%' && !lookup(Symbol{e.a}))
+      if (const SpecialRegister* sr = find_special_register(m_.text(Symbol{e.a})))
+        require(sr->req, quoted(m_.text(Symbol{e.a})), e.loc);
+  });
 }
 
 }  // namespace ptx::spec::validation
