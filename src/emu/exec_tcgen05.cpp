@@ -109,7 +109,7 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
         tcgen05_settled(w, first, taddr & 0xFFFF, tcgen05_ld_st_columns(in), op == Tc05Op::Ld ? "tcgen05.ld reads" : "tcgen05.st writes");
       }
       tcgen05_ld_st(p_, in, env, exec);
-      if (op == Tc05Op::Ld) {
+      if (op == Tc05Op::Ld && opt_.check_tcgen05_wait) {
         for (uint32_t k = 0; k < in.ops[0].count; ++k) w.tc_loading.push_back(p_.vec_slots[in.ops[0].slot + k]);
         if (in.flags & kTc05Red) w.tc_loading.push_back(in.ops[3].slot);  // tcgen05.ld.red's redval
         w.tc_load_pc = static_cast<uint32_t>(&in - p_.code.data());

@@ -11,11 +11,17 @@
 // CUTLASS's host code: tests/corpus/src-real/cutlass-launch/gemm_sm80_f16_launch.cu builds it as
 // device::Gemm::initialize does, with sentinel device pointers, and scripts/gen-corpus-real
 // writes its bytes, the pointers' offsets, grid, block and dynamic shared memory to
-// tests/corpus/cutlass/sm_80/gemm_sm80_f16.launch. The CUTLASS 3.x GEMMs (TMA, wgmma, UMMA) are
-// not run yet: their Params hold TMA descriptors made by the driver's encoder.
+// tests/corpus/cutlass/sm_80/gemm_sm80_f16.launch.
+//
+// gemm_sm90_f16.cu (CUTLASS 3.x GemmUniversal, warp-specialized cooperative: TMA loads multicast
+// across a 2 x 1 cluster, wgmma, the default epilogue) likewise, from
+// tests/corpus/src-real/cutlass-launch/gemm_sm90_f16_launch.cu; its Params hold TMA descriptors
+// the driver's cuTensorMapEncodeTiled would make: the launch program records each call's
+// arguments instead, and the test encodes the emulator's descriptors from them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -23,6 +29,7 @@
 #include <vector>
 
 #include "known_good_util.hpp"
+#include "ptxpp/emu/tensor_map.hpp"
 
 namespace {
 
@@ -54,14 +61,60 @@ TEST(EmuKnownGood, CuteGemmSm80) { check_cute_gemm("sm_80"); }
 TEST(EmuKnownGood, CuteGemmSm86) { check_cute_gemm("sm_86"); }
 
 // <name>.launch from a CUTLASS launch program: `problem M N K`, `grid`, `block`, `shared`,
-// `params SIZE BYTE...` (hex) and `pointer NAME OFFSET` for each device pointer in them.
+// `params SIZE BYTE...` (hex) and `pointer NAME OFFSET` for each device pointer in them;
+// `cluster X Y Z`, and `tensormap OFFSET NAME type T rank R dims.. strides.. box.. element_strides..
+// interleave I swizzle S l2 L oob O` for each TMA descriptor: cuTensorMapEncodeTiled's
+// arguments, of the tensor at pointer NAME (strides: of dimensions 1 .. R-1).
+struct CutlassTensorMap {
+  size_t offset = 0;
+  char tensor = 0;
+  ptx::emu::TensorMapDesc desc;  // base left 0
+};
+
 struct CutlassLaunch {
   int m = 0, n = 0, k = 0;
-  ptx::emu::Dim3 grid, block;
+  ptx::emu::Dim3 grid, block, cluster;
   uint32_t shared = 0;
   std::vector<uint8_t> params;
   std::map<char, size_t> pointers;
+  std::vector<CutlassTensorMap> tensor_maps;
 };
+
+template <class T, size_t N>
+void read_fields(std::istream& w, const char* key, std::array<T, N>& out, unsigned from, unsigned to) {
+  std::string word;
+  if (!(w >> word) || word != key) throw std::runtime_error(std::string("tensormap: expected ") + key);
+  for (unsigned i = from; i < to; ++i) {
+    uint64_t v = 0;
+    w >> v;
+    out[i] = static_cast<T>(v);
+  }
+}
+
+uint8_t read_enum(std::istream& w, const char* key) {
+  std::string word;
+  unsigned v = 0;
+  if (!(w >> word >> v) || word != key) throw std::runtime_error(std::string("tensormap: expected ") + key);
+  return static_cast<uint8_t>(v);
+}
+
+CutlassTensorMap parse_tensor_map(std::istream& w) {
+  CutlassTensorMap t;
+  auto& d = t.desc;
+  w >> t.offset >> t.tensor;
+  d.dtype = read_enum(w, "type");
+  d.rank = read_enum(w, "rank");
+  read_fields(w, "dims", d.dims, 0, d.rank);
+  d.strides[0] = ptx::emu::tensor_map_element_bytes(d.dtype);
+  read_fields(w, "strides", d.strides, 1, d.rank);
+  read_fields(w, "box", d.box, 0, d.rank);
+  read_fields(w, "element_strides", d.element_strides, 0, d.rank);
+  d.interleave = read_enum(w, "interleave");
+  d.swizzle = read_enum(w, "swizzle");
+  d.l2_promotion = read_enum(w, "l2");
+  d.oob_nan = read_enum(w, "oob");
+  return t;
+}
 
 CutlassLaunch parse_cutlass_launch(const std::string& text) {
   CutlassLaunch l;
@@ -73,6 +126,8 @@ CutlassLaunch parse_cutlass_launch(const std::string& text) {
     if (key == "problem") w >> l.m >> l.n >> l.k;
     if (key == "grid") w >> l.grid.x >> l.grid.y >> l.grid.z;
     if (key == "block") w >> l.block.x >> l.block.y >> l.block.z;
+    if (key == "cluster") w >> l.cluster.x >> l.cluster.y >> l.cluster.z;
+    if (key == "tensormap") l.tensor_maps.push_back(parse_tensor_map(w));
     if (key == "shared") w >> l.shared;
     if (key == "pointer") {
       char name = 0;
@@ -122,5 +177,50 @@ TEST(EmuKnownGood, CutlassGemmF16Sm80) {
     }
   for (int i = m * n; i < m * n + 16; ++i) ASSERT_EQ(got[i], 0x7E00) << "store past D at " << i;
 }
+
+// CUTLASS 3.x GEMMs from gemm3x.h (launch programs: cutlass-launch/gemm3x_launch.h): D = A B + C / 2
+// (LinearCombination, alpha 1, beta 0.5), A M x K row-major, B K x N column-major, C and D M x N
+// row-major, f16; each operand reaches the kernel as a pointer or through TMA descriptors, as
+// the sidecar says. k/64 inputs: the f32 accumulation is exact.
+void check_gemm3x(const std::string& arch_and_name, size_t pointers, size_t tensor_maps, ptx::emu::Options options = {}) {
+  const std::string base = std::string(PTXPP_CORPUS_DIR) + "/cutlass/" + arch_and_name;
+  const CutlassLaunch l = parse_cutlass_launch(ptx::test::read_text(base + ".launch"));
+  ASSERT_EQ(l.pointers.size(), pointers);
+  ASSERT_EQ(l.tensor_maps.size(), tensor_maps);
+  const int m = l.m, n = l.n, k = l.k;
+  const auto a = small_values(size_t(m) * k, 75, 64, 0x1p-6), b = small_values(size_t(n) * k, 76, 64, 0x1p-6),
+             c = small_values(size_t(m) * n, 77, 64, 0x1p-6);
+  ptx::test::EmuRun run{ptx::emu::Emulator(options), {}};
+  auto& mem = run.emu.memory();
+  std::map<char, uint64_t> at;
+  for (const auto& [name, host] : {std::pair{'A', as_f16(a)}, {'B', as_f16(b)}, {'C', as_f16(c)}, {'D', std::vector<uint16_t>(size_t(m) * n + 16, 0x7E00)}}) {
+    at[name] = mem.alloc(host.size() * 2, std::string(1, name));
+    mem.write(at[name], host.data(), host.size() * 2);
+  }
+  std::vector<uint8_t> params = l.params;
+  for (const auto& [name, offset] : l.pointers) std::memcpy(params.data() + offset, &at.at(name), 8);
+  for (const CutlassTensorMap& t : l.tensor_maps) {
+    ptx::emu::TensorMapDesc d = t.desc;
+    d.base = at.at(t.tensor);
+    const ptx::emu::TensorMapBytes bytes = ptx::emu::encode(d);
+    std::memcpy(params.data() + t.offset, bytes.data(), bytes.size());
+  }
+  run.args.push_back(ptx::emu::Arg{params});
+  const std::string ptx = ptx::test::read_text(base + ".ptx");
+  run.launch(ptx, only_entry(ptx), l.grid, l.block, l.shared, l.cluster);
+  const auto got = run.read<uint16_t>(at['D'], size_t(m) * n + 16);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double acc = 0;
+      for (int p = 0; p < k; ++p) acc += a[i * k + p] * b[j * k + p];
+      ASSERT_EQ(got[i * n + j], f16_bits(acc + c[i * n + j] / 2)) << "D[" << i << "][" << j << "]";
+    }
+  for (int i = m * n; i < m * n + 16; ++i) ASSERT_EQ(got[i], 0x7E00) << "store past D at " << i;
+}
+
+// Cooperative warp-specialized, TMA multicast across a 2 x 1 cluster, wgmma; C and D by pointer
+// (the default epilogue), A and B through one descriptor each.
+TEST(EmuKnownGood, CutlassGemmF16Sm90) { check_gemm3x("sm_90a/gemm_sm90_f16", 2, 2); }
+
 
 }  // namespace

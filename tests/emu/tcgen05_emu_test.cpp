@@ -1507,6 +1507,22 @@ TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
   }
 }
 
+// Options::check_tcgen05_wait off: the register is read unchecked (CUTLASS 4.2's Blackwell
+// epilogue waits once, after its last tcgen05.ld); the load completed at issue here.
+TEST(EmuTcgen05, UnwaitedLoadRegisterRunsWithTheCheckOff) {
+  const std::string ptx = module(".param .u64 p_out",
+                                 "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n"
+                                 "\ttcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n\tadd.u32 %r9, %v0, 1;\n"
+                                 "\ttcgen05.wait::ld.sync.aligned;\n\ttcgen05.dealloc.cta_group::1.sync.aligned.b32 %t1, 32;\n");
+  ptx::emu::Options off;
+  off.validate = false;
+  off.check_tcgen05_wait = false;
+  EmuRun r{ptx::emu::Emulator(off), {}};
+  r.buffer(std::vector<uint32_t>(16, 0), "out");
+  EXPECT_NO_THROW(r.launch(ptx, "k", {1, 1, 1}, {32, 1, 1}));
+  EXPECT_NE(run_error(ptx, 32).find("before tcgen05.wait::ld"), std::string::npos);  // on by default
+}
+
 TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {
   struct Case {
     const char* body;

@@ -149,6 +149,10 @@ struct Options {
   bool check_shared_init = true;  // reads of shared memory never written in this CTA
   bool check_races = true;        // shared-memory accesses of two threads, one a write, between barriers
   bool check_sync = true;         // *.sync warp collectives: every live lane of the member mask executes them together
+  // A register a tcgen05.ld writes used before the warp's tcgen05.wait::ld. Off for CUTLASS 4.2's
+  // Blackwell epilogue, which reads each tensor-memory load's registers and waits only once, after
+  // the last load (before releasing the accumulator buffer); ptxas accepts that.
+  bool check_tcgen05_wait = true;
   bool validate = true;           // refuse a module the validator (ptx::spec::check) reports errors in, as ptxas would
   // Warp instructions per CTA (per cluster, with clusters): a kernel that runs longer is reported
   // as hung, or as a livelock when warps wait at a barrier the others never reach.
