@@ -34,10 +34,13 @@ uint32_t chain_key(std::span<const uint16_t> tokens);
 void emit_call(uint32_t key, std::span<const Operand> ops, ptx::SourceLocation where, const Operand* guard);
 Operand guard_operand(const Reg& p, bool negated);
 
+// A chain's key in this copy of the library's mnemonic registry, found once. Hidden: two shared
+// libraries that each link ptxpp statically (two op libraries in one Python process) must not
+// share the cache, or one would read the other's key (GCC makes such statics process-unique).
 template <class C>
 struct ChainKey;
 template <uint16_t... T>
-struct ChainKey<Chain<T...>> {
+struct __attribute__((visibility("hidden"))) ChainKey<Chain<T...>> {
   static uint32_t get() {
     static const uint32_t key = [] {
       const uint16_t tokens[] = {T...};
