@@ -48,18 +48,17 @@ void Decoder::decode_block(uint32_t scope) {
   }
 }
 
-// The instruction's opcode and modifiers in the vocabulary of the ISA table (spec/isa). The
-// emulator runs modules nobody validated: a modifier the table does not have is an error.
-Opcode Decoder::vocabulary(const Instruction& in, std::vector<Mod>& mods) const {
-  const std::string_view text = m_.text(in.opcode);
-  const auto op = spec::opcode_of(text);
-  if (!op) throw unsupported(fmt::format("the instruction {}", text));
-  for (const Modifier& mo : m_.modifiers_of(in)) {
-    const auto m = spec::mod_of(m_.text(mo.name));
-    if (!m) throw Error(fmt::format("kernel {}: {}: the ISA has no modifier {} (at {})", entry_, text, m_.text(mo.name), where_));
-    mods.push_back(*m);
+// The instruction's opcode and modifiers in the vocabulary of the ISA table (spec/isa), and the
+// forms they fit: the validator's decoding (spec/decoded.hpp). The emulator runs modules nobody
+// validated: a modifier the table does not have is an error.
+Opcode Decoder::vocabulary(const Instruction& in) {
+  decoded_ = spec::decode_modifiers(m_, in);
+  if (!decoded_->opcode) throw unsupported(fmt::format("the instruction {}", m_.text(in.opcode)));
+  if (decoded_->unknown_at) {
+    const std::string_view mod = m_.text(m_.modifiers_of(in)[*decoded_->unknown_at].name);
+    throw Error(fmt::format("kernel {}: {}: the ISA has no modifier {} (at {})", entry_, m_.text(in.opcode), mod, where_));
   }
-  return *op;
+  return *decoded_->opcode;
 }
 
 // The matrix families decode in their own files (wgmma.cpp, mma_sync.cpp, wmma.cpp, tcgen05.cpp)
@@ -82,8 +81,8 @@ DInst Decoder::matrix(DInst d, std::span<const Mod> mods, std::span<const ListIt
 DInst Decoder::instruction(const Instruction& in) {
   DInst d;
   seen_mbar_op_ = false;
-  std::vector<Mod> mods;
-  const Opcode op = vocabulary(in, mods);
+  const Opcode op = vocabulary(in);
+  const std::vector<Mod>& mods = decoded_->mods;
   d.warp_sync = op != Opcode::bar && op != Opcode::barrier && has(mods, Mod::sync) && has(mods, Mod::aligned);
   if (is_texture_opcode(op)) return texture(d, in, op, mods);
   std::vector<Ty> types;
@@ -144,21 +143,38 @@ void Decoder::check_vector_operands(const DInst& d, Opcode op) const {
           d.ops[i].kind == Opnd::Vec ? fmt::format("; it has {}", d.ops[i].count) : std::string(), where_));
 }
 
-// The emulator runs modules nobody validated: an operand list no form of the ISA table
-// takes (`ld.param.u32 ;`) is refused here instead of being read past its end.
+// The instruction being decoded as written ("add.rn.f32").
+std::string Decoder::mnemonic() const {
+  std::string text(spec::text_of(*decoded_->opcode));
+  for (Mod m : decoded_->mods) text += spec::text_of(m);
+  return text;
+}
+
+// The operand count against the forms the modifiers fit (spec::decode_modifiers), or against every
+// form of the opcode when none fits (a module nobody validated): execution reads as many operands
+// as its form has, so a short instruction must not reach it. The matrix families check their
+// operands against their own forms, in their own words (wgmma.cpp, mma_sync.cpp, tcgen05.cpp,
+// wmma.cpp): for them only the opcode's range is checked here.
 void Decoder::check_operand_count(Opcode op, size_t count) const {
-  const auto forms = spec::forms_for(spec::text_of(op));
+  const bool own_words = op == Opcode::wgmma || op == Opcode::mma || op == Opcode::tcgen05 || op == Opcode::wmma;
+  std::vector<const spec::Form*> forms;
+  if (!own_words)
+    for (const spec::FormFit& fit : decoded_->fits) forms.push_back(fit.form);
+  const bool fitted = !forms.empty();
+  if (!fitted)
+    for (const spec::Form& f : spec::forms_for(spec::text_of(op))) forms.push_back(&f);
   if (forms.empty()) return;  // not in the table: opcode() reports what it cannot run
   size_t fewest = SIZE_MAX, most = 0;
-  for (const spec::Form& f : forms) {
+  for (const spec::Form* f : forms) {
     size_t required = 0;
-    for (const spec::Operand& o : spec::operands(f)) required += o.optional ? 0 : 1;
+    for (const spec::Operand& o : spec::operands(*f)) required += o.optional ? 0 : 1;
     fewest = std::min(fewest, required);
-    most = std::max(most, static_cast<size_t>(f.operand_count));
+    most = std::max(most, static_cast<size_t>(f->operand_count));
   }
   if (count < fewest || count > most)
     throw Error(fmt::format("kernel {}: {} has {} operand{}; the ISA's forms of {} take {}{}", entry_, op, count,
-                            count == 1 ? "" : "s", op, fewest == most ? fmt::format("{}", most) : fmt::format("{} to {}", fewest, most),
+                            count == 1 ? "" : "s", fitted ? mnemonic() : std::string(spec::text_of(op)),
+                            fewest == most ? fmt::format("{}", most) : fmt::format("{} to {}", fewest, most),
                             where_.empty() ? "" : " (at " + where_ + ")"));
 }
 

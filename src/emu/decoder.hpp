@@ -22,6 +22,7 @@
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/ir/scopes.hpp"
+#include "ptxpp/spec/decoded.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/text/printer.hpp"
 #include "tcgen05.hpp"
@@ -86,12 +87,13 @@ class Decoder {
 
   // ---- instructions --------------------------------------------------------------
   void decode_block(uint32_t scope);
-  Opcode vocabulary(const Instruction& in, std::vector<Mod>& mods) const;
+  Opcode vocabulary(const Instruction& in);
   static bool has(std::span<const Mod> mods, Mod m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); }
 
   DInst instruction(const Instruction& in);
   void check_vector_operands(const DInst& d, Opcode op) const;
   void check_operand_count(Opcode op, size_t count) const;
+  std::string mnemonic() const;  // of the instruction being decoded
   void tensormap_modifier(DInst& d, Mod mo);
   void clc_modifier(DInst& d, Mod mo);
   DInst brx(DInst d, const Instruction& in);
@@ -175,6 +177,7 @@ class Decoder {
   bool tensor_ = false, reduce_ = false, cta_pair_ = false;
   bool seen_mbar_op_ = false;
   std::string where_, loc_;
+  spec::DecodedModifiersPtr decoded_;  // of the instruction being decoded: opcode, modifiers, the forms they fit
   std::unordered_map<int64_t, std::string> files_;  // .file index -> name
 };
 

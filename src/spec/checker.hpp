@@ -15,6 +15,7 @@
 #include "call_abi.hpp"
 #include "decl_checks.hpp"
 #include "form_match.hpp"
+#include "ptxpp/spec/decoded.hpp"
 #include "quoted.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/ir/scopes.hpp"
@@ -70,19 +71,19 @@ class Why {
   std::string text_;
 };
 
-// A form whose modifiers fit an instruction's, with the values they choose.
-struct FormMatch {
-  const Form* form;
-  MatchResult pass;
-  std::vector<Choice> choices;
-  // Whether the module meets the form's and the chosen values' requirements (-1: not yet
-  // known); the same for every instruction of the module with these modifiers.
-  mutable int8_t requirements_met = -1;
+// The forms whose modifiers fit an instruction's (shared by every instruction with its
+// mnemonic), and whether the module meets each one's requirements and those of its chosen
+// values (-1: not yet known; the same for every instruction of the module with these modifiers).
+struct ModifierMatches {
+  DecodedModifiersPtr decoded;
+  std::vector<int8_t> requirements_met;  // by fit
 };
 
 class Checker {
  public:
-  Checker(const Module& m, const CheckOptions& o) : m_(m), opts_(o), scopes_(m) { entities(); }
+  // With `decoded`, each matched instruction is recorded there (check_and_decode()).
+  Checker(const Module& m, const CheckOptions& o, std::vector<DecodedInstruction>* decoded = nullptr)
+      : m_(m), opts_(o), decoded_(decoded), scopes_(m) { entities(); }
 
   std::vector<Diagnostic> run();
 
@@ -113,14 +114,14 @@ class Checker {
   // ---- instructions ---------------------------------------------------------------------
   void instruction(const Instruction& in);
   void fill_mods(const Instruction& in);
-  const std::vector<FormMatch>& modifier_matches(const Instruction& in);
+  ModifierMatches& modifier_matches(const Instruction& in);
   void check_special_destination(const Instruction& in);
-  void accept(const FormMatch& mm, const Instruction& in);
+  void accept(ModifierMatches& mt, size_t fit, const Instruction& in);
   void check_guard(ExprId g);
   std::string modifier_problem(std::string_view opcode, std::span<const Form> candidates);
   const Value* chosen(uint32_t group_index) const;
   std::string_view resolve(const Ref& r) const;
-  bool check_requirements(const FormMatch& mm, const Instruction& in, bool report);
+  bool check_requirements(const FormFit& fit, int8_t& met, const Instruction& in, bool report);
   void require(const Requirement& r, const std::string& what, uint32_t loc);
   void special_register_requirements(ExprId id);
 
@@ -156,6 +157,7 @@ class Checker {
   bool address_fits(const Kind& k, const Expr& written, Why& why);
   const Module& m_;
   CheckOptions opts_;
+  std::vector<DecodedInstruction>* decoded_;
   std::vector<Diagnostic> out_;
   PtxVersion version_{};
   Target target_{};
@@ -177,7 +179,7 @@ class Checker {
       return static_cast<size_t>(h);
     }
   };
-  std::unordered_map<std::vector<uint32_t>, std::vector<FormMatch>, KeyHash> match_cache_;
+  std::unordered_map<std::vector<uint32_t>, ModifierMatches, KeyHash> match_cache_;
   std::vector<uint32_t> key_;
   std::vector<std::pair<const Operand*, bool>> written_;  // operands of the matched form (and whether p|q)
 };

@@ -8,14 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxpp/spec/decoded.hpp"
 #include "ptxpp/spec/isa.hpp"
 
 namespace ptx::spec::detail {
 
-struct Choice {
-  uint32_t group;
-  const Value* value;
-};
+// One group's value (decoded.hpp).
+using Choice = Chosen;
 
 enum class MatchResult : uint8_t { None, InOrder, Reordered };
 

@@ -3,6 +3,8 @@
 // validator_directives.cpp and validator_operands.cpp check the rest.
 #include "ptxpp/spec/validator.hpp"
 
+#include "ptxpp/spec/decoded.hpp"
+
 #include "checker.hpp"
 
 namespace ptx::spec::validation {
@@ -203,6 +205,15 @@ namespace ptx::spec {
 
 std::vector<Diagnostic> check(const ir::Module& m, const CheckOptions& options) {
   return validation::Checker(m, options).run();
+}
+
+CheckedModule check_and_decode(const ir::Module& m, const CheckOptions& options) {
+  CheckedModule c;
+  c.diagnostics = validation::Checker(m, options, &c.instructions).run();
+  // module order (a module built by the DSL may number its instructions out of text order)
+  std::stable_sort(c.instructions.begin(), c.instructions.end(),
+                   [](const DecodedInstruction& a, const DecodedInstruction& b) { return a.instruction < b.instruction; });
+  return c;
 }
 
 }  // namespace ptx::spec

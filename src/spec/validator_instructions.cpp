@@ -11,35 +11,34 @@ void Checker::instruction(const Instruction& in) {
   opcode_ = opcode;
   // The first form whose modifiers and operands both fit and whose requirements hold; else the
   // first that fits (its requirements are reported); otherwise the best explanation.
-  const std::vector<FormMatch>& matches = modifier_matches(in);
-  if (matches.empty() && forms_for(opcode).empty()) {
+  ModifierMatches& mt = modifier_matches(in);
+  const std::vector<FormFit>& fits = mt.decoded->fits;
+  if (fits.empty() && forms_for(opcode).empty()) {
     error(in.loc, "unknown instruction " + quoted(opcode));
     return;
   }
-  const FormMatch* first_fit = nullptr;
+  size_t first_fit = fits.size();
   uint32_t where = in.loc;
-  for (const FormMatch& mm : matches) {
-    choices_ = mm.choices;
+  for (size_t k = 0; k < fits.size(); ++k) {
+    choices_ = fits[k].choices;
     Why why(false);  // no message is built unless nothing fits
-    if (!operands_fit(*mm.form, in, why, where)) continue;
-    if (check_requirements(mm, in, false)) return accept(mm, in);
-    if (!first_fit) first_fit = &mm;
+    if (!operands_fit(*fits[k].form, in, why, where)) continue;
+    if (check_requirements(fits[k], mt.requirements_met[k], in, false)) return accept(mt, k, in);
+    if (first_fit == fits.size()) first_fit = k;
   }
-  if (first_fit) {  // its choices and operands again, then report what it requires
-    choices_ = first_fit->choices;
+  if (first_fit < fits.size()) {  // its choices and operands again, then report what it requires
+    choices_ = fits[first_fit].choices;
     Why why(false);
-    operands_fit(*first_fit->form, in, why, where);
-    return accept(*first_fit, in);
+    operands_fit(*fits[first_fit].form, in, why, where);
+    return accept(mt, first_fit, in);
   }
-  if (!matches.empty()) {  // explain why the first form whose modifiers fit (and that takes as many operands) does not take these
-    const FormMatch* explained = &matches.front();
-    for (const FormMatch& mm : matches) {
-      choices_ = mm.choices;
-      if (takes_count(*mm.form, in.operands.count)) {
-        explained = &mm;
+  if (!fits.empty()) {  // explain why the first form whose modifiers fit (and that takes as many operands) does not take these
+    const FormFit* explained = &fits.front();
+    for (const FormFit& fit : fits)
+      if (takes_count(*fit.form, in.operands.count)) {
+        explained = &fit;
         break;
       }
-    }
     choices_ = explained->choices;
     Why why(true);
     operands_fit(*explained->form, in, why, where);
@@ -55,27 +54,17 @@ void Checker::fill_mods(const Instruction& in) {
 }
 
 // The forms whose modifiers fit the instruction's, those in the manual's order first, with
-// the values chosen; computed once per distinct opcode and modifier list of the module.
-const std::vector<FormMatch>& Checker::modifier_matches(const Instruction& in) {
+// the values chosen (decode_modifiers); looked up once per distinct opcode and modifier list of
+// the module.
+ModifierMatches& Checker::modifier_matches(const Instruction& in) {
   key_.clear();
   key_.push_back(in.opcode.id);
   for (const Modifier& mod : m_.modifiers_of(in)) key_.push_back(mod.name.id);
   auto [it, added] = match_cache_.try_emplace(key_);
   if (!added) return it->second;
   fill_mods(in);
-  // Modules share their mnemonics: the matches of each are also kept per thread across modules.
-  thread_local std::unordered_map<std::string, std::vector<FormMatch>> across_modules;
-  std::string mnemonic = m_.mnemonic(in);
-  if (auto hit = across_modules.find(mnemonic); hit != across_modules.end()) {
-    it->second = hit->second;
-    return it->second;
-  }
-  const auto candidates = forms_for(m_.text(in.opcode));
-  std::vector<Choice> scratch;
-  for (MatchResult pass : {MatchResult::InOrder, MatchResult::Reordered})
-    for (const Form& f : candidates)
-      if (detail::match_modifiers(f, mods_, scratch) == pass) it->second.push_back({&f, pass, scratch});
-  if (across_modules.size() < 65536) across_modules.emplace(std::move(mnemonic), it->second);  // bounded
+  it->second.decoded = decode_modifiers(m_.text(in.opcode), mods_);
+  it->second.requirements_met.assign(it->second.decoded->fits.size(), -1);
   return it->second;
 }
 
@@ -98,14 +87,19 @@ void Checker::check_special_destination(const Instruction& in) {
   error(e.loc ? e.loc : in.loc, "special register " + quoted(name) + " is read-only: it cannot be a destination");
 }
 
-void Checker::accept(const FormMatch& mm, const Instruction& in) {
+void Checker::accept(ModifierMatches& mt, size_t k, const Instruction& in) {
+  const FormFit& fit = mt.decoded->fits[k];
   check_special_destination(in);
   // nvcc itself writes e.g. atom.add.release.gpu.u32, so this is only a pedantic warning.
-  if (mm.pass == MatchResult::Reordered && opts_.pedantic)
+  if (fit.order == ModifierOrder::Reordered && opts_.pedantic)
     out_.push_back({in.loc, Severity::Warning,
                     "the modifiers of " + quoted(m_.mnemonic(in)) + " are not in the PTX ISA order " +
-                        quoted(mm.form->syntax.substr(0, mm.form->syntax.find(' '))) + " (ptxas accepts them)"});
-  check_requirements(mm, in, true);
+                        quoted(fit.form->syntax.substr(0, fit.form->syntax.find(' '))) + " (ptxas accepts them)"});
+  const bool ok = check_requirements(fit, mt.requirements_met[k], in, true);
+  if (!decoded_) return;
+  DecodedInstruction d{static_cast<uint32_t>(&in - m_.instructions.data()), mt.decoded, &fit, {}, ok};
+  for (const auto& w : written_) d.operands.push_back(w.first);
+  decoded_->push_back(std::move(d));
 }
 
 void Checker::check_guard(ExprId g) {
@@ -172,9 +166,9 @@ std::string_view Checker::resolve(const Ref& r) const {
 
 // Whether the module satisfies what form f (as matched: choices_, written_) requires; reports
 // each unmet requirement when `report`.
-bool Checker::check_requirements(const FormMatch& mm, const Instruction& in, bool report) {
+bool Checker::check_requirements(const FormFit& fit, int8_t& met, const Instruction& in, bool report) {
   if (!target_.number || !version_.major) return true;  // no usable .target/.version: already reported
-  const Form& f = *mm.form;
+  const Form& f = *fit.form;
   bool ok = true;
   auto fail = [&](std::string msg) {
     ok = false;
@@ -187,11 +181,11 @@ bool Checker::check_requirements(const FormMatch& mm, const Instruction& in, boo
       fail(std::string(what()) + " requires " + describe(r) + "; the module is PTX ISA " +
            std::to_string(version_.major) + "." + std::to_string(version_.minor) + " for " + target_.name());
   };
-  if (mm.requirements_met != 1) {  // once per module and modifier list, unless it fails
+  if (met != 1) {  // once per module and modifier list, unless it fails
     need(f.req, [&] { return quoted(m_.mnemonic(in)); });
     for (const Choice& c : choices_)
       if (c.value->req.set_count || c.value->req.ptx.major > 1) need(c.value->req, [&] { return quoted(c.value->text); });
-    mm.requirements_met = ok ? 1 : 0;
+    met = ok ? 1 : 0;
   }
   auto nontrivial = [](const Requirement& r) { return r.set_count || r.ptx.major > 1 || r.texmode != TexMode::Any; };
   for (const auto& w : written_) {  // `x: KIND [ptx 7.1]`: what writing x requires

@@ -226,6 +226,21 @@ TEST_F(Cli, CheckReportsEveryErrorWithLocation) {
   EXPECT_NE(r.err.find("2 errors in " + p.string()), std::string::npos) << r.err;
 }
 
+// --forms: what each instruction matched in the ISA table, to standard output.
+TEST_F(Cli, CheckPrintsTheFormsMatched) {
+  const fs::path p = write("f.ptx", kCheckHead + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
+                                                 "\tadd.sat.s32 %r1, %r2, 1;\n\tfoo %r1;\n\tret;\n}\n");
+  Outcome r = run("check --forms " + p.string());
+  EXPECT_EQ(r.rc, 1);  // foo
+  EXPECT_NE(r.out.find(p.string() + ":7:2: add.sat.s32 -> add.sat.type d, a, b (spec/isa/integer.isa:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(p.string() + ":9:2: ret -> ret{.uni} (spec/isa/control.isa:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(") .type=.s32\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("foo"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("unknown instruction 'foo'"), std::string::npos) << r.err;
+  Outcome plain = run("check " + p.string());
+  EXPECT_TRUE(plain.out.empty()) << plain.out;
+}
+
 TEST_F(Cli, CheckCleanFileAndOverrides) {
   const std::string text =
       kCheckHead + ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\tadd.u16x2 %r1, %r2, %r3;\n\tret;\n}\n";

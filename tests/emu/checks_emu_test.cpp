@@ -179,6 +179,17 @@ TEST(EmuChecks, OperandCountsOutsideTheIsaAreRefused) {
     EXPECT_NE(rep.find("the ISA's forms of"), std::string::npos) << inst << ": " << rep;
     EXPECT_NE(rep.find(":8)"), std::string::npos) << inst << ": " << rep;
   }
+  // Counts another form of the opcode takes, but not the forms these modifiers fit: cas has a
+  // second source, shfl.sync a member mask (the validator's decoding, spec/decoded.hpp, says which).
+  const std::pair<const char*, const char*> short_of_their_form[] = {
+      {"atom.global.cas.b32 %r1, [%rd1], %r2;", "has 3 operands; the ISA's forms of atom.global.cas.b32 take 4"},
+      {"shfl.sync.idx.b32 %r1, %r2, 1, 31;", "has 4 operands; the ISA's forms of shfl.sync.idx.b32 take 5"}};
+  for (const auto& [inst, expected] : short_of_their_form) {
+    const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\t" +
+                             inst + "\n\tret;\n}\n";
+    const std::string rep = report_of(r, text, {1, 1, 1}, {32, 1, 1});
+    EXPECT_NE(rep.find(expected), std::string::npos) << inst << ": " << rep;
+  }
   const std::string text = std::string(kHeader) + ".visible .entry t()\n{\n\t.reg .b01 %q<2>;\n\tret;\n}\n";
   EXPECT_NE(report_of(r, text, {1, 1, 1}, {1, 1, 1}).find("register %q has type '.b01', which is not a register type"),
             std::string::npos);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "ptxpp/spec/decoded.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "test_util.hpp"
 
@@ -54,6 +55,53 @@ std::string kernel(const std::string& body) {
 TEST(Validator, CleanKernelHasNoDiagnostics) {
   const auto fs = check(kernel("\tadd.u32 %r1, %r2, 7;\n$L1:\n\t@!%p1 bra $L1;\n\tret;"));
   EXPECT_TRUE(fs.empty()) << dump(fs);
+}
+
+// check_and_decode keeps what the validator matched: the form, each group's value in the
+// generated vocabulary, the operands written, and whether the requirements hold.
+TEST(Validator, DecodedInstructionsAreWhatTheValidatorMatched) {
+  auto m = ptx::test::parse_ok(kernel("\tadd.rn.ftz.f32 %f1, %f2, %f3;\n\tfoo %r1;\n"
+                                      "\tatom.global.cas.b32 %r1, [%rd1], %r2, %r3;\n"
+                                      "\tld.global.relaxed.gpu.v2.u32 {%r1, %r2}, [%rd1+8];\n\tret;"));
+  const ptx::spec::CheckedModule c = ptx::spec::check_and_decode(m);
+  ASSERT_EQ(c.diagnostics.size(), 1u);  // foo: unknown instruction
+  EXPECT_EQ(c.diagnostics[0].message, "unknown instruction 'foo'");
+  ASSERT_EQ(c.instructions.size(), 4u);  // add, atom, ld, ret
+  EXPECT_EQ(c.find(1), nullptr);         // foo
+  const ptx::spec::DecodedInstruction& add = c.instructions[0];
+  EXPECT_EQ(add.instruction, 0u);
+  EXPECT_EQ(add.decoded->opcode, ptx::spec::Opcode::add);
+  EXPECT_EQ(add.decoded->mods, (std::vector<ptx::spec::Mod>{ptx::spec::Mod::rn, ptx::spec::Mod::ftz, ptx::spec::Mod::f32}));
+  EXPECT_EQ(add.fit->form->opcode, "add");
+  ASSERT_NE(add.fit->chosen(".rnd"), nullptr);
+  EXPECT_EQ(add.fit->chosen(".rnd")->text, ".rn");
+  EXPECT_EQ(add.fit->chosen(".sat"), nullptr);
+  EXPECT_EQ(add.fit->order, ptx::spec::ModifierOrder::Manual);
+  ASSERT_EQ(add.operands.size(), 3u);
+  EXPECT_EQ(add.operands[0]->name, "d");
+  EXPECT_TRUE(add.requirements_met);
+  const ptx::spec::DecodedInstruction* cas = c.find(2);
+  ASSERT_NE(cas, nullptr);
+  ASSERT_EQ(cas->operands.size(), 4u);  // cas's form: d, [a], b, c
+  EXPECT_EQ(cas->operands[3]->name, "c");
+  const ptx::spec::DecodedInstruction* ld = c.find(3);
+  ASSERT_NE(ld, nullptr);
+  EXPECT_EQ(ld->fit->order, ptx::spec::ModifierOrder::Reordered);  // .global before .relaxed.gpu
+  ASSERT_NE(ld->fit->chosen(".vec"), nullptr);
+  EXPECT_EQ(ld->fit->chosen(".vec")->text, ".v2");
+  // Requirements: the same module for sm_60 / PTX 5.0 keeps the match, not the permission (.relaxed: sm_70).
+  const ptx::spec::CheckedModule old = ptx::spec::check_and_decode(m, {.target = ptx::Target::parse("sm_60"), .version = ptx::PtxVersion{5, 0}});
+  const ptx::spec::DecodedInstruction* old_ld = old.find(3);
+  ASSERT_NE(old_ld, nullptr);
+  EXPECT_FALSE(old_ld->requirements_met);
+  EXPECT_TRUE(old.find(0)->requirements_met);
+  // The decoding of modifiers is shared by every instruction with the mnemonic.
+  EXPECT_EQ(ptx::spec::decode_modifiers(m, m.instructions[0]).get(), add.decoded.get());
+  const std::string_view bogus[] = {".rn", ".nope"};
+  const auto unknown = ptx::spec::decode_modifiers("add", bogus);
+  EXPECT_EQ(unknown->unknown_at, 1u);
+  EXPECT_TRUE(unknown->fits.empty());
+  EXPECT_FALSE(ptx::spec::decode_modifiers("frobnicate", {})->opcode);
 }
 
 TEST(Validator, ModuleHeader) {

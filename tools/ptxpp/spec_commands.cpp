@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "ptxpp/emu/coverage.hpp"
+#include "ptxpp/spec/decoded.hpp"
 #include "ptxpp/spec/isa.hpp"
 #include "ptxpp/spec/validator.hpp"
 #include "ptxpp/text/diagnostic.hpp"
@@ -26,6 +27,7 @@ struct CheckArgs {
   std::string old_version;  // --version, the old spelling of --ptx-version
   std::string out;          // the diagnostics' file; "" for standard error
   bool pedantic = false;
+  bool forms = false;       // also print the form each instruction matched
 };
 
 // The options as CheckOptions; a malformed value is a usage error.
@@ -51,8 +53,27 @@ ptx::spec::CheckOptions check_options(const CheckArgs& a) {
   return opts;
 }
 
-// What `check` reports on `text`: the parse error, or every diagnostic and the count of errors.
-std::string check_report(const std::string& text, const std::string& name, const ptx::spec::CheckOptions& opts) {
+// `check --forms`: each instruction's form of the table, where the table writes it, and the value
+// each modifier group takes ("file:3:2: add.f32 -> add{.rnd}{.ftz}{.sat}.f32 d, a, b (spec/isa/float.isa:12) .rnd=.rn").
+std::string forms_report(const ptx::ir::Module& m, const ptx::spec::CheckedModule& checked, const ptx::text::LineIndex& lines,
+                         const std::string& name) {
+  std::string out;
+  for (const ptx::spec::DecodedInstruction& d : checked.instructions) {
+    const ptx::ir::Instruction& in = m.instructions[d.instruction];
+    const ptx::Diagnostic at = lines.locate(name, in.loc, m.mnemonic(in));
+    std::string_view where = d.fit->form->where;  // the build's path: from spec/isa/ on
+    if (const size_t at_spec = where.rfind("spec/isa/"); at_spec != std::string_view::npos) where.remove_prefix(at_spec);
+    std::string line = fmt::format("{}:{}:{}: {} -> {} ({})", name, at.line, at.column, at.message, d.fit->form->syntax, where);
+    for (const ptx::spec::Chosen& c : d.fit->choices) line += fmt::format(" {}={}", ptx::spec::group(c.group).name, c.value->text);
+    if (!d.requirements_met) line += " [requirements not met]";
+    out += line + "\n";
+  }
+  return out;
+}
+
+// What `check` reports on `text`: the parse error, or every diagnostic and the count of errors
+// (with `forms`, the form of each instruction to standard output first).
+std::string check_report(const std::string& text, const std::string& name, const ptx::spec::CheckOptions& opts, bool forms) {
   ptx::text::ParseOptions popts;
   popts.file_name = name;
   const auto parsed = ptx::text::parse(text, popts);
@@ -63,7 +84,9 @@ std::string check_report(const std::string& text, const std::string& name, const
   const ptx::text::LineIndex lines(text);  // once: a file may have many diagnostics
   size_t errors = 0;
   std::string report;
-  for (const auto& d : ptx::spec::check(parsed.module(), opts)) {
+  const ptx::spec::CheckedModule checked = ptx::spec::check_and_decode(parsed.module(), opts);
+  if (forms) write_output("-", forms_report(parsed.module(), checked, lines, name));
+  for (const auto& d : checked.diagnostics) {
     ptx::Diagnostic shown = lines.locate(name, d.offset, d.message);
     shown.severity = d.severity;
     if (d.severity == ptx::Severity::Error) ++errors;
@@ -80,7 +103,7 @@ void check_file(const CheckArgs& a) {
   const ptx::spec::CheckOptions opts = check_options(a);
   const auto text = read_input(a.file);
   if (!text) return set_exit_code(kFailure);
-  const std::string report = check_report(*text, a.file == "-" ? "<stdin>" : a.file, opts);
+  const std::string report = check_report(*text, a.file == "-" ? "<stdin>" : a.file, opts, a.forms);
   if (!a.out.empty()) {
     write_output(a.out, report);
   } else if (std::fwrite(report.data(), 1, report.size(), stderr) != report.size() || std::fflush(stderr) != 0) {
@@ -228,6 +251,9 @@ void register_spec_commands(CLI::App& app) {
                     "instruction that needs a later one is an error");
     cmd->add_option("--version", a->old_version)->group("");  // the old --ptx-version: a usage error that says so
     cmd->add_flag("--pedantic", a->pedantic, "Also warn about modifiers out of the PTX ISA manual's order");
+    cmd->add_flag("--forms", a->forms,
+                  "Print each instruction's form of the ISA table, where the table defines it, and the value each "
+                  "modifier group takes (standard output)");
     cmd->add_option("-o,--output", a->out,
                     "Write the diagnostics to this file (- for standard output) "
                     "instead of standard error");
