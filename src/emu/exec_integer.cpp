@@ -111,10 +111,31 @@ void Runner::integer_carry(Warp& w, const DInst& in, uint32_t exec) {
 }
 
 // mul, mad, mul24, mad24 (.lo, .hi, .wide), mad.cc, madc.
+// mul/mad of 32 bits or fewer without a carry (the address arithmetic of most kernels): the
+// product fits 64 bits, so no 128-bit multiply and no per-lane test of the variant.
+template <bool Signed, bool Mad>
+void Runner::narrow_mul_mad(Warp& w, const DInst& in, uint32_t exec) {
+  const Ty t = in.type;
+  const Opnd* o = in.ops;
+  const unsigned bits = t.bits;
+  const unsigned shift = (in.flags & kHi) ? bits : 0;  // .hi: the upper half of the 2*bits product
+  const Ty rt = (in.flags & kWide) ? Ty{t.k, static_cast<uint8_t>(bits * 2)} : t;
+  for_lanes(exec, [&](int l) {
+    const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
+    const uint64_t prod = Signed ? static_cast<uint64_t>(sext(a, bits) * sext(b, bits)) : mask_bits(a, bits) * mask_bits(b, bits);
+    write(w, o[0], l, (prod >> shift) + (Mad ? value(w, o[3], l) : 0), rt);
+  });
+}
+
 void Runner::integer_mul_mad(Warp& w, const DInst& in, uint32_t exec) {
   const Ty t = in.type;
   const Opnd* o = in.ops;
   const bool sgn = t.k == 's';
+  if (t.bits <= 32 && in.sub != kMul24 && !(in.flags & (kCarryIn | kCarryOut))) {
+    const bool mad = in.op == Opc::Mad;
+    if (sgn) return mad ? narrow_mul_mad<true, true>(w, in, exec) : narrow_mul_mad<true, false>(w, in, exec);
+    return mad ? narrow_mul_mad<false, true>(w, in, exec) : narrow_mul_mad<false, false>(w, in, exec);
+  }
   for_lanes(exec, [&](int l) {
     const uint64_t a = value(w, o[1], l), b = value(w, o[2], l);
     const uint64_t c = in.op == Opc::Mad ? value(w, o[3], l) : 0;

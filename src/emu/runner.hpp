@@ -285,6 +285,8 @@ class Runner {
   void integer_arith(Warp& w, const DInst& in, uint32_t exec);
   void integer_carry(Warp& w, const DInst& in, uint32_t exec);
   void integer_mul_mad(Warp& w, const DInst& in, uint32_t exec);
+  template <bool Signed, bool Mad>
+  void narrow_mul_mad(Warp& w, const DInst& in, uint32_t exec);
   void integer_bits(Warp& w, const DInst& in, uint32_t exec);
   void integer_fields(Warp& w, const DInst& in, uint32_t exec);
   void integer_dot(Warp& w, const DInst& in, uint32_t exec);
