@@ -200,15 +200,9 @@ def main() -> None:
             w(f'inline constexpr Scalar {nm}{{"{r.name}", {ty}}};')
     w("}  // namespace ptx::special")
     w(f"// {len(opcodes)} opcodes, {total_states} states, {len(tokens)} tokens")
-    write_if_changed(out, "\n".join(o) + "\n")
+    ptxisa.write_if_changed(out, "\n".join(o) + "\n")
     if len(sys.argv) > 3:
-        write_if_changed(Path(sys.argv[3]), chains_table(tokens, opcodes))
-
-
-def write_if_changed(out: Path, text: str) -> None:
-    if not out.exists() or out.read_text() != text:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text)
+        ptxisa.write_if_changed(Path(sys.argv[3]), chains_table(tokens, opcodes))
 
 
 def chains_table(tokens: dict[str, int], opcodes) -> str:

@@ -73,20 +73,7 @@ def emit(spec: ptxisa.Spec) -> str:
 
 
 def main() -> int:
-    if len(sys.argv) != 3:
-        print("usage: gen_emu_samples.py SPEC_DIR OUT.inc", file=sys.stderr)
-        return 2
-    try:
-        spec = ptxisa.load(Path(sys.argv[1]))
-    except ptxisa.SpecError as e:
-        print(e, file=sys.stderr)
-        return 1
-    text = emit(spec)
-    out = Path(sys.argv[2])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not out.exists() or out.read_text() != text:
-        out.write_text(text)
-    return 0
+    return ptxisa.generator_main(emit, "OUT.inc")
 
 
 if __name__ == "__main__":

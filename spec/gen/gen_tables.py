@@ -181,19 +181,7 @@ class Tables:
 
 
 def main() -> int:
-    if len(sys.argv) != 3:
-        print("usage: gen_tables.py SPEC_DIR OUT.inc", file=sys.stderr)
-        return 2
-    try:
-        spec = ptxisa.load(Path(sys.argv[1]))
-    except ptxisa.SpecError as e:
-        print(e, file=sys.stderr)
-        return 1
-    text = Tables().emit(spec)
-    out = Path(sys.argv[2])
-    if not out.exists() or out.read_text() != text:
-        out.write_text(text)
-    return 0
+    return ptxisa.generator_main(lambda spec: Tables().emit(spec), "OUT.inc")
 
 
 if __name__ == "__main__":

@@ -673,6 +673,29 @@ def load(spec_dir: Path) -> Spec:
     return spec
 
 
+def write_if_changed(out: Path, text: str) -> None:
+    """Write text to out (making its folder) unless out holds it already: an unchanged output keeps
+    its time stamp, so the build does not recompile what includes it."""
+    if not out.exists() or out.read_text() != text:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+
+
+def generator_main(render, out_name: str) -> int:
+    """main() of a generator run as `GENERATOR SPEC_DIR OUT`: writes render(spec) to OUT if it
+    changed. Exit status 2 on a wrong command line, 1 (with the error) when the spec does not load."""
+    if len(sys.argv) != 3:
+        print(f"usage: {Path(sys.argv[0]).name} SPEC_DIR {out_name}", file=sys.stderr)
+        return 2
+    try:
+        spec = load(Path(sys.argv[1]))
+    except SpecError as e:
+        print(e, file=sys.stderr)
+        return 1
+    write_if_changed(Path(sys.argv[2]), render(spec))
+    return 0
+
+
 def parse_file(path: Path, spec: Spec) -> None:
     block: Block | None = None
     form: Form | None = None

@@ -356,197 +356,294 @@ Idesc scaled_idesc(uint32_t idesc, unsigned kind, unsigned vec, Fail& fail) {
   return f;
 }
 
-}  // namespace
+// One tcgen05.mma as one thread issues it: its instruction descriptor checked against the kind
+// and form, then A and B (and the block scale factors) gathered as values from each CTA of the
+// group, then D = A * B (+ D) written to tensor memory. The checks run in a fixed order: the
+// first one that fails is the error reported.
+class MmaRun {
+ public:
+  MmaRun(const Program& p, const DInst& in, Tcgen05Warp& w, int lane)
+      : p_(p), in_(in), w_(w), lane_(lane), kind_(in.boolop), group_(in.vec), idesc_(static_cast<uint32_t>(w.value(in.ops[3], lane))),
+        sparse_(in.flags & kTc05Sparse), scaled_(kind_ >= kMXF8F6F4), ws_(in.flags & kTc05Ws), a_tmem_(in.flags & kTc05ATmem),
+        vec_(scaled_ ? in.mma_k : 0) {}
 
-MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) {
-  const unsigned kind = in.boolop, group = in.vec;
-  const uint32_t idesc = static_cast<uint32_t>(w.value(in.ops[3], lane));
-  const bool sparse = in.flags & kTc05Sparse;
-  auto fail = [&](const std::string& what) { w.fail(lane, fmt::format("tcgen05.mma{}.kind::{}: {}", sparse ? ".sp" : "", kKindNames[kind], what)); };
-  // the instruction descriptor
-  if ((idesc >> 2 & 1) != sparse)
-    fail(sparse ? fmt::format("the instruction descriptor {:#010x} does not set bit 2 (sparse A), which tcgen05.mma.sp needs", idesc)
-                : fmt::format("the instruction descriptor {:#010x} sets bit 2 (sparse A), which only tcgen05.mma.sp may", idesc));
-  const bool scaled = kind >= kMXF8F6F4;
-  const unsigned vec = scaled ? in.mma_k : 0;  // scale factors per row
-  const bool ws = in.flags & kTc05Ws;
-  const Idesc fields = scaled ? scaled_idesc(idesc, kind, vec, fail) : plain_idesc(idesc, ws, fail);
-  const bool saturate = fields.saturate, neg_a = fields.neg_a, neg_b = fields.neg_b, trans_a = fields.trans_a, trans_b = fields.trans_b;
-  const unsigned dtype = fields.dtype, atype = fields.atype, btype = fields.btype, M = fields.M, N = fields.N;
-  const ElementType* ta = element_type(kind, atype);
-  const ElementType* tb = element_type(kind, btype);
-  if (!ta || !tb) fail(fmt::format("the instruction descriptor {:#010x} has A type {} and B type {} (bits 7-9, 10-12): not types of this kind", idesc, atype, btype));
-  const bool d_ok = kind == kI8 ? dtype == 2 : kind == kF16 || kind == kF8F6F4 ? dtype <= 1 : dtype == 1;
-  if (!d_ok) fail(fmt::format("the instruction descriptor {:#010x} has D type {} (bits 4-5): not a D type of this kind (0 f16, 1 f32, 2 s32)", idesc, dtype));
-  if (kind == kF16 && atype != btype) fail(fmt::format("A is {} and B is {}: .kind::f16 needs both f16 or both bf16", ta->name, tb->name));
-  if (kind == kF16 && atype == 1 && dtype != 1) fail("bf16 inputs need an f32 D");
-  if (saturate && kind != kI8) fail("the saturate bit (3) of the instruction descriptor is only for .kind::i8");
-  if (kind == kI8 && (neg_a || neg_b)) fail("the negate bits (13, 14) of the instruction descriptor are not for .kind::i8");
-  if (ws) {  // Table 39: M 32, 64, 128 and N 64, 128, 256 (sparse: 64, 128)
-    if (!((M == 32 || M == 64 || M == 128) && (N == 64 || N == 128 || (N == 256 && !sparse))))
-      fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.ws{} (M 32, 64, 128; N 64, 128{})", M, N, idesc,
-                       sparse ? ".sp" : "", sparse ? "" : ", 256"));
+  MmaWritten run() {
+    decode_descriptor();
+    check_types();
+    check_shape();
+    check_sparsity_selector();
+    check_major_ness();
+    place_group();
+    read_operand_descriptors();
+    gather_operands();
+    write_d();
+    // dense M = 128 of cta_group::2 (layout B) writes half of the N columns in each lane
+    const uint32_t span = Mc_ == 64 && group_ == 2 && !sparse_ ? f_.N / 2 : f_.N;
+    return {dt_ & 0xFFFF, span, first_rank_, ctas_};
+  }
+
+ private:
+  // (w_.fail does not return; GCC does not see that through the virtual call)
+  void fail(const std::string& what) const {
+    w_.fail(lane_, fmt::format("tcgen05.mma{}.kind::{}: {}", sparse_ ? ".sp" : "", kKindNames[kind_], what));
+  }
+
+  // The instruction descriptor's fields (Table 45; 46 and 47 with block scaling) and the A and
+  // B types they name; its sparse bit (2) must match the form.
+  void decode_descriptor() {
+    if ((idesc_ >> 2 & 1) != sparse_)
+      fail(sparse_ ? fmt::format("the instruction descriptor {:#010x} does not set bit 2 (sparse A), which tcgen05.mma.sp needs", idesc_)
+                   : fmt::format("the instruction descriptor {:#010x} sets bit 2 (sparse A), which only tcgen05.mma.sp may", idesc_));
+    const auto fail_with = [this](const std::string& what) { fail(what); };
+    f_ = scaled_ ? scaled_idesc(idesc_, kind_, vec_, fail_with) : plain_idesc(idesc_, ws_, fail_with);
+    ta_ = element_type(kind_, f_.atype);
+    tb_ = element_type(kind_, f_.btype);
+  }
+
+  // The A, B and D types that the kind takes, and the descriptor bits that only some kinds use.
+  void check_types() const {
+    if (!ta_ || !tb_)
+      fail(fmt::format("the instruction descriptor {:#010x} has A type {} and B type {} (bits 7-9, 10-12): not types of this kind", idesc_, f_.atype,
+                       f_.btype));
+    const unsigned dtype = f_.dtype;
+    const bool d_ok = kind_ == kI8 ? dtype == 2 : kind_ == kF16 || kind_ == kF8F6F4 ? dtype <= 1 : dtype == 1;
+    if (!d_ok) fail(fmt::format("the instruction descriptor {:#010x} has D type {} (bits 4-5): not a D type of this kind (0 f16, 1 f32, 2 s32)", idesc_, dtype));
+    if (kind_ == kF16 && f_.atype != f_.btype) fail(fmt::format("A is {} and B is {}: .kind::f16 needs both f16 or both bf16", ta_->name, tb_->name));
+    if (kind_ == kF16 && f_.atype == 1 && dtype != 1) fail("bf16 inputs need an f32 D");
+    if (f_.saturate && kind_ != kI8) fail("the saturate bit (3) of the instruction descriptor is only for .kind::i8");
+    if (kind_ == kI8 && (f_.neg_a || f_.neg_b)) fail("the negate bits (13, 14) of the instruction descriptor are not for .kind::i8");
+  }
+
+  // M and N: Table 39 for .ws (whose zero-column mask is checked too), valid_shape otherwise.
+  void check_shape() const {
+    const unsigned M = f_.M, N = f_.N;
+    if (!ws_) {
+      if (!valid_shape(kind_, group_, M, N, scaled_, sparse_, a_tmem_))
+        fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc_, group_));
+      return;
+    }
+    // Table 39: M 32, 64, 128 and N 64, 128, 256 (sparse: 64, 128)
+    if (!((M == 32 || M == 64 || M == 128) && (N == 64 || N == 128 || (N == 256 && !sparse_))))
+      fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.ws{} (M 32, 64, 128; N 64, 128{})", M, N, idesc_,
+                       sparse_ ? ".sp" : "", sparse_ ? "" : ", 256"));
     if (M != 128)
       fail(fmt::format("tcgen05.mma.ws with M = {}: the emulator does not support its tensor memory data path layout ({}) yet; M = 128 (layout D) runs",
                        M, M == 64 ? "layout E" : "layout G"));
-    if (in.flags & kTc05ZeroMask) check_zero_column_mask(w.value(in.ops[5], lane), fail);
-  } else if (!valid_shape(kind, group, M, N, scaled, sparse, in.flags & kTc05ATmem)) {
-    fail(fmt::format("M = {} and N = {} (instruction descriptor {:#010x}) is not a shape of tcgen05.mma.cta_group::{}", M, N, idesc, group));
+    const auto fail_with = [this](const std::string& what) { fail(what); };
+    if (in_.flags & kTc05ZeroMask) check_zero_column_mask(w_.value(in_.ops[5], lane_), fail_with);
   }
-  // the sparsity selector (bits 0-1; reserved, so checked above, with block scaling): 9.7.16.10.8.4
-  const unsigned selector = idesc & 3;
-  if (sparse && !scaled && (kind == kF8F6F4 || kind == kI8) && selector != 0)
-    fail(fmt::format("the instruction descriptor {:#010x} has sparsity selector {} (bits 0-1): it must be 0 for .kind::i8 and ::f8f6f4", idesc, selector));
-  if (sparse && (kind == kF16 || kind == kTF32) && selector > 1)
-    fail(fmt::format("the instruction descriptor {:#010x} has sparsity selector {} (bits 0-1): the metadata of .kind::f16 and ::tf32 is one 32-bit column of "
-                     "the 64-bit granule at [sp-meta-tmem], selector 0 or 1 (this emulator's reading of the manual's figures)",
-                     idesc, selector));
-  const bool a_tmem = in.flags & kTc05ATmem;
-  if (a_tmem && trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");
-  // Table 52: only 8-, 16- and 32-bit elements are read MN-major (the 6- and 4-bit types are K-major only)
-  const auto narrow = [](const ElementType* t) { return t->k == 'f' && (t->fmt == Format::E2M3 || t->fmt == Format::E3M2 || t->fmt == Format::E2M1); };
-  if ((trans_a && narrow(ta)) || (trans_b && narrow(tb)))
-    fail(fmt::format("the instruction descriptor {:#010x} transposes (bits 15, 16) {}: 6- and 4-bit elements are K-major only", idesc,
-                     trans_a && narrow(ta) ? fmt::format("A of {}", ta->name) : fmt::format("B of {}", tb->name)));
+
+  // The sparsity selector: bits 0-1 (reserved, so checked with the descriptor, with block
+  // scaling): 9.7.16.10.8.4
+  unsigned selector() const { return idesc_ & 3; }
+  void check_sparsity_selector() const {
+    if (sparse_ && !scaled_ && (kind_ == kF8F6F4 || kind_ == kI8) && selector() != 0)
+      fail(fmt::format("the instruction descriptor {:#010x} has sparsity selector {} (bits 0-1): it must be 0 for .kind::i8 and ::f8f6f4", idesc_, selector()));
+    if (sparse_ && (kind_ == kF16 || kind_ == kTF32) && selector() > 1)
+      fail(fmt::format("the instruction descriptor {:#010x} has sparsity selector {} (bits 0-1): the metadata of .kind::f16 and ::tf32 is one 32-bit column of "
+                       "the 64-bit granule at [sp-meta-tmem], selector 0 or 1 (this emulator's reading of the manual's figures)",
+                       idesc_, selector()));
+  }
+
+  // Which operands may be read MN-major (transposed, bits 15 and 16).
+  void check_major_ness() const {
+    if (a_tmem_ && f_.trans_a) fail("A in tensor memory cannot be transposed (bit 15 of the instruction descriptor)");
+    // Table 52: only 8-, 16- and 32-bit elements are read MN-major (the 6- and 4-bit types are K-major only)
+    const auto narrow = [](const ElementType* t) { return t->k == 'f' && (t->fmt == Format::E2M3 || t->fmt == Format::E3M2 || t->fmt == Format::E2M1); };
+    if ((f_.trans_a && narrow(ta_)) || (f_.trans_b && narrow(tb_)))
+      fail(fmt::format("the instruction descriptor {:#010x} transposes (bits 15, 16) {}: 6- and 4-bit elements are K-major only", idesc_,
+                       f_.trans_a && narrow(ta_) ? fmt::format("A of {}", ta_->name) : fmt::format("B of {}", tb_->name)));
+  }
 
   // The CTAs: cta_group::1 this one; cta_group::2 the pair (ranks 2i, 2i + 1), each holding
-  // M / 2 rows of A and D and N / 2 rows of B.
-  const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w, in, lane, "tcgen05.mma");
-  const uint32_t first_rank = group_ranks.first, ctas = group_ranks.second;
-  // K: 32 bytes of A's elements as stored; sparse A holds half of twice as many (9.7.16.10.8)
-  const unsigned Ka = 256 / ta->bits, K = sparse ? 2 * Ka : Ka, Mc = M / ctas, Nc = N / ctas;
-  // an MN-major operand is read in 16-byte chunks of consecutive rows
-  if ((trans_a && !a_tmem && Mc * ta->bits % 128 != 0) || (trans_b && Nc * tb->bits % 128 != 0))
-    fail(fmt::format("an MN-major operand of {} rows of {} must be whole 16-byte chunks", trans_b ? Nc : Mc, trans_b ? tb->name : ta->name));
-  const uint32_t dt = static_cast<uint32_t>((in.ops[0].slot != kNoSlot ? w.reg(in.ops[0].slot, lane) : 0) + in.ops[0].imm);
-  const uint32_t at = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? w.reg(in.ops[1].slot, lane) : 0) + in.ops[1].imm);
+  // M / 2 rows of A and D and N / 2 rows of B. K: 32 bytes of A's elements as stored; sparse A
+  // holds half of twice as many (9.7.16.10.8).
+  void place_group() {
+    const std::pair<uint32_t, uint32_t> group_ranks = cta_group_ranks(w_, in_, lane_, "tcgen05.mma");
+    first_rank_ = group_ranks.first, ctas_ = group_ranks.second;
+    Ka_ = 256 / ta_->bits, K_ = sparse_ ? 2 * Ka_ : Ka_, Mc_ = f_.M / ctas_, Nc_ = f_.N / ctas_;
+    // an MN-major operand is read in 16-byte chunks of consecutive rows
+    if ((f_.trans_a && !a_tmem_ && Mc_ * ta_->bits % 128 != 0) || (f_.trans_b && Nc_ * tb_->bits % 128 != 0))
+      fail(fmt::format("an MN-major operand of {} rows of {} must be whole 16-byte chunks", f_.trans_b ? Nc_ : Mc_, f_.trans_b ? tb_->name : ta_->name));
+    dt_ = tmem_address(w_, in_.ops[0], lane_);
+    at_ = tmem_address(w_, in_.ops[1], lane_);
+  }
 
-  // Where row m (of this CTA's Mc) and column n of D (or A's 32-bit column) sit: lane and column
-  // offsets. M = 128 (cta_group::1) and 256 (::2): lane m; M = 64: lanes 0-15 of each warp's
-  // quarter (layout F; sparse M = 128 of cta_group::2, layout C, likewise in each CTA, this
-  // emulator's reading); dense M = 128 of cta_group::2 (layout B): 64 rows, the second half of
-  // the columns in lanes 64-127.
-  auto place = [&](unsigned m, unsigned col, unsigned cols) -> std::pair<uint32_t, uint32_t> {
-    if (Mc == 64 && (group == 1 || sparse)) return {32 * (m / 16) + m % 16, col};
-    if (Mc == 64) return {m + 64 * (col / (cols / 2)), col % (cols / 2)};
+  // Where row m (of this CTA's Mc) and column col of cols of D (or A's 32-bit column) sit: lane
+  // and column offsets. M = 128 (cta_group::1) and 256 (::2): lane m; M = 64: lanes 0-15 of each
+  // warp's quarter (layout F; sparse M = 128 of cta_group::2, layout C, likewise in each CTA,
+  // this emulator's reading); dense M = 128 of cta_group::2 (layout B): 64 rows, the second half
+  // of the columns in lanes 64-127.
+  std::pair<uint32_t, uint32_t> place(unsigned m, unsigned col, unsigned cols) const {
+    if (Mc_ == 64 && (group_ == 1 || sparse_)) return {32 * (m / 16) + m % 16, col};
+    if (Mc_ == 64) return {m + 64 * (col / (cols / 2)), col % (cols / 2)};
     return {m, col};
-  };
-  const bool d16 = dtype == 0;
-  // D: one element per 32-bit column; an f16 D element in the column's low half (the
-  // unpacked layout that tcgen05.ld .pack::16b pairs up)
-  const unsigned d_cols = N;
-  // A of tensor memory: its Ka elements packed in 8 32-bit columns per row
-  const unsigned a_cols = Ka * ta->bits / 32;
+  }
 
-  // Gather A (Mc rows per CTA; sparse: expanded to K with its metadata) and B (Nc rows per CTA) as values.
-  std::vector<double> a(static_cast<size_t>(M) * K), b(static_cast<size_t>(N) * K), packed;
-  std::vector<uint32_t> bits(static_cast<size_t>(std::max(M, N)) * K);
-  const double sa = neg_a ? -1.0 : 1.0, sb = neg_b ? -1.0 : 1.0;
-  std::vector<double> scale_a(scaled ? size_t{M} * vec : 0), scale_b(scaled ? size_t{ctas} * N * vec : 0), scales;
-  std::string error;
-  SmemMatrix bd, ad;
-  if (!blackwell_descriptor(w.value(in.ops[2], lane), bd, error)) fail("B: " + error);
-  if (!a_tmem && !blackwell_descriptor(w.value(in.ops[1], lane), ad, error)) fail("A: " + error);
-  uint32_t meta = 0;
-  if (sparse) {
+  // The shared memory descriptors of B and A (when A is not in tensor memory), and .sp's metadata address.
+  void read_operand_descriptors() {
+    std::string error;
+    if (!blackwell_descriptor(w_.value(in_.ops[2], lane_), bd_, error)) fail("B: " + error);
+    if (!a_tmem_ && !blackwell_descriptor(w_.value(in_.ops[1], lane_), ad_, error)) fail("A: " + error);
+    if (sparse_) meta_ = sparse_metadata_address();
+  }
+
+  uint32_t sparse_metadata_address() const {
     // B's 64 bytes of K a row K-major: in an atom of 64 or 128 bytes, or at LBO steps without swizzle
-    if (!trans_b && bd.width == 2)
+    if (!f_.trans_b && bd_.width == 2)
       fail("B K-major with the 32-byte swizzle: its 64-byte rows of K span two swizzle atoms, and the manual gives no stride between them (not "
            "supported by the emulator)");
-    meta = tmem_address(w, sparse_meta_address(in), lane);
+    const uint32_t meta = tmem_address(w_, sparse_meta_address(in_), lane_), dt = dt_, at = at_;
     // 9.7.16.10.8.5: the half-datapath layouts (F, C) use the same lane alignment for A, D and the metadata
-    if (meta >> 16 != dt >> 16 || (a_tmem && at >> 16 != dt >> 16))
+    if (meta >> 16 != dt >> 16 || (a_tmem_ && at >> 16 != dt >> 16))
       fail(fmt::format("[sp-meta-tmem] {:#x} has lane {}, d-tmem {:#x} lane {}{}: A, D and the sparsity metadata must use the same lane alignment", meta,
-                       meta >> 16, dt, dt >> 16, a_tmem ? fmt::format(", [a-tmem] {:#x} lane {}", at, at >> 16) : ""));
+                       meta >> 16, dt, dt >> 16, a_tmem_ ? fmt::format(", [a-tmem] {:#x} lane {}", at, at >> 16) : ""));
     if (meta & 1)
       fail(fmt::format("[sp-meta-tmem] {:#x} is at the odd column {}: the metadata is read in 64-bit granules of two columns (this emulator's reading; "
                        "the GPU reports a misaligned address)",
                        meta, meta & 0xFFFF));
+    return meta;
   }
-  for (uint32_t c = 0; c < ctas; ++c) {
-    const uint32_t rank = first_rank + c;
-    const auto shared = [&w, rank, lane](uint64_t offset) { return w.shared16(rank, offset, lane); };
-    if (a_tmem) {
-      TensorMemory& tm = w.tmem(rank);
-      const uint32_t l0 = at >> 16, c0 = at & 0xFFFF;
-      for (unsigned m = 0; m < Mc; ++m) {
-        for (unsigned j = 0; j < a_cols; ++j) {
-          const auto [pl, pc] = place(m, j, a_cols);
-          const uint32_t tl = l0 + pl, tc = c0 + pc;
-          if (tl >= TensorMemory::kLanes || tc >= TensorMemory::kColumns || !tm.allocated(tc, 1))
-            w.fail(lane, fmt::format("tcgen05.mma: A at tensor memory lane {}, column {}: not allocated (allocated: {})", tl, tc, tm.describe()));
-          const uint32_t word = tm.cell(tl, tc);
-          const unsigned per = 32 / ta->bits;
-          for (unsigned e = 0; e < per; ++e)
-            bits[m * Ka + j * per + e] = ta->bits == 32 ? word : word >> (e * ta->bits) & ((1u << ta->bits) - 1);
-        }
-      }
-    } else {
-      load_operand(shared, ad, trans_a, *ta, Mc, Ka, bits);
+
+  // A (Mc rows per CTA; sparse: expanded to K with its metadata) and B (Nc rows per CTA) as
+  // values, negated as the descriptor says, and the scale factors of block scaling.
+  void gather_operands() {
+    const unsigned M = f_.M, N = f_.N;
+    a_.assign(size_t{M} * K_, 0.0);
+    b_.assign(size_t{N} * K_, 0.0);
+    scale_a_.assign(scaled_ ? size_t{M} * vec_ : 0, 0.0);
+    scale_b_.assign(scaled_ ? size_t{ctas_} * N * vec_ : 0, 0.0);
+    std::vector<uint32_t> bits(static_cast<size_t>(std::max(M, N)) * K_);
+    for (uint32_t c = 0; c < ctas_; ++c) gather_cta(c, bits);
+  }
+
+  void gather_cta(uint32_t c, std::vector<uint32_t>& bits) {
+    const uint32_t rank = first_rank_ + c;
+    const auto shared = [this, rank](uint64_t offset) { return w_.shared16(rank, offset, lane_); };
+    if (a_tmem_)
+      load_a_from_tmem(rank, bits);
+    else
+      load_operand(shared, ad_, f_.trans_a, *ta_, Mc_, Ka_, bits);
+    const double sa = f_.neg_a ? -1.0 : 1.0, sb = f_.neg_b ? -1.0 : 1.0;
+    std::vector<double> packed(size_t{Mc_} * Ka_);
+    for (size_t i = 0; i < packed.size(); ++i) packed[i] = sa * element_value(*ta_, bits[i]);
+    if (sparse_) {
+      const SparseA sp{"tcgen05.mma.sp", ta_->bits, static_cast<int>(K_), static_cast<int>(selector()), false, static_cast<int>(c * Mc_),
+                       static_cast<int>(Mc_), true};
+      packed = tcgen05_expand_sparse(w_, lane_, rank, meta_, sp, packed, [this](unsigned m) { return place(m, 0, 1).first; });
     }
-    packed.resize(size_t{Mc} * Ka);
-    for (size_t i = 0; i < packed.size(); ++i) packed[i] = sa * element_value(*ta, bits[i]);
-    if (sparse) {
-      const SparseA sp{"tcgen05.mma.sp", ta->bits, static_cast<int>(K), static_cast<int>(selector), false, static_cast<int>(c * Mc), static_cast<int>(Mc), true};
-      packed = tcgen05_expand_sparse(w, lane, rank, meta, sp, packed, [&](unsigned m) { return place(m, 0, 1).first; });
-    }
-    std::copy(packed.begin(), packed.end(), a.begin() + static_cast<std::ptrdiff_t>(c * Mc * K));
-    load_operand(shared, bd, trans_b, *tb, Nc, K, bits);
-    for (size_t i = 0; i < size_t{Nc} * K; ++i) b[c * Nc * K + i] = sb * element_value(*tb, bits[i]);
-    if (scaled) {  // each CTA's scale factors: of its rows of A, and of all N columns of B
-      const Opnd sfb = scale_b_address(in);
-      read_scale_factors(w, lane, rank, tmem_address(w, in.ops[5], lane), Mc, vec, fields.sfa_id, fields.ue4m3, "scale-A", scales);
-      std::copy(scales.begin(), scales.end(), scale_a.begin() + static_cast<std::ptrdiff_t>(c * Mc * vec));
-      read_scale_factors(w, lane, rank, tmem_address(w, sfb, lane), N, vec, fields.sfb_id, fields.ue4m3, "scale-B", scales);
-      std::copy(scales.begin(), scales.end(), scale_b.begin() + static_cast<std::ptrdiff_t>(c * N * vec));
+    std::copy(packed.begin(), packed.end(), a_.begin() + static_cast<std::ptrdiff_t>(c * Mc_ * K_));
+    load_operand(shared, bd_, f_.trans_b, *tb_, Nc_, K_, bits);
+    for (size_t i = 0; i < size_t{Nc_} * K_; ++i) b_[c * Nc_ * K_ + i] = sb * element_value(*tb_, bits[i]);
+    if (scaled_) {  // each CTA's scale factors: of its rows of A, and of all N columns of B
+      std::vector<double> scales;
+      const Opnd sfb = scale_b_address(in_);
+      read_scale_factors(w_, lane_, rank, tmem_address(w_, in_.ops[5], lane_), Mc_, vec_, f_.sfa_id, f_.ue4m3, "scale-A", scales);
+      std::copy(scales.begin(), scales.end(), scale_a_.begin() + static_cast<std::ptrdiff_t>(c * Mc_ * vec_));
+      read_scale_factors(w_, lane_, rank, tmem_address(w_, sfb, lane_), f_.N, vec_, f_.sfb_id, f_.ue4m3, "scale-B", scales);
+      std::copy(scales.begin(), scales.end(), scale_b_.begin() + static_cast<std::ptrdiff_t>(c * f_.N * vec_));
     }
   }
 
-  const bool accumulate = w.value(in.ops[4], lane) != 0;
-  const double scale_d = (in.flags & kTc05ScaleD) ? std::ldexp(1.0, -static_cast<int>(in.mma_k)) : 1.0;
-  const uint32_t l0 = dt >> 16, c0 = dt & 0xFFFF;
-  for (uint32_t c = 0; c < ctas; ++c) {
-    TensorMemory& tm = w.tmem(first_rank + c);
-    for (unsigned m = 0; m < Mc; ++m) {
-      for (unsigned n = 0; n < N; ++n) {
-        const auto [pl, pc] = place(m, n, d_cols);
+  // A of tensor memory: its Ka elements a row packed in 32-bit columns, placed as D's rows are.
+  void load_a_from_tmem(uint32_t rank, std::vector<uint32_t>& bits) const {
+    TensorMemory& tm = w_.tmem(rank);
+    const unsigned a_cols = Ka_ * ta_->bits / 32, per = 32 / ta_->bits;
+    const uint32_t l0 = at_ >> 16, c0 = at_ & 0xFFFF;
+    for (unsigned m = 0; m < Mc_; ++m) {
+      for (unsigned j = 0; j < a_cols; ++j) {
+        const auto [pl, pc] = place(m, j, a_cols);
         const uint32_t tl = l0 + pl, tc = c0 + pc;
         if (tl >= TensorMemory::kLanes || tc >= TensorMemory::kColumns || !tm.allocated(tc, 1))
-          w.fail(lane, fmt::format("tcgen05.mma: D at tensor memory lane {}, column {}: not allocated (allocated: {})", tl, tc, tm.describe()));
-        if (in.flags & kTc05DisableLanes) {
-          const uint64_t mask = w.reg(p.vec_slots[in.ops[5].slot + c * 4 + tl / 32], lane);
-          if (mask >> (tl % 32) & 1) continue;
-        }
-        double sum = 0;  // exact for the integer kinds; one rounding of a near-exact sum for floats
-        const double* ar = &a[(c * Mc + m) * size_t{K}];
-        const double* br = &b[n * size_t{K}];
-        if (scaled) {  // K / vec consecutive elements share a scale factor
-          const double* sar = &scale_a[(c * Mc + m) * size_t{vec}];
-          const double* sbr = &scale_b[(c * N + n) * size_t{vec}];
-          const unsigned block = K / vec;
-          for (unsigned k = 0; k < K; ++k) sum += ar[k] * br[k] * sar[k / block] * sbr[k / block];
-        } else {
-          for (unsigned k = 0; k < K; ++k) sum += ar[k] * br[k];
-        }
-        uint32_t& cell = tm.cell(tl, tc);
-        if (kind == kI8) {
-          int64_t acc = static_cast<int64_t>(sum) + (accumulate ? static_cast<int32_t>(cell) : 0);
-          if (saturate) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
-          cell = static_cast<uint32_t>(acc);
-        } else if (!d16) {
-          const double old = accumulate ? static_cast<double>(std::bit_cast<float>(cell)) * scale_d : 0.0;
-          const float f = static_cast<float>(sum + old);
-          cell = std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f);
-        } else {
-          const double old = accumulate ? decode(Format::F16, cell & 0xFFFF) * scale_d : 0.0;
-          cell = encode(Format::F16, sum + old);
+          w_.fail(lane_, fmt::format("tcgen05.mma: A at tensor memory lane {}, column {}: not allocated (allocated: {})", tl, tc, tm.describe()));
+        const uint32_t word = tm.cell(tl, tc);
+        for (unsigned e = 0; e < per; ++e) bits[m * Ka_ + j * per + e] = ta_->bits == 32 ? word : word >> (e * ta_->bits) & ((1u << ta_->bits) - 1);
+      }
+    }
+  }
+
+  // D = A * B (+ D): each CTA's Mc rows in its own tensor memory, one element per 32-bit column
+  // (an f16 D element in the column's low half, the unpacked layout that tcgen05.ld .pack::16b
+  // pairs up); the lanes that .disable_output_lane masks are left alone.
+  void write_d() const {
+    const bool accumulate = w_.value(in_.ops[4], lane_) != 0;
+    const double scale_d = (in_.flags & kTc05ScaleD) ? std::ldexp(1.0, -static_cast<int>(in_.mma_k)) : 1.0;
+    const uint32_t l0 = dt_ >> 16, c0 = dt_ & 0xFFFF;
+    const unsigned N = f_.N;
+    for (uint32_t c = 0; c < ctas_; ++c) {
+      TensorMemory& tm = w_.tmem(first_rank_ + c);
+      for (unsigned m = 0; m < Mc_; ++m) {
+        for (unsigned n = 0; n < N; ++n) {
+          const auto [pl, pc] = place(m, n, N);
+          const uint32_t tl = l0 + pl, tc = c0 + pc;
+          if (tl >= TensorMemory::kLanes || tc >= TensorMemory::kColumns || !tm.allocated(tc, 1))
+            w_.fail(lane_, fmt::format("tcgen05.mma: D at tensor memory lane {}, column {}: not allocated (allocated: {})", tl, tc, tm.describe()));
+          if (in_.flags & kTc05DisableLanes) {
+            const uint64_t mask = w_.reg(p_.vec_slots[in_.ops[5].slot + c * 4 + tl / 32], lane_);
+            if (mask >> (tl % 32) & 1) continue;
+          }
+          uint32_t& cell = tm.cell(tl, tc);
+          cell = d_element(dot(c, m, n), cell, accumulate, scale_d);
         }
       }
     }
   }
-  const uint32_t span = Mc == 64 && group == 2 && !sparse ? d_cols / 2 : d_cols;
-  return {c0, span, first_rank, ctas};
-}
+
+  // Row m of CTA c's A times column n of B: exact for the integer kinds; for floats one
+  // rounding (in d_element) of a near-exact sum.
+  double dot(uint32_t c, unsigned m, unsigned n) const {
+    double sum = 0;
+    const double* ar = &a_[(c * Mc_ + m) * size_t{K_}];
+    const double* br = &b_[n * size_t{K_}];
+    if (scaled_) {  // K / vec consecutive elements share a scale factor
+      const double* sar = &scale_a_[(c * Mc_ + m) * size_t{vec_}];
+      const double* sbr = &scale_b_[(c * f_.N + n) * size_t{vec_}];
+      const unsigned block = K_ / vec_;
+      for (unsigned k = 0; k < K_; ++k) sum += ar[k] * br[k] * sar[k / block] * sbr[k / block];
+    } else {
+      for (unsigned k = 0; k < K_; ++k) sum += ar[k] * br[k];
+    }
+    return sum;
+  }
+
+  // The new D cell: s32 (saturated with bit 3), f32 or f16 (dtype 0), plus the old one scaled
+  // by .scale_d when accumulating.
+  uint32_t d_element(double sum, uint32_t cell, bool accumulate, double scale_d) const {
+    if (kind_ == kI8) {
+      int64_t acc = static_cast<int64_t>(sum) + (accumulate ? static_cast<int32_t>(cell) : 0);
+      if (f_.saturate) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+      return static_cast<uint32_t>(acc);
+    }
+    if (f_.dtype != 0) {
+      const double old = accumulate ? static_cast<double>(std::bit_cast<float>(cell)) * scale_d : 0.0;
+      const float f = static_cast<float>(sum + old);
+      return std::isnan(f) ? 0x7fffffffu : std::bit_cast<uint32_t>(f);
+    }
+    const double old = accumulate ? decode(Format::F16, cell & 0xFFFF) * scale_d : 0.0;
+    return encode(Format::F16, sum + old);
+  }
+
+  const Program& p_;
+  const DInst& in_;
+  Tcgen05Warp& w_;
+  const int lane_;
+  const unsigned kind_, group_;
+  const uint32_t idesc_;
+  const bool sparse_, scaled_, ws_, a_tmem_;
+  const unsigned vec_;  // scale factors per row
+  Idesc f_;
+  const ElementType* ta_ = nullptr;
+  const ElementType* tb_ = nullptr;
+  uint32_t first_rank_ = 0, ctas_ = 1;
+  unsigned Ka_ = 0, K_ = 0, Mc_ = 0, Nc_ = 0;
+  uint32_t dt_ = 0, at_ = 0, meta_ = 0;  // d-tmem, a-tmem, [sp-meta-tmem]
+  SmemMatrix bd_, ad_;
+  std::vector<double> a_, b_, scale_a_, scale_b_;
+};
+
+}  // namespace
+
+MmaWritten tcgen05_mma(const Program& p, const DInst& in, Tcgen05Warp& w, int lane) { return MmaRun(p, in, w, lane).run(); }
 
 uint32_t tcgen05_ld_st_columns(const DInst& in) {
   static constexpr uint32_t kColumnsPerRep[] = {2, 4, 8, 1, 1};

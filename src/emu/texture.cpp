@@ -237,14 +237,26 @@ const char* geom_name(TexGeom g) {
   return "?";
 }
 
-}  // namespace
+using DecodeResult = std::optional<TextureDecodeError>;
 
-std::optional<TextureDecodeError> texture_decode(Opcode op, std::span<const Mod> mods,
-                                                 std::span<const TexOperand> operands, TextureInst& t) {
-  auto malformed = [](std::string what) { return TextureDecodeError{false, std::move(what)}; };
-  auto unsupported = [](std::string what) { return TextureDecodeError{true, std::move(what)}; };
-  t.op = op == Opcode::tex ? TexOp::Tex : op == Opcode::tld4 ? TexOp::Tld4 : op == Opcode::txq ? TexOp::Txq : op == Opcode::suld ? TexOp::Suld
+TextureDecodeError malformed(std::string what) { return TextureDecodeError{false, std::move(what)}; }
+// a real form that the emulator does not run
+TextureDecodeError unsupported(std::string what) { return TextureDecodeError{true, std::move(what)}; }
+
+TexOp tex_op_of(Opcode op) {
+  return op == Opcode::tex ? TexOp::Tex : op == Opcode::tld4 ? TexOp::Tld4 : op == Opcode::txq ? TexOp::Txq : op == Opcode::suld ? TexOp::Suld
        : op == Opcode::sust ? TexOp::Sust : op == Opcode::sured ? TexOp::Sured : op == Opcode::suq ? TexOp::Suq : TexOp::Istypep;
+}
+
+// What the modifiers leave for the operands' checks: the types in order (.dtype.ctype, or the
+// data type) and whether a geometry was given.
+struct TexModifiers {
+  std::vector<Ty> types;
+  bool geom_seen = false;
+};
+
+// One modifier of t's instruction (t.op set) into t or `seen`.
+DecodeResult apply_modifier(Opcode op, Mod m, TextureInst& t, TexModifiers& seen) {
   static constexpr std::pair<Mod, TexQuery> kQueries[] = {
       {Mod::width, TexQuery::Width}, {Mod::height, TexQuery::Height}, {Mod::depth, TexQuery::Depth},
       {Mod::channel_data_type, TexQuery::ChannelDataType}, {Mod::channel_order, TexQuery::ChannelOrder},
@@ -252,160 +264,178 @@ std::optional<TextureDecodeError> texture_decode(Opcode op, std::span<const Mod>
       {Mod::filter_mode, TexQuery::FilterMode}, {Mod::addr_mode_0, TexQuery::AddrMode0}, {Mod::addr_mode_1, TexQuery::AddrMode1},
       {Mod::addr_mode_2, TexQuery::AddrMode2}, {Mod::array_size, TexQuery::ArraySize}, {Mod::num_mipmap_levels, TexQuery::NumMipmapLevels},
       {Mod::num_samples, TexQuery::NumSamples}, {Mod::memory_layout, TexQuery::MemoryLayout}};
-  std::vector<Ty> types;
-  bool geom_seen = false;
+  if (auto ty = type_of(m)) {
+    seen.types.push_back(*ty);
+  } else if (m == Mod::_1d || m == Mod::_2d || m == Mod::_3d || m == Mod::a1d || m == Mod::a2d) {
+    t.geom = m == Mod::_1d ? TexGeom::D1 : m == Mod::_2d ? TexGeom::D2 : m == Mod::_3d ? TexGeom::D3 : m == Mod::a1d ? TexGeom::A1D : TexGeom::A2D;
+    seen.geom_seen = true;
+  } else if (m == Mod::cube || m == Mod::acube || m == Mod::_2dms || m == Mod::a2dms) {
+    return unsupported(fmt::format("{} with {} (cubemap and multi-sample textures)", op, m));
+  } else if (m == Mod::v2 || m == Mod::v4) {
+    t.vec = static_cast<uint8_t>(spec::vector_width(m));
+  } else if (m == Mod::f16x2) {
+    t.f16x2 = true;
+    seen.types.push_back(Ty{'f', 16});
+  } else if (m == Mod::base) {
+    // the base level: the only one a texture without mipmaps has
+  } else if (m == Mod::level) {
+    (t.op == TexOp::Txq ? t.query_level : t.level) = true;
+  } else if (m == Mod::grad) {
+    return unsupported("tex.grad (derivatives select mipmap levels and anisotropic footprints)");
+  } else if ((m == Mod::r || m == Mod::g || m == Mod::b || m == Mod::a) && t.op == TexOp::Tld4) {
+    t.comp = m == Mod::r ? 0 : m == Mod::g ? 1 : m == Mod::b ? 2 : 3;
+  } else if (m == Mod::b && t.op != TexOp::Tex) {
+    t.formatted = false;
+  } else if (m == Mod::p) {
+    t.formatted = true;
+  } else if (m == Mod::trap || m == Mod::clamp || m == Mod::zero) {
+    t.oob = m == Mod::trap ? SurfOob::Trap : m == Mod::clamp ? SurfOob::Clamp : SurfOob::Zero;
+  } else if (t.op == TexOp::Sured && (m == Mod::add || m == Mod::min || m == Mod::max || m == Mod::and_ || m == Mod::or_)) {
+    t.red = m == Mod::add ? SurfRed::Add : m == Mod::min ? SurfRed::Min : m == Mod::max ? SurfRed::Max : m == Mod::and_ ? SurfRed::And : SurfRed::Or;
+  } else if (t.op == TexOp::Istypep && (m == Mod::texref || m == Mod::samplerref || m == Mod::surfref)) {
+    t.comp = m == Mod::texref ? 0 : m == Mod::samplerref ? 1 : 2;
+  } else if (m == Mod::ca || m == Mod::cg || m == Mod::cs || m == Mod::cv || m == Mod::wb || m == Mod::wt) {
+    // cache operations: no effect here
+  } else if (const auto* q = find_in(kQueries, m); q && (t.op == TexOp::Txq || t.op == TexOp::Suq)) {
+    t.query = q->second;
+  } else {
+    return unsupported(fmt::format("the modifier {} of {}", m, op));
+  }
+  return std::nullopt;
+}
+
+// The [a, ...] operand: a the handle (a .u64 register), then the coordinates (one vector or
+// value) when `coords`.
+DecodeResult decode_bracket(const TexOperand& o, bool coords, TextureInst& t) {
+  if (!o.bracket || o.items.empty()) return malformed(fmt::format("{}: '{}' is not a [texture, coordinates] operand", t.name, o.text));
+  const TexOperand& a = o.items[0];
+  if (a.vector || a.values.size() != 1) return malformed(fmt::format("{}: the texture or surface operand '{}' is not a register", t.name, a.text));
+  t.handle = a.values[0];
+  if (t.handle.kind == Opnd::Imm && t.handle.symbol)
+    return unsupported(fmt::format("'{}': texture, sampler and surface references (.texref/.samplerref/.surfref module "
+                                   "variables); use texture and surface objects (a .u64 register holding the handle)", a.text));
+  if (t.handle.kind != Opnd::Reg && t.handle.kind != Opnd::Imm)
+    return malformed(fmt::format("{}: the texture or surface operand '{}' is not a register", t.name, a.text));
+  if (!coords) return o.items.size() == 1 ? std::nullopt : std::optional(malformed(fmt::format("{}: '{}' takes no coordinates", t.name, o.text)));
+  if (o.items.size() == 3) return unsupported(fmt::format("{} with an explicit sampler (the independent texturing mode)", t.name));
+  if (o.items.size() != 2) return malformed(fmt::format("{}: '{}' is not [texture, coordinates]", t.name, o.text));
+  t.coords = o.items[1].values;
+  if (t.coords.size() < coords_needed(t.geom))
+    return malformed(fmt::format("{}: {} coordinate{} for .{} (it needs {})", t.name, t.coords.size(), t.coords.size() == 1 ? "" : "s",
+                                 geom_name(t.geom), coords_needed(t.geom)));
+  for (const Opnd& c : t.coords)
+    if (c.kind == Opnd::Sink) return malformed(fmt::format("{}: the sink _ as a coordinate", t.name));
+  return std::nullopt;
+}
+
+DecodeResult operand_count(const TextureInst& t, size_t n, size_t lo, size_t hi) {
+  if (n < lo || n > hi) return malformed(fmt::format("{} has {} operands", t.name, n));
+  return std::nullopt;
+}
+
+// istypep.type p, a
+DecodeResult decode_istypep(std::span<const TexOperand> operands, TextureInst& t) {
+  if (auto e = operand_count(t, operands.size(), 2, 2)) return e;
+  if (operands[0].vector || operands[0].bracket || operands[1].vector || operands[1].bracket)
+    return malformed(fmt::format("{}: the operands are a predicate and a .u64 register", t.name));
+  t.dst = operands[0].values;
+  t.handle = operands[1].values[0];
+  return std::nullopt;
+}
+
+// tex and tld4: d, [a, c]{, lod}{, offsets}{, depth compare}
+DecodeResult decode_fetch(const TexModifiers& seen, std::span<const TexOperand> operands, TextureInst& t) {
+  const size_t n = operands.size();
+  if (!seen.geom_seen) return malformed(fmt::format("{} without a geometry", t.name));
+  if (t.op == TexOp::Tld4 && t.geom != TexGeom::D2 && t.geom != TexGeom::A2D) return malformed(fmt::format("{}: tld4 takes .2d and .a2d", t.name));
+  if (seen.types.size() != 2) return malformed(fmt::format("{} without .dtype.ctype", t.name));
+  t.dtype = seen.types[0], t.ctype = seen.types[1];
+  if (t.ctype != Ty{'s', 32} && t.ctype != Ty{'f', 32}) return malformed(fmt::format("{}: coordinates of type .{}{}", t.name, t.ctype.k, t.ctype.bits));
+  if (t.op == TexOp::Tld4 && t.ctype != Ty{'f', 32}) return malformed(fmt::format("{}: tld4 takes .f32 coordinates", t.name));
+  if (auto e = operand_count(t, n, 2, t.level ? 5 : 4)) return e;
+  const TexOperand& d = operands[0];
+  if (!d.vector || d.values.size() != (t.f16x2 ? 2u : 4u))
+    return malformed(fmt::format("{}: the destination '{}' is not a vector of {} registers", t.name, d.text, t.f16x2 ? 2 : 4));
+  t.dst = d.values;
+  t.pred = d.pred;
+  if (auto e = decode_bracket(operands[1], true, t)) return e;
+  size_t next = 2;
+  if (t.level) {
+    if (n < 3 || operands[2].vector) return malformed(fmt::format("{}: no level of detail", t.name));
+    t.lod = operands[2].values[0];
+    next = 3;
+  }
+  for (; next < n; ++next) {
+    if (!operands[next].vector) return unsupported(fmt::format("{} with a depth compare value (depth textures)", t.name));
+    if (!t.offsets.empty()) return malformed(fmt::format("{}: two offset vectors", t.name));
+    t.offsets = operands[next].values;
+  }
+  if (!t.offsets.empty() && t.offsets.size() < coords_needed(t.geom) - (t.geom == TexGeom::A1D || t.geom == TexGeom::A2D ? 1 : 0))
+    return malformed(fmt::format("{}: too few offsets", t.name));
+  return std::nullopt;
+}
+
+// txq and suq: d, [a]{, lod}
+DecodeResult decode_query(std::span<const TexOperand> operands, TextureInst& t) {
+  if (auto e = operand_count(t, operands.size(), t.query_level ? 3 : 2, t.query_level ? 3 : 2)) return e;
+  if (operands[0].vector || operands[0].values.size() != 1) return malformed(fmt::format("{}: the destination is not a register", t.name));
+  t.dst = operands[0].values;
+  if (auto e = decode_bracket(operands[1], false, t)) return e;
+  if (t.query_level) {
+    if (t.query != TexQuery::Width && t.query != TexQuery::Height && t.query != TexQuery::Depth)
+      return malformed(fmt::format("{}: txq.level queries .width, .height or .depth", t.name));
+    t.lod = operands[2].values.empty() ? Opnd{} : operands[2].values[0];
+  }
+  if (t.op == TexOp::Suq && (t.query == TexQuery::NormalizedCoords || t.query == TexQuery::ForceUnnormalizedCoords || t.query == TexQuery::FilterMode ||
+                             t.query == TexQuery::AddrMode0 || t.query == TexQuery::AddrMode1 || t.query == TexQuery::AddrMode2 ||
+                             t.query == TexQuery::NumMipmapLevels || t.query == TexQuery::NumSamples))
+    return malformed(fmt::format("{}: not a surface query", t.name));
+  if (t.op == TexOp::Txq && t.query == TexQuery::MemoryLayout) return malformed(fmt::format("{}: not a texture query", t.name));
+  return std::nullopt;
+}
+
+// suld d, [a, c]; sust and sured [a, c], d
+DecodeResult decode_surface(const TexModifiers& seen, std::span<const TexOperand> operands, TextureInst& t) {
+  if (!seen.geom_seen) return malformed(fmt::format("{} without a geometry", t.name));
+  if (seen.types.size() != 1) return malformed(fmt::format("{} without its data type", t.name));
+  t.dtype = seen.types[0];
+  if (auto e = operand_count(t, operands.size(), 2, 2)) return e;
+  if (t.op == TexOp::Suld && t.formatted) return unsupported("suld.p (formatted surface loads)");
+  if (t.op == TexOp::Sured && t.vec != 1) return malformed(fmt::format("{}: sured takes no vector", t.name));
+  const TexOperand& data = operands[t.op == TexOp::Suld ? 0 : 1];
+  const TexOperand& where = operands[t.op == TexOp::Suld ? 1 : 0];
+  if (auto e = decode_bracket(where, true, t)) return e;
+  const size_t want = t.vec;
+  if (data.values.size() != want && !(t.op != TexOp::Suld && !data.vector && data.values.size() == 1 && want == 1))
+    return malformed(fmt::format("{}: '{}' is not {} value{}", t.name, data.text, want, want == 1 ? "" : "s"));
+  if (data.has_pred) return malformed(fmt::format("{}: a predicate destination", t.name));
+  (t.op == TexOp::Suld ? t.dst : t.src) = data.values;
+  if (t.formatted && t.dtype.bits != 32 && !(t.op == TexOp::Sured && t.dtype.bits == 64))
+    return malformed(fmt::format("{}: formatted accesses take .b32 data", t.name));
+  if (t.op == TexOp::Sured && t.formatted && t.dtype.bits == 64) return unsupported("sured.p.b64 (no 64-bit surface formats here)");
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<TextureDecodeError> texture_decode(Opcode op, std::span<const Mod> mods,
+                                                 std::span<const TexOperand> operands, TextureInst& t) {
+  t.op = tex_op_of(op);
   t.name = std::string(spec::text_of(op));
+  TexModifiers seen;
   for (Mod m : mods) {
     t.name += spec::text_of(m);
-    if (auto ty = type_of(m)) {
-      types.push_back(*ty);
-      continue;
-    }
-    if (m == Mod::_1d || m == Mod::_2d || m == Mod::_3d || m == Mod::a1d || m == Mod::a2d) {
-      t.geom = m == Mod::_1d ? TexGeom::D1 : m == Mod::_2d ? TexGeom::D2 : m == Mod::_3d ? TexGeom::D3 : m == Mod::a1d ? TexGeom::A1D : TexGeom::A2D;
-      geom_seen = true;
-    } else if (m == Mod::cube || m == Mod::acube || m == Mod::_2dms || m == Mod::a2dms) {
-      return unsupported(fmt::format("{} with {} (cubemap and multi-sample textures)", op, m));
-    } else if (m == Mod::v2 || m == Mod::v4) {
-      t.vec = static_cast<uint8_t>(spec::vector_width(m));
-    } else if (m == Mod::f16x2) {
-      t.f16x2 = true;
-      types.push_back(Ty{'f', 16});
-    } else if (m == Mod::base) {
-      // the base level: the only one a texture without mipmaps has
-    } else if (m == Mod::level) {
-      (t.op == TexOp::Txq ? t.query_level : t.level) = true;
-    } else if (m == Mod::grad) {
-      return unsupported("tex.grad (derivatives select mipmap levels and anisotropic footprints)");
-    } else if ((m == Mod::r || m == Mod::g || m == Mod::b || m == Mod::a) && t.op == TexOp::Tld4) {
-      t.comp = m == Mod::r ? 0 : m == Mod::g ? 1 : m == Mod::b ? 2 : 3;
-    } else if (m == Mod::b && t.op != TexOp::Tex) {
-      t.formatted = false;
-    } else if (m == Mod::p) {
-      t.formatted = true;
-    } else if (m == Mod::trap || m == Mod::clamp || m == Mod::zero) {
-      t.oob = m == Mod::trap ? SurfOob::Trap : m == Mod::clamp ? SurfOob::Clamp : SurfOob::Zero;
-    } else if (t.op == TexOp::Sured && (m == Mod::add || m == Mod::min || m == Mod::max || m == Mod::and_ || m == Mod::or_)) {
-      t.red = m == Mod::add ? SurfRed::Add : m == Mod::min ? SurfRed::Min : m == Mod::max ? SurfRed::Max : m == Mod::and_ ? SurfRed::And : SurfRed::Or;
-    } else if (t.op == TexOp::Istypep && (m == Mod::texref || m == Mod::samplerref || m == Mod::surfref)) {
-      t.comp = m == Mod::texref ? 0 : m == Mod::samplerref ? 1 : 2;
-    } else if (m == Mod::ca || m == Mod::cg || m == Mod::cs || m == Mod::cv || m == Mod::wb || m == Mod::wt) {
-      // cache operations: no effect here
-    } else if (const auto* q = find_in(kQueries, m); q && (t.op == TexOp::Txq || t.op == TexOp::Suq)) {
-      t.query = q->second;
-    } else {
-      return unsupported(fmt::format("the modifier {} of {}", m, op));
-    }
+    if (auto e = apply_modifier(op, m, t, seen)) return e;
   }
-  const size_t n = operands.size();
-  // The [a, ...] operand: a the handle (a .u64 register), then the coordinates (one vector or value).
-  auto bracket = [&](const TexOperand& o, bool coords) -> std::optional<TextureDecodeError> {
-    if (!o.bracket || o.items.empty()) return malformed(fmt::format("{}: '{}' is not a [texture, coordinates] operand", t.name, o.text));
-    const TexOperand& a = o.items[0];
-    if (a.vector || a.values.size() != 1) return malformed(fmt::format("{}: the texture or surface operand '{}' is not a register", t.name, a.text));
-    t.handle = a.values[0];
-    if (t.handle.kind == Opnd::Imm && t.handle.symbol)
-      return unsupported(fmt::format("'{}': texture, sampler and surface references (.texref/.samplerref/.surfref module "
-                                     "variables); use texture and surface objects (a .u64 register holding the handle)", a.text));
-    if (t.handle.kind != Opnd::Reg && t.handle.kind != Opnd::Imm)
-      return malformed(fmt::format("{}: the texture or surface operand '{}' is not a register", t.name, a.text));
-    if (!coords) return o.items.size() == 1 ? std::nullopt : std::optional(malformed(fmt::format("{}: '{}' takes no coordinates", t.name, o.text)));
-    if (o.items.size() == 3) return unsupported(fmt::format("{} with an explicit sampler (the independent texturing mode)", t.name));
-    if (o.items.size() != 2) return malformed(fmt::format("{}: '{}' is not [texture, coordinates]", t.name, o.text));
-    t.coords = o.items[1].values;
-    if (t.coords.size() < coords_needed(t.geom))
-      return malformed(fmt::format("{}: {} coordinate{} for .{} (it needs {})", t.name, t.coords.size(), t.coords.size() == 1 ? "" : "s",
-                                   geom_name(t.geom), coords_needed(t.geom)));
-    for (const Opnd& c : t.coords)
-      if (c.kind == Opnd::Sink) return malformed(fmt::format("{}: the sink _ as a coordinate", t.name));
-    return std::nullopt;
-  };
-  auto need = [&](size_t lo, size_t hi) -> std::optional<TextureDecodeError> {
-    if (n < lo || n > hi) return malformed(fmt::format("{} has {} operands", t.name, n));
-    return std::nullopt;
-  };
   switch (t.op) {
-    case TexOp::Istypep:  // istypep.type p, a
-      if (auto e = need(2, 2)) return e;
-      if (operands[0].vector || operands[0].bracket || operands[1].vector || operands[1].bracket)
-        return malformed(fmt::format("{}: the operands are a predicate and a .u64 register", t.name));
-      t.dst = operands[0].values;
-      t.handle = operands[1].values[0];
-      return std::nullopt;
+    case TexOp::Istypep: return decode_istypep(operands, t);
     case TexOp::Tex:
-    case TexOp::Tld4: {
-      if (!geom_seen) return malformed(fmt::format("{} without a geometry", t.name));
-      if (t.op == TexOp::Tld4 && t.geom != TexGeom::D2 && t.geom != TexGeom::A2D)
-        return malformed(fmt::format("{}: tld4 takes .2d and .a2d", t.name));
-      if (types.size() != 2) return malformed(fmt::format("{} without .dtype.ctype", t.name));
-      t.dtype = types[0], t.ctype = types[1];
-      if (t.ctype != Ty{'s', 32} && t.ctype != Ty{'f', 32}) return malformed(fmt::format("{}: coordinates of type .{}{}", t.name, t.ctype.k, t.ctype.bits));
-      if (t.op == TexOp::Tld4 && t.ctype != Ty{'f', 32}) return malformed(fmt::format("{}: tld4 takes .f32 coordinates", t.name));
-      if (auto e = need(2, t.level ? 5 : 4)) return e;  // d, [a, c]{, lod}{, offsets}{, depth compare}
-      const TexOperand& d = operands[0];
-      if (!d.vector || d.values.size() != (t.f16x2 ? 2u : 4u))
-        return malformed(fmt::format("{}: the destination '{}' is not a vector of {} registers", t.name, d.text, t.f16x2 ? 2 : 4));
-      t.dst = d.values;
-      t.pred = d.pred;
-      if (auto e = bracket(operands[1], true)) return e;
-      size_t next = 2;
-      if (t.level) {
-        if (n < 3 || operands[2].vector) return malformed(fmt::format("{}: no level of detail", t.name));
-        t.lod = operands[2].values[0];
-        next = 3;
-      }
-      for (; next < n; ++next) {
-        if (operands[next].vector) {
-          if (!t.offsets.empty()) return malformed(fmt::format("{}: two offset vectors", t.name));
-          t.offsets = operands[next].values;
-        } else {
-          return unsupported(fmt::format("{} with a depth compare value (depth textures)", t.name));
-        }
-      }
-      if (!t.offsets.empty() && t.offsets.size() < coords_needed(t.geom) - (t.geom == TexGeom::A1D || t.geom == TexGeom::A2D ? 1 : 0))
-        return malformed(fmt::format("{}: too few offsets", t.name));
-      return std::nullopt;
-    }
+    case TexOp::Tld4: return decode_fetch(seen, operands, t);
     case TexOp::Txq:
-    case TexOp::Suq: {
-      if (auto e = need(t.query_level ? 3 : 2, t.query_level ? 3 : 2)) return e;
-      if (operands[0].vector || operands[0].values.size() != 1) return malformed(fmt::format("{}: the destination is not a register", t.name));
-      t.dst = operands[0].values;
-      if (auto e = bracket(operands[1], false)) return e;
-      if (t.query_level) {
-        if (t.query != TexQuery::Width && t.query != TexQuery::Height && t.query != TexQuery::Depth)
-          return malformed(fmt::format("{}: txq.level queries .width, .height or .depth", t.name));
-        t.lod = operands[2].values.empty() ? Opnd{} : operands[2].values[0];
-      }
-      if (t.op == TexOp::Suq && (t.query == TexQuery::NormalizedCoords || t.query == TexQuery::ForceUnnormalizedCoords ||
-                                 t.query == TexQuery::FilterMode || t.query == TexQuery::AddrMode0 || t.query == TexQuery::AddrMode1 ||
-                                 t.query == TexQuery::AddrMode2 || t.query == TexQuery::NumMipmapLevels || t.query == TexQuery::NumSamples))
-        return malformed(fmt::format("{}: not a surface query", t.name));
-      if (t.op == TexOp::Txq && t.query == TexQuery::MemoryLayout) return malformed(fmt::format("{}: not a texture query", t.name));
-      return std::nullopt;
-    }
+    case TexOp::Suq: return decode_query(operands, t);
     case TexOp::Suld:
     case TexOp::Sust:
-    case TexOp::Sured: {
-      if (!geom_seen) return malformed(fmt::format("{} without a geometry", t.name));
-      if (types.size() != 1) return malformed(fmt::format("{} without its data type", t.name));
-      t.dtype = types[0];
-      if (auto e = need(2, 2)) return e;
-      if (t.op == TexOp::Suld && t.formatted) return unsupported("suld.p (formatted surface loads)");
-      if (t.op == TexOp::Sured && t.vec != 1) return malformed(fmt::format("{}: sured takes no vector", t.name));
-      const TexOperand& data = operands[t.op == TexOp::Suld ? 0 : 1];
-      const TexOperand& where = operands[t.op == TexOp::Suld ? 1 : 0];
-      if (auto e = bracket(where, true)) return e;
-      const size_t want = t.vec;
-      if (data.values.size() != want && !(t.op != TexOp::Suld && !data.vector && data.values.size() == 1 && want == 1))
-        return malformed(fmt::format("{}: '{}' is not {} value{}", t.name, data.text, want, want == 1 ? "" : "s"));
-      if (data.has_pred) return malformed(fmt::format("{}: a predicate destination", t.name));
-      (t.op == TexOp::Suld ? t.dst : t.src) = data.values;
-      if (t.formatted && t.dtype.bits != 32 && !(t.op == TexOp::Sured && t.dtype.bits == 64))
-        return malformed(fmt::format("{}: formatted accesses take .b32 data", t.name));
-      if (t.op == TexOp::Sured && t.formatted && t.dtype.bits == 64) return unsupported("sured.p.b64 (no 64-bit surface formats here)");
-      return std::nullopt;
-    }
+    case TexOp::Sured: return decode_surface(seen, operands, t);
   }
   return malformed("an unknown texture instruction");
 }

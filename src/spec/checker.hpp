@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -153,6 +154,16 @@ class Checker {
   bool has_float(const Expr& e) const;
   bool divides_by_zero(const Expr& e) const;
   bool kind_fits(const Kind& k, ExprId id, Why& why);
+  // kind_fits by kind
+  bool reg_kind_fits(const Kind& k, ExprId id, Why& why);
+  bool pred_kind_fits(const Kind& k, const Expr& e, Why& why);
+  bool imm_kind_fits(const Kind& k, ExprId id, Why& why);
+  bool vec_kind_fits(const Kind& k, ExprId id, Why& why);
+  bool vec_scalar_fits(const Kind& k, ExprId id, std::string_view t, Why& why);
+  std::optional<bool> vector_register_fits(const Kind& k, ExprId id, std::string_view t, uint32_t n, Why& why);
+  bool func_kind_fits(const Expr& e, Why& why);
+  bool symbol_kind_fits(const Kind& k, const Expr& e, Why& why);
+  bool ref_kind_fits(const Kind& k, const Expr& e, Why& why);
   bool exact_register(ExprId id, std::string_view type, Why& why);
   bool address_fits(const Kind& k, const Expr& written, Why& why);
   const Module& m_;

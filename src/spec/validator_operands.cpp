@@ -275,164 +275,21 @@ bool Checker::divides_by_zero(const Expr& e) const {
   }
 }
 
+// Whether operand `id` is of kind k; if not, `why` says what was expected.
 bool Checker::kind_fits(const Kind& k, ExprId id, Why& why) {
   const Expr& e = m_.expr(id);
   switch (k.tag) {
-    case KindTag::Reg: {
-      ExprId r = id;  // reg(T, neg): -r
-      if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Neg) r = ExprId{e.a};
-      if (const ExprId base = register_plus_constant(e)) r = base;
-      if (k.component.present() && !component_fits(k, r, why)) return false;
-      return register_fits(r, resolve(k.type), k.wide, why, k.component.present()) &&
-             (!k.exact || exact_register(r, resolve(k.type), why));
-    }
-    case KindTag::Pred: {
-      const Expr* p = &e;
-      if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Not) p = &m_.expr(ExprId{e.a});
-      if (p->kind != ExprKind::Name) {
-        why.set([&] { return std::string("expected a predicate"); });
-        return false;
-      }
-      return register_fits(ExprId{static_cast<uint32_t>(p - m_.exprs.data())}, ".pred", false, why);
-    }
-    case KindTag::Imm: {
-      if (!is_immediate(e)) {
-        why.set([&] { return std::string("expected an immediate"); });
-        return false;
-      }
-      if (divides_by_zero(e)) {  // ptxas 13: "Constant expression has division by zero"
-        why.set([&] { return std::string("the constant expression divides by zero"); });
-        return false;
-      }
-      const std::string_view t = k.type.present() ? resolve(k.type) : ".u32";
-      if (integer_immediates(t) == has_float(e)) {
-        why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
-        return false;
-      }
-      if (const auto allowed = imm_values(k); !allowed.empty()) {
-        const auto v = eval_int(m_, id);
-        if (!v || std::none_of(allowed.begin(), allowed.end(), [&](const ImmRange& r) { return r.contains(*v); })) {
-          why.set([&] {
-            std::string msg = "expected one of";
-            for (size_t i = 0; i < allowed.size(); ++i) {
-              const ImmRange& r = allowed[i];
-              msg += (i ? ", " : " ") + std::to_string(r.low);
-              if (r.high != r.low) msg += ".." + std::to_string(r.high) + (r.step != 1 ? " step " + std::to_string(r.step) : "");
-            }
-            return msg;
-          });
-          return false;
-        }
-      }
-      return true;
-    }
-    case KindTag::Vec: {
-      const std::string_view t = resolve(k.type);
-      uint32_t n = k.count_literal;
-      if (k.count.present()) {
-        const std::string_view v = resolve(k.count);
-        if (v.empty()) {  // no vector modifier: a scalar, also written as a one-element vector {r} (ptxas)
-          if (e.kind == ExprKind::List && static_cast<Delim>(e.sub) == Delim::Brace && e.b == 1)
-            return register_fits(ExprId{m_.items[e.a].node}, t, k.wide, why);
-          if (k.imm && is_immediate(e)) {  // vec(.vec, T, imm): an immediate scalar too
-            if (integer_immediates(t) != has_float(e)) return true;
-            why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
-            return false;
-          }
-          const ExprId base = register_plus_constant(e);
-          return register_fits(base ? base : id, t, k.wide, why);
-        }
-        if (!k.count_letter) {
-          // the value's number: ".v4" -> 4, ".3d" -> 3
-          const size_t at = v.find_first_of("0123456789");
-          n = 0;
-          if (at != std::string_view::npos) std::from_chars(v.data() + at, v.data() + v.size(), n);
-        } else {
-          // the number after the letter: ".m64n96k16" with 'n' -> 96
-          size_t at = 0;
-          while (at < v.size() && !(v[at] == k.count_letter && at + 1 < v.size() && v[at + 1] >= '0' && v[at + 1] <= '9'))
-            ++at;
-          n = 0;
-          if (at < v.size()) std::from_chars(v.data() + at + 1, v.data() + v.size(), n);
-        }
-        // then the factor, with or without a letter: vec(.cta_group*4, ...), vec(.num:x*2, ...), vec(.dim-2, ...)
-        if (k.count_op == '*') n *= k.count_factor;
-        else if (k.count_op == '/' && k.count_factor) n /= k.count_factor;
-        else if (k.count_op == '-') n = n > k.count_factor ? n - k.count_factor : 0;
-      }
-      if (e.kind == ExprKind::Name && !e.b) {
-        // a vector register of that size (.reg .v4 .f32 %v), or a vector special register (%tid) for .v4
-        const Entity* ent = lookup(Symbol{e.a});
-        if (ent && (ent->kind == Entity::Register || ent->kind == Entity::RegisterRange) && ent->vector == n)
-          return register_fits(id, t, k.wide, why);
-        if (const SpecialRegister* sr = ent ? nullptr : find_special_register(m_.text(Symbol{e.a}));
-            sr && !sr->components.empty() && n == 4) {
-          const std::string_view sr_type = sr->type.substr(0, sr->type.find('|'));  // ".u32|.u16": .u32
-          if (t.empty() || register_matches(sr_type, t, k.wide)) return true;
-          why.set([&] { return std::string(quoted(m_.text(Symbol{e.a})) + " is a " + std::string(sr_type) + " register, expected " + std::string(t)); });
-          return false;
-        }
-      }
-      if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Brace) {
-        why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers {a, b, ...}"); });
-        return false;
-      }
-      if (e.b != n) {
-        why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers, found " + std::to_string(e.b)); });
-        return false;
-      }
-      for (const ListItem& it : m_.slice(Range{e.a, e.b})) {
-        const Expr& elem = m_.expr(ExprId{it.node});
-        if (k.imm && is_immediate(elem)) {
-          // integer literals for integer and bit-size elements, float literals for float ones
-          if (integer_immediates(t) == has_float(elem)) {
-            why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate in the vector"
-                                        : "expected a floating-point immediate in the vector"); });
-            return false;
-          }
-          continue;
-        }
-        if (m_.name_of(ExprId{it.node}) != "_" && !register_fits(ExprId{it.node}, t, k.wide, why)) return false;
-      }
-      return true;
-    }
+    case KindTag::Reg: return reg_kind_fits(k, id, why);
+    case KindTag::Pred: return pred_kind_fits(k, e, why);
+    case KindTag::Imm: return imm_kind_fits(k, id, why);
+    case KindTag::Vec: return vec_kind_fits(k, id, why);
     case KindTag::Addr: return address_fits(k, e, why);
     case KindTag::Label:
       if (e.kind == ExprKind::Name && is_label(Symbol{e.a})) return true;
       why.set([&] { return std::string(e.kind == ExprKind::Name ? "undefined label " + quoted(m_.text(Symbol{e.a})) : "expected a label"); });
       return false;
-    case KindTag::Func:
-      if (e.kind == ExprKind::Name)
-        if (const Entity* ent = lookup(Symbol{e.a})) {
-          if (ent->kind == Entity::Function) return true;
-          why.set([&] { return std::string(quoted(m_.text(Symbol{e.a})) + " is not a function"); });
-          return false;
-        }
-      why.set([&] { return std::string(e.kind == ExprKind::Name ? "undeclared function " + quoted(m_.text(Symbol{e.a})) : "expected a function name"); });
-      return false;
-    case KindTag::Symbol: {
-      // a name, optionally plus or minus an immediate offset (avar+8); symbol(S): a variable of state space S
-      const Expr* base = &e;
-      if (e.kind == ExprKind::Binary && (static_cast<Op>(e.sub) == Op::Add || static_cast<Op>(e.sub) == Op::Sub) &&
-          is_immediate(m_.expr(ExprId{e.b})))
-        base = &m_.expr(ExprId{e.a});
-      const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
-      if (!ent) {
-        why.set([&] { return std::string(base->kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{base->a})) : "expected a symbol"); });
-        return false;
-      }
-      if (ent->kind != Entity::Variable && ent->kind != Entity::Function) {
-        why.set([&] { return std::string(quoted(m_.text(Symbol{base->a})) + " is not a variable or function"); });
-        return false;
-      }
-      const std::string_view space = resolve(k.space);
-      const std::string_view want = space.substr(0, space.find("::"));
-      if (!want.empty() && want != "generic" && (ent->kind != Entity::Variable || to_string(ent->space) != want)) {
-        why.set([&] { return std::string(quoted(m_.text(Symbol{base->a})) + " is not a variable of the " + std::string(want) + " state space"); });
-        return false;
-      }
-      return true;
-    }
+    case KindTag::Func: return func_kind_fits(e, why);
+    case KindTag::Symbol: return symbol_kind_fits(k, e, why);
     case KindTag::Args:
       if (e.kind == ExprKind::List && static_cast<Delim>(e.sub) == Delim::Paren) return true;
       why.set([&] { return std::string("expected an argument list (a, b)"); });
@@ -443,21 +300,200 @@ bool Checker::kind_fits(const Kind& k, ExprId id, Why& why) {
       return false;
     case KindTag::TexRef:
     case KindTag::SamplerRef:
-    case KindTag::SurfRef: {
-      // a .texref/.samplerref/.surfref variable, or a 64-bit register holding its address
-      const std::string_view want = k.tag == KindTag::TexRef      ? ".texref"
-                                    : k.tag == KindTag::SamplerRef ? ".samplerref"
-                                                                   : ".surfref";
-      const Entity* ent = e.kind == ExprKind::Name ? lookup(Symbol{e.a}) : nullptr;
-      if (ent && ent->kind == Entity::Variable && ent->type == want) return true;
-      if (ent && (ent->kind == Entity::Register || ent->kind == Entity::RegisterRange) && !e.b) {
-        const auto info = type_info(ent->type);
-        if (info && info->bits == 64 && info->cls != detail::TypeClass::Float) return true;
+    case KindTag::SurfRef: return ref_kind_fits(k, e, why);
+  }
+  return false;
+}
+
+// reg(T, neg): a register (-r with neg), or a register plus a constant; of type T, and of T
+// itself with `exact`.
+bool Checker::reg_kind_fits(const Kind& k, ExprId id, Why& why) {
+  const Expr& e = m_.expr(id);
+  ExprId r = id;
+  if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Neg) r = ExprId{e.a};
+  if (const ExprId base = register_plus_constant(e)) r = base;
+  if (k.component.present() && !component_fits(k, r, why)) return false;
+  return register_fits(r, resolve(k.type), k.wide, why, k.component.present()) && (!k.exact || exact_register(r, resolve(k.type), why));
+}
+
+// pred(neg): a predicate register (!p with neg).
+bool Checker::pred_kind_fits(const Kind& k, const Expr& e, Why& why) {
+  const Expr* p = &e;
+  if (k.negate && e.kind == ExprKind::Unary && static_cast<Op>(e.sub) == Op::Not) p = &m_.expr(ExprId{e.a});
+  if (p->kind != ExprKind::Name) {
+    why.set([&] { return std::string("expected a predicate"); });
+    return false;
+  }
+  return register_fits(ExprId{static_cast<uint32_t>(p - m_.exprs.data())}, ".pred", false, why);
+}
+
+// imm(T): a constant expression of T's sort (integer or float), within the values the kind allows.
+bool Checker::imm_kind_fits(const Kind& k, ExprId id, Why& why) {
+  const Expr& e = m_.expr(id);
+  if (!is_immediate(e)) {
+    why.set([&] { return std::string("expected an immediate"); });
+    return false;
+  }
+  if (divides_by_zero(e)) {  // ptxas 13: "Constant expression has division by zero"
+    why.set([&] { return std::string("the constant expression divides by zero"); });
+    return false;
+  }
+  const std::string_view t = k.type.present() ? resolve(k.type) : ".u32";
+  if (integer_immediates(t) == has_float(e)) {
+    why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
+    return false;
+  }
+  const auto allowed = imm_values(k);
+  if (allowed.empty()) return true;
+  const auto v = eval_int(m_, id);
+  if (v && std::any_of(allowed.begin(), allowed.end(), [&](const ImmRange& r) { return r.contains(*v); })) return true;
+  why.set([&] {
+    std::string msg = "expected one of";
+    for (size_t i = 0; i < allowed.size(); ++i) {
+      const ImmRange& r = allowed[i];
+      msg += (i ? ", " : " ") + std::to_string(r.low);
+      if (r.high != r.low) msg += ".." + std::to_string(r.high) + (r.step != 1 ? " step " + std::to_string(r.step) : "");
+    }
+    return msg;
+  });
+  return false;
+}
+
+namespace {
+
+// The element count of vec(...) from the value v of its count modifier: its first number
+// (".v4" -> 4, ".3d" -> 3) or the number after count_letter (".m64n96k16" with 'n' -> 96), then
+// the factor: vec(.cta_group*4, ...), vec(.num:x*2, ...), vec(.dim-2, ...).
+uint32_t vector_count(const Kind& k, std::string_view v) {
+  uint32_t n = 0;
+  if (!k.count_letter) {
+    const size_t at = v.find_first_of("0123456789");
+    if (at != std::string_view::npos) std::from_chars(v.data() + at, v.data() + v.size(), n);
+  } else {
+    size_t at = 0;
+    while (at < v.size() && !(v[at] == k.count_letter && at + 1 < v.size() && v[at + 1] >= '0' && v[at + 1] <= '9')) ++at;
+    if (at < v.size()) std::from_chars(v.data() + at + 1, v.data() + v.size(), n);
+  }
+  if (k.count_op == '*') n *= k.count_factor;
+  else if (k.count_op == '/' && k.count_factor) n /= k.count_factor;
+  else if (k.count_op == '-') n = n > k.count_factor ? n - k.count_factor : 0;
+  return n;
+}
+
+}  // namespace
+
+// vec(.count, T): a brace list of n registers of T (immediates too with `imm`), or a vector
+// register of n; without its vector modifier, a scalar.
+bool Checker::vec_kind_fits(const Kind& k, ExprId id, Why& why) {
+  const Expr& e = m_.expr(id);
+  const std::string_view t = resolve(k.type);
+  uint32_t n = k.count_literal;
+  if (k.count.present()) {
+    const std::string_view v = resolve(k.count);
+    if (v.empty()) return vec_scalar_fits(k, id, t, why);
+    n = vector_count(k, v);
+  }
+  if (e.kind == ExprKind::Name && !e.b)
+    if (const std::optional<bool> fits = vector_register_fits(k, id, t, n, why)) return *fits;
+  if (e.kind != ExprKind::List || static_cast<Delim>(e.sub) != Delim::Brace) {
+    why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers {a, b, ...}"); });
+    return false;
+  }
+  if (e.b != n) {
+    why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers, found " + std::to_string(e.b)); });
+    return false;
+  }
+  for (const ListItem& it : m_.slice(Range{e.a, e.b})) {
+    const Expr& elem = m_.expr(ExprId{it.node});
+    if (k.imm && is_immediate(elem)) {
+      // integer literals for integer and bit-size elements, float literals for float ones
+      if (integer_immediates(t) == has_float(elem)) {
+        why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate in the vector"
+                                                                : "expected a floating-point immediate in the vector"); });
+        return false;
       }
-      why.set([&] { return std::string("expected a " + std::string(want) + " variable or a 64-bit register"); });
+      continue;
+    }
+    if (m_.name_of(ExprId{it.node}) != "_" && !register_fits(ExprId{it.node}, t, k.wide, why)) return false;
+  }
+  return true;
+}
+
+// vec(...) without its vector modifier: a scalar register, also written as a one-element vector
+// {r} (ptxas); with `imm` an immediate scalar too.
+bool Checker::vec_scalar_fits(const Kind& k, ExprId id, std::string_view t, Why& why) {
+  const Expr& e = m_.expr(id);
+  if (e.kind == ExprKind::List && static_cast<Delim>(e.sub) == Delim::Brace && e.b == 1) return register_fits(ExprId{m_.items[e.a].node}, t, k.wide, why);
+  if (k.imm && is_immediate(e)) {
+    if (integer_immediates(t) != has_float(e)) return true;
+    why.set([&] { return std::string(integer_immediates(t) ? "expected an integer immediate" : "expected a floating-point immediate"); });
+    return false;
+  }
+  const ExprId base = register_plus_constant(e);
+  return register_fits(base ? base : id, t, k.wide, why);
+}
+
+// A name as a whole vector: a vector register of n (.reg .v4 .f32 %v), or a vector special
+// register (%tid) for n = 4. nullopt when the name is neither.
+std::optional<bool> Checker::vector_register_fits(const Kind& k, ExprId id, std::string_view t, uint32_t n, Why& why) {
+  const Expr& e = m_.expr(id);
+  const Entity* ent = lookup(Symbol{e.a});
+  if (ent && (ent->kind == Entity::Register || ent->kind == Entity::RegisterRange) && ent->vector == n) return register_fits(id, t, k.wide, why);
+  const SpecialRegister* sr = ent ? nullptr : find_special_register(m_.text(Symbol{e.a}));
+  if (!sr || sr->components.empty() || n != 4) return std::nullopt;
+  const std::string_view sr_type = sr->type.substr(0, sr->type.find('|'));  // ".u32|.u16": .u32
+  if (t.empty() || register_matches(sr_type, t, k.wide)) return true;
+  why.set([&] { return std::string(quoted(m_.text(Symbol{e.a})) + " is a " + std::string(sr_type) + " register, expected " + std::string(t)); });
+  return false;
+}
+
+// func: a declared function's name.
+bool Checker::func_kind_fits(const Expr& e, Why& why) {
+  if (e.kind == ExprKind::Name)
+    if (const Entity* ent = lookup(Symbol{e.a})) {
+      if (ent->kind == Entity::Function) return true;
+      why.set([&] { return std::string(quoted(m_.text(Symbol{e.a})) + " is not a function"); });
       return false;
     }
+  why.set([&] { return std::string(e.kind == ExprKind::Name ? "undeclared function " + quoted(m_.text(Symbol{e.a})) : "expected a function name"); });
+  return false;
+}
+
+// symbol(S): a variable (of state space S when given) or function name, optionally plus or
+// minus an immediate offset (avar+8).
+bool Checker::symbol_kind_fits(const Kind& k, const Expr& e, Why& why) {
+  const Expr* base = &e;
+  if (e.kind == ExprKind::Binary && (static_cast<Op>(e.sub) == Op::Add || static_cast<Op>(e.sub) == Op::Sub) && is_immediate(m_.expr(ExprId{e.b})))
+    base = &m_.expr(ExprId{e.a});
+  const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
+  if (!ent) {
+    why.set([&] { return std::string(base->kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{base->a})) : "expected a symbol"); });
+    return false;
   }
+  if (ent->kind != Entity::Variable && ent->kind != Entity::Function) {
+    why.set([&] { return std::string(quoted(m_.text(Symbol{base->a})) + " is not a variable or function"); });
+    return false;
+  }
+  const std::string_view space = resolve(k.space);
+  const std::string_view want = space.substr(0, space.find("::"));
+  if (!want.empty() && want != "generic" && (ent->kind != Entity::Variable || to_string(ent->space) != want)) {
+    why.set([&] { return std::string(quoted(m_.text(Symbol{base->a})) + " is not a variable of the " + std::string(want) + " state space"); });
+    return false;
+  }
+  return true;
+}
+
+// texref, samplerref, surfref: a .texref/.samplerref/.surfref variable, or a 64-bit register
+// holding its address.
+bool Checker::ref_kind_fits(const Kind& k, const Expr& e, Why& why) {
+  const std::string_view want = k.tag == KindTag::TexRef ? ".texref" : k.tag == KindTag::SamplerRef ? ".samplerref" : ".surfref";
+  const Entity* ent = e.kind == ExprKind::Name ? lookup(Symbol{e.a}) : nullptr;
+  if (ent && ent->kind == Entity::Variable && ent->type == want) return true;
+  if (ent && (ent->kind == Entity::Register || ent->kind == Entity::RegisterRange) && !e.b) {
+    const auto info = type_info(ent->type);
+    if (info && info->bits == 64 && info->cls != detail::TypeClass::Float) return true;
+  }
+  why.set([&] { return std::string("expected a " + std::string(want) + " variable or a 64-bit register"); });
   return false;
 }
 

@@ -110,6 +110,8 @@ TEST_F(Cli, UsageErrorsNameTheWordAndExit2) {
       {"help bogus", "help: unknown command 'bogus' (see 'ptxpp help')"},
       {"help chek", "help: unknown command 'chek'; did you mean 'check'?"},
       {"spec", "spec: OPCODE or --coverage is required"},
+      {"spec --emulator", "spec: --emulator goes with --coverage"},
+      {"spec --emulator ld", "spec: --emulator goes with --coverage"},
       {"check --pedntic x.ptx", "check: unknown option '--pedntic'; did you mean '--pedantic'?"},
       {"completion zsh", "completion: SHELL: zsh not in {bash}"},
       {"run x.ptx", "run: --entry is required"},
@@ -294,6 +296,9 @@ TEST_F(Cli, SpecShowsAnEntryAndTheCoverage) {
   EXPECT_EQ(cov.rc, 0);
   EXPECT_NE(cov.out.find("instruction sections covered"), std::string::npos);
   EXPECT_EQ(cov.out.find("MISSING"), std::string::npos);
+  Outcome emu = run("spec --coverage --emulator");
+  EXPECT_EQ(emu.rc, 0) << emu.err;
+  EXPECT_NE(emu.out.find("the emulator runs "), std::string::npos) << emu.out;
   Outcome neither = run("spec");
   EXPECT_EQ(neither.rc, 2);
 }

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <sstream>
 #include <string>
@@ -147,28 +148,46 @@ std::string only_entry(const std::string& ptx) {  // the name of the module's on
   return ptx.substr(at, end - at);
 }
 
+// The GEMM's A, B and C (f16) in the emulator's global memory, and D filled with NaNs (0x7E00),
+// with 16 more past its M x N to catch stray stores; then the launch's Params as the kernel's
+// one argument, with the addresses patched in at its pointers and its TMA descriptors encoded
+// for them. Returns each operand's address by name.
+std::map<char, uint64_t> pass_gemm_operands(ptx::test::EmuRun& run, const CutlassLaunch& l, const std::vector<double>& a, const std::vector<double>& b,
+                                            const std::vector<double>& c) {
+  auto& mem = run.emu.memory();
+  std::map<char, uint64_t> at;
+  for (const auto& [name, host] :
+       {std::pair{'A', as_f16(a)}, {'B', as_f16(b)}, {'C', as_f16(c)}, {'D', std::vector<uint16_t>(size_t(l.m) * l.n + 16, 0x7E00)}}) {
+    at[name] = mem.alloc(host.size() * 2, std::string(1, name));
+    mem.write(at[name], host.data(), host.size() * 2);
+  }
+  std::vector<uint8_t> params = l.params;
+  for (const auto& [name, offset] : l.pointers) std::memcpy(params.data() + offset, &at.at(name), 8);
+  for (const CutlassTensorMap& t : l.tensor_maps) {
+    ptx::emu::TensorMapDesc d = t.desc;
+    d.base = at.at(t.tensor);
+    const ptx::emu::TensorMapBytes bytes = ptx::emu::encode(d);
+    std::memcpy(params.data() + t.offset, bytes.data(), bytes.size());
+  }
+  run.args.push_back(ptx::emu::Arg{params});
+  return at;
+}
+
 // D = relu(A B + C / 2), A M x K row-major, B K x N column-major, C and D M x N row-major, f16;
 // k/64 inputs: the f32 accumulation is exact, D is its f16 rounding.
 TEST(EmuKnownGood, CutlassGemmF16Sm80) {
   const std::string base = std::string(PTXPP_CORPUS_DIR) + "/cutlass/sm_80/gemm_sm80_f16";
   const CutlassLaunch l = parse_cutlass_launch(ptx::test::read_text(base + ".launch"));
   ASSERT_EQ(l.pointers.size(), 4u);
+  ASSERT_EQ(l.tensor_maps.size(), 0u);
   const int m = l.m, n = l.n, k = l.k;
   const auto a = small_values(size_t(m) * k, 72, 64, 0x1p-6), b = small_values(size_t(n) * k, 73, 64, 0x1p-6),
              c = small_values(size_t(m) * n, 74, 64, 0x1p-6);
   ptx::test::EmuRun run;
-  auto& mem = run.emu.memory();
-  std::map<char, uint64_t> at;
-  for (const auto& [name, host] : {std::pair{'A', as_f16(a)}, {'B', as_f16(b)}, {'C', as_f16(c)}, {'D', std::vector<uint16_t>(size_t(m) * n + 16, 0x7E00)}}) {
-    at[name] = mem.alloc(host.size() * 2, std::string(1, name));
-    mem.write(at[name], host.data(), host.size() * 2);
-  }
-  std::vector<uint8_t> params = l.params;
-  for (const auto& [name, offset] : l.pointers) std::memcpy(params.data() + offset, &at.at(name), 8);
-  run.args.push_back(ptx::emu::Arg{params});
+  const std::map<char, uint64_t> at = pass_gemm_operands(run, l, a, b, c);
   const std::string ptx = ptx::test::read_text(base + ".ptx");
   run.launch(ptx, only_entry(ptx), l.grid, l.block, l.shared);
-  const auto got = run.read<uint16_t>(at['D'], size_t(m) * n + 16);
+  const auto got = run.read<uint16_t>(at.at('D'), size_t(m) * n + 16);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double acc = 0;
@@ -191,24 +210,10 @@ void check_gemm3x(const std::string& arch_and_name, size_t pointers, size_t tens
   const auto a = small_values(size_t(m) * k, 75, 64, 0x1p-6), b = small_values(size_t(n) * k, 76, 64, 0x1p-6),
              c = small_values(size_t(m) * n, 77, 64, 0x1p-6);
   ptx::test::EmuRun run{ptx::emu::Emulator(options), {}};
-  auto& mem = run.emu.memory();
-  std::map<char, uint64_t> at;
-  for (const auto& [name, host] : {std::pair{'A', as_f16(a)}, {'B', as_f16(b)}, {'C', as_f16(c)}, {'D', std::vector<uint16_t>(size_t(m) * n + 16, 0x7E00)}}) {
-    at[name] = mem.alloc(host.size() * 2, std::string(1, name));
-    mem.write(at[name], host.data(), host.size() * 2);
-  }
-  std::vector<uint8_t> params = l.params;
-  for (const auto& [name, offset] : l.pointers) std::memcpy(params.data() + offset, &at.at(name), 8);
-  for (const CutlassTensorMap& t : l.tensor_maps) {
-    ptx::emu::TensorMapDesc d = t.desc;
-    d.base = at.at(t.tensor);
-    const ptx::emu::TensorMapBytes bytes = ptx::emu::encode(d);
-    std::memcpy(params.data() + t.offset, bytes.data(), bytes.size());
-  }
-  run.args.push_back(ptx::emu::Arg{params});
+  const std::map<char, uint64_t> at = pass_gemm_operands(run, l, a, b, c);
   const std::string ptx = ptx::test::read_text(base + ".ptx");
   run.launch(ptx, only_entry(ptx), l.grid, l.block, l.shared, l.cluster);
-  const auto got = run.read<uint16_t>(at['D'], size_t(m) * n + 16);
+  const auto got = run.read<uint16_t>(at.at('D'), size_t(m) * n + 16);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double acc = 0;

@@ -270,8 +270,9 @@ void register_spec_commands(CLI::App& app) {
     cmd->add_flag("--emulator", *emulator, "With --coverage: list every form of the table and whether the emulator runs it");
     cmd->add_option("-o,--output", *out, "Output file (default: standard output)");
     cmd->callback([opcode, coverage, emulator, out] {
-      if (!*coverage && opcode->empty()) throw UsageError("OPCODE or --coverage is required");
+      // --emulator first: alone it would be told that OPCODE or --coverage is required
       if (*emulator && !*coverage) throw UsageError("--emulator goes with --coverage");
+      if (!*coverage && opcode->empty()) throw UsageError("OPCODE or --coverage is required");
       std::ostringstream text;
       if (*emulator)
         emulator_coverage(text);
