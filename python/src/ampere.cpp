@@ -42,10 +42,8 @@ nb::list reg_list(std::vector<ptx::Reg>&& regs) {
 
 const ptx::Reg* optional_guard(nb::handle g) { return g.is_none() ? nullptr : &reg_of(g); }
 
-}  // namespace
-
-void bind_ampere(nb::module_& m) {
-  nb::module_ a = m.def_submodule("ampere", "The Ampere helpers (ptx::ampere, sm_80+)");
+// mma.sync forms: shapes, operand roles, the checked MmaForm and the common ones, fragment maps.
+void bind_mma_forms(nb::module_& a) {
   nb::enum_<amp::Shape>(a, "Shape")
       .value("m16n8k8", amp::Shape::m16n8k8)
       .value("m16n8k16", amp::Shape::m16n8k16)
@@ -104,7 +102,10 @@ void bind_ampere(nb::module_& m) {
     const amp::LaneElement le = amp::fragment_lane_element(f, op, row, col);
     return nb::make_tuple(le.lane, le.element);
   });
+}
 
+// A lane's registers of one mma.sync operand, and mma/zero on them.
+void bind_fragment(nb::module_& a) {
   nb::class_<PyFragment>(a, "Fragment", "The registers one lane holds for one operand of an mma.sync form")
       .def(
           "__init__",
@@ -145,7 +146,10 @@ void bind_ampere(nb::module_& m) {
     amp::mma(f, d.get(), x.get(), y.get(), c.get(), here());
   });
   a.def("zero", [](PyFragment& f) { amp::zero(f.get(), here()); });
+}
 
+// ldmatrix / stmatrix and their m16n16, m8n16, m16n8 forms.
+void bind_ldmatrix(nb::module_& a) {
   a.def(
       "ldmatrix",
       [](nb::handle dst, nb::handle addr, int64_t offset, bool trans) -> nb::object {
@@ -187,7 +191,10 @@ void bind_ampere(nb::module_& m) {
         amp::stmatrix_m16n8(reg_of(addr), operand_list(src), offset, here());
       },
       nb::arg("shared_addr"), nb::arg("src"), nb::arg("offset") = 0);
+}
 
+// cp.async and the ring of stages it fills.
+void bind_cp_async(nb::module_& a) {
   a.def(
       "cp_async_16",
       [](nb::handle dst, nb::handle src, nb::handle guard) {
@@ -216,6 +223,16 @@ void bind_ampere(nb::module_& m) {
       .def(
           "release", [](amp::CpAsyncRing& r) { r.release(here()); },
           "the read stage may be overwritten (no instruction)");
+}
+
+}  // namespace
+
+void bind_ampere(nb::module_& m) {
+  nb::module_ a = m.def_submodule("ampere", "The Ampere helpers (ptx::ampere, sm_80+)");
+  bind_mma_forms(a);
+  bind_fragment(a);
+  bind_ldmatrix(a);
+  bind_cp_async(a);
 }
 
 }  // namespace ptxpy
