@@ -21,23 +21,16 @@ std::atomic<uint32_t> g_serial{1};
 
 using spec::KindTag;
 
-// A packed instruction type (.f16x2, .bf16x2, .u16x2, .e4m3x2, .e2m1x4, ...).
-bool packed(std::string_view t) {
-  return t.size() > 2 && t[t.size() - 2] == 'x' && (t.back() == '2' || t.back() == '4');
-}
-
 // The register's DSL type against the instruction type, beyond what ptxas checks (it sees only the
 // .bN declaration): integer registers are refused for float types (.f32, .bf16, .tf32, .e4m3, ...)
 // and float registers for integer ones; .bN registers, and .bN and packed instruction types, take
 // any register of their size (the size is register_matches' part).
 bool class_fits(DType have, std::string_view want) {
-  using spec::detail::TypeClass;
   const auto w = spec::detail::type_info(want);
-  const ptx::TypeClass h = facts(have).cls;
-  if (!w || h == ptx::TypeClass::Bits || w->cls == TypeClass::Bits || packed(want)) return true;
-  if (w->cls == TypeClass::Float || w->cls == TypeClass::Opaque) return h == ptx::TypeClass::Float;
-  if (w->cls == TypeClass::Unsigned || w->cls == TypeClass::Signed)
-    return h == ptx::TypeClass::Unsigned || h == ptx::TypeClass::Signed;
+  const TypeClass h = facts(have).cls;
+  if (!w || h == TypeClass::Bits || w->cls == TypeClass::Bits || w->lanes > 1) return true;  // packed: .f16x2, .u16x2, ...
+  if (w->cls == TypeClass::Float || w->cls == TypeClass::Opaque) return h == TypeClass::Float;
+  if (w->cls == TypeClass::Unsigned || w->cls == TypeClass::Signed) return h == TypeClass::Unsigned || h == TypeClass::Signed;
   return true;
 }
 

@@ -23,18 +23,18 @@ constexpr std::array kTypes{
     Entry{".u32", {TypeClass::Unsigned, 32}},   Entry{".u64", {TypeClass::Unsigned, 64}},
     Entry{".s8", {TypeClass::Signed, 8}},       Entry{".s16", {TypeClass::Signed, 16}},
     Entry{".s32", {TypeClass::Signed, 32}},     Entry{".s64", {TypeClass::Signed, 64}},
-    Entry{".f16", {TypeClass::Float, 16}},      Entry{".f16x2", {TypeClass::Float, 32}},
+    Entry{".f16", {TypeClass::Float, 16}},      Entry{".f16x2", {TypeClass::Float, 32, 2}},
     Entry{".f32", {TypeClass::Float, 32}},      Entry{".f64", {TypeClass::Float, 64}},
-    Entry{".bf16", {TypeClass::Opaque, 16}},    Entry{".bf16x2", {TypeClass::Opaque, 32}},
-    Entry{".tf32", {TypeClass::Opaque, 32}},    Entry{".u16x2", {TypeClass::Opaque, 32}},
-    Entry{".s16x2", {TypeClass::Opaque, 32}},   Entry{".f32x2", {TypeClass::Opaque, 64}},
+    Entry{".bf16", {TypeClass::Opaque, 16}},    Entry{".bf16x2", {TypeClass::Opaque, 32, 2}},
+    Entry{".tf32", {TypeClass::Opaque, 32}},    Entry{".u16x2", {TypeClass::Opaque, 32, 2}},
+    Entry{".s16x2", {TypeClass::Opaque, 32, 2}},   Entry{".f32x2", {TypeClass::Opaque, 64, 2}},
     Entry{".e4m3", {TypeClass::Opaque, 8}},     Entry{".e5m2", {TypeClass::Opaque, 8}},
-    Entry{".e4m3x2", {TypeClass::Opaque, 16}},  Entry{".e5m2x2", {TypeClass::Opaque, 16}},
-    Entry{".e2m3x2", {TypeClass::Opaque, 16}},  Entry{".e3m2x2", {TypeClass::Opaque, 16}},
-    Entry{".e2m1x2", {TypeClass::Opaque, 8}},   Entry{".ue8m0x2", {TypeClass::Opaque, 16}},
-    Entry{".e4m3x4", {TypeClass::Opaque, 32}},  Entry{".e5m2x4", {TypeClass::Opaque, 32}},
-    Entry{".e2m3x4", {TypeClass::Opaque, 32}},  Entry{".e3m2x4", {TypeClass::Opaque, 32}},
-    Entry{".e2m1x4", {TypeClass::Opaque, 16}},
+    Entry{".e4m3x2", {TypeClass::Opaque, 16, 2}},  Entry{".e5m2x2", {TypeClass::Opaque, 16, 2}},
+    Entry{".e2m3x2", {TypeClass::Opaque, 16, 2}},  Entry{".e3m2x2", {TypeClass::Opaque, 16, 2}},
+    Entry{".e2m1x2", {TypeClass::Opaque, 8, 2}},   Entry{".ue8m0x2", {TypeClass::Opaque, 16, 2}},
+    Entry{".e4m3x4", {TypeClass::Opaque, 32, 4}},  Entry{".e5m2x4", {TypeClass::Opaque, 32, 4}},
+    Entry{".e2m3x4", {TypeClass::Opaque, 32, 4}},  Entry{".e3m2x4", {TypeClass::Opaque, 32, 4}},
+    Entry{".e2m1x4", {TypeClass::Opaque, 16, 4}},
 };
 
 constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kDoubled{{
@@ -95,7 +95,8 @@ bool register_matches(std::string_view reg, std::string_view inst, bool wide) {
     case TypeClass::Float: return r->cls == TypeClass::Bits;
     // .bf16, .tf32, packed formats: a .b register of exactly their size.
     case TypeClass::Opaque: return r->cls == TypeClass::Bits && !wider;
-    case TypeClass::Pred: return false;
+    case TypeClass::Pred:
+    case TypeClass::None: return false;
   }
   return false;
 }

@@ -6,13 +6,16 @@
 #include <optional>
 #include <string_view>
 
+#include "ptxpp/core/type_class.hpp"
+
 namespace ptx::spec::detail {
 
-enum class TypeClass : uint8_t { Bits, Unsigned, Signed, Float, Pred, Opaque };
+using ptx::TypeClass;  // the library's one class enum (ptxpp/core/type_class.hpp)
 
 struct TypeInfo {
   TypeClass cls;
   uint16_t bits;
+  uint8_t lanes = 1;  // packed types: the values in one register (.f16x2: 2, .e2m1x4: 4)
 };
 
 // The class and size of a declared register type or an instruction type.

@@ -8,7 +8,9 @@
 #include "ptxpp/core/dim3.hpp"
 #include "ptxpp/core/ptx_version.hpp"
 #include "ptxpp/core/target.hpp"
+#include "ptxpp/core/type_class.hpp"
 #include "ptxpp/dsl/kernel.hpp"
+#include "ptxpp/dsl/types.hpp"
 #include "ptxpp/emu/emulator.hpp"
 #include "ptxpp/ir/queries.hpp"
 #include "ptxpp/spec/validator.hpp"
@@ -26,6 +28,9 @@ static_assert(std::is_same_v<ptx::spec::Diagnostic, ptx::Diagnostic>);
 static_assert(std::is_same_v<ptx::text::Diagnostic, ptx::Diagnostic>);
 static_assert(std::is_same_v<ptx::spec::Severity, ptx::Severity>);
 static_assert(std::is_same_v<decltype(ptx::Traced::ptx_version), ptx::PtxVersion>);
+// One class enum: the DSL's register types and the validator's type rules (src/spec/type_rules.hpp
+// names ptx::TypeClass too).
+static_assert(std::is_same_v<decltype(ptx::TypeFacts::cls), ptx::TypeClass>);
 
 TEST(PtxVersion, ParsesMajorDotMinorOnly) {
   EXPECT_EQ(ptx::PtxVersion::parse("8.7"), (ptx::PtxVersion{8, 7}));

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ptxpp/core/type_class.hpp"
+
 namespace ptx {
 
 enum class DType : uint8_t {
@@ -17,7 +19,6 @@ enum class DType : uint8_t {
   none,  // not a register type (labels, symbols, ...)
 };
 
-enum class TypeClass : uint8_t { Bits, Unsigned, Signed, Float, Pred, None };
 
 struct TypeFacts {
   std::string_view name;   // ".f32"
