@@ -3,6 +3,7 @@
 // pairs (f32_arith.cpp).
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "runner.hpp"
 
@@ -13,7 +14,26 @@ template <class FF, class FD, class FI>
 void Runner::binary(Warp& w, const DInst& in, uint32_t exec, FF ff, FD fd, FI fi) {
   const Ty t = in.type;
   const Opnd* o = in.ops;
+  if (f32_on_registers(w, in, exec, ff)) return;
   for_lanes(exec, [&](int l) { write(w, o[0], l, arith(t, in.flags, value(w, o[1], l), value(w, o[2], l), ff, fd, fi), t); });
+}
+
+// .f32 without .ftz or .sat, every operand a plain register (most float arithmetic): straight
+// over the lanes' registers, without arith()'s tests per lane. ff takes 2 or 3 floats.
+template <class FF>
+bool Runner::f32_on_registers(Warp& w, const DInst& in, uint32_t exec, FF ff) {
+  constexpr int kSources = std::is_invocable_v<FF, float, float> ? 2 : 3;
+  if (in.type.k != 'f' || in.type.bits != 32 || (in.flags & (kFtz | kSat)) || in.nops != kSources + 1) return false;
+  uint64_t* d = plain_register(w, in.ops[0]);
+  const uint64_t* a = plain_register(w, in.ops[1]);
+  const uint64_t* b = plain_register(w, in.ops[2]);
+  const uint64_t* c = kSources == 3 ? plain_register(w, in.ops[3]) : a;
+  if (!d || !a || !b || !c) return false;
+  each_lane(exec, [&](int l) {
+    if constexpr (kSources == 2) d[l] = canon(ff(f32(a[l]), f32(b[l])));
+    else d[l] = canon(ff(f32(a[l]), f32(b[l]), f32(c[l])));
+  });
+  return true;
 }
 
 // d = f(a) for each executing lane: ff on .f32 (.ftz both ways), fd on .f64.
@@ -128,6 +148,7 @@ void Runner::float_fma(Warp& w, const DInst& in, uint32_t exec) {
   const Opnd* o = in.ops;
   const bool directed_rounding = t.k == 'f' && (in.flags & (kRz | kRm | kRp)) && !narrow(t);
   if (directed_rounding) return directed(w, in, exec, FpOp::Fma);
+  if (f32_on_registers(w, in, exec, [](float x, float y, float z) { return std::fma(x, y, z); })) return;
   for_lanes(exec, [&](int l) {
       const uint64_t a = value(w, o[1], l), b = value(w, o[2], l), c = value(w, o[3], l);
       if (t.bits == 32) {

@@ -193,6 +193,16 @@ class Runner {
     return value_slow(w, o, lane);
   }
   [[gnu::noinline]] uint64_t value_slow(Warp& w, const Opnd& o, int lane);
+  // The warp's 32 values of a plain register operand (the whole-warp fast paths), else nullptr.
+  uint64_t* plain_register(Warp& w, const Opnd& o) { return o.kind == Opnd::Reg && !o.neg ? &reg(w, o.slot, 0) : nullptr; }
+  // d[l] = f(l) for each lane of `exec`; a full warp in one straight loop.
+  template <class F>
+  static void each_lane(uint32_t exec, F&& f) {
+    if (exec == 0xFFFFFFFFu)
+      for (int l = 0; l < kLanes; ++l) f(l);
+    else
+      for_lanes(exec, f);
+  }
   uint64_t special(const Warp& w, const Opnd& o, int lane) const;
   void write(Warp& w, const Opnd& d, int lane, uint64_t v, Ty t) {
     if (d.kind == Opnd::Reg) [[likely]]
@@ -303,6 +313,8 @@ class Runner {
   void testp(Warp& w, const DInst& in, uint32_t exec);
   template <class FF, class FD, class FI>
   void binary(Warp& w, const DInst& in, uint32_t exec, FF ff, FD fd, FI fi);
+  template <class FF>
+  bool f32_on_registers(Warp& w, const DInst& in, uint32_t exec, FF ff);
   template <class FF, class FD>
   void unary(Warp& w, const DInst& in, uint32_t exec, FF ff, FD fd);
   // ---- exec_half.cpp (half.isa: the packed and narrow formats) --------------------------------
