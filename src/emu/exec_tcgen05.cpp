@@ -35,6 +35,24 @@ void Runner::tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t column
   }
 }
 
+// Tensor memory columns [column, column + columns) of `cta` are written or freed (tcgen05.mma,
+// st, dealloc): no tcgen05.ld reading them may be in flight, i.e. each warp that loaded them must
+// have passed tcgen05.wait::ld. That is what the wait orders: ptxas makes an instruction that
+// reads a tcgen05.ld's destination register wait for the load (a scoreboard on LDTM, as for any
+// load), so using the registers before the wait is not a hazard; handing the columns to a writer
+// (an mbarrier arrive, a barrier) before it is. A tcgen05.st (whole_lanes false) writes only the
+// lane quarter of its warp; a warp's own tcgen05.st after its tcgen05.ld is not judged here.
+void Runner::tcgen05_unread(Warp& w, int lane, Cta& cta, uint32_t column, uint32_t columns, bool whole_lanes, const char* what) {
+  for (const LoadInFlight& l : cta.tmem_loading) {
+    if (l.column >= column + columns || column >= l.column + l.columns) continue;
+    if (!whole_lanes && (l.warp == w.index || l.warp % 4 != w.index % 4)) continue;
+    fail(w, lane, fmt::format("{} tensor memory columns {} to {}{}, which {} (warp {}) reads, before that warp's tcgen05.wait::ld (on the GPU the "
+                              "load may still be reading them)",
+                              what, column, column + columns - 1, cta.rank == c_->rank ? "" : fmt::format(" of CTA rank {}", cta.rank),
+                              p_.texts[p_.code[l.pc].stmt], l.warp));
+  }
+}
+
 // tcgen05 (tcgen05.cpp). alloc, dealloc and relinquish_alloc_permit act once for the warp
 // (.sync.aligned: all its lanes, with the same operands); commit arrives on its mbarrier (or
 // on the same offset in each CTA of the ctaMask) once per issuing thread, since every tcgen05
@@ -98,24 +116,24 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
         const uint32_t n = columns(in.ops[1]);
         if (taddr >> 16) fail(w, first, fmt::format("tcgen05.dealloc: taddr {:#x} has lane {}; an allocation's address has lane 0", taddr, taddr >> 16));
         if (!c_->mma_pending.empty()) tcgen05_settled(w, first, taddr & 0xFFFF, n, "tcgen05.dealloc frees");
+        if (opt_.check_tcgen05_wait) tcgen05_unread(w, first, *c_, taddr & 0xFFFF, n, true, "tcgen05.dealloc frees");
         const std::string error = tm.dealloc(taddr & 0xFFFF, n);
         if (!error.empty()) fail(w, first, error);
       }
       return;
     case Tc05Op::Ld:
-    case Tc05Op::St:
-      if (!c_->mma_pending.empty()) {
-        const uint32_t taddr = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? reg(w, in.ops[1].slot, first) : 0) + in.ops[1].imm);
-        tcgen05_settled(w, first, taddr & 0xFFFF, tcgen05_ld_st_columns(in), op == Tc05Op::Ld ? "tcgen05.ld reads" : "tcgen05.st writes");
-      }
+    case Tc05Op::St: {
+      const uint32_t taddr = static_cast<uint32_t>((in.ops[1].slot != kNoSlot ? reg(w, in.ops[1].slot, first) : 0) + in.ops[1].imm);
+      const uint32_t column = taddr & 0xFFFF, n = tcgen05_ld_st_columns(in);
+      if (!c_->mma_pending.empty()) tcgen05_settled(w, first, column, n, op == Tc05Op::Ld ? "tcgen05.ld reads" : "tcgen05.st writes");
+      if (op == Tc05Op::St && opt_.check_tcgen05_wait) tcgen05_unread(w, first, *c_, column, n, false, "tcgen05.st writes");
       tcgen05_ld_st(p_, in, env, exec);
-      if (op == Tc05Op::Ld && opt_.check_tcgen05_wait) {
-        for (uint32_t k = 0; k < in.ops[0].count; ++k) w.tc_loading.push_back(p_.vec_slots[in.ops[0].slot + k]);
-        if (in.flags & kTc05Red) w.tc_loading.push_back(in.ops[3].slot);  // tcgen05.ld.red's redval
-        w.tc_load_pc = static_cast<uint32_t>(&in - p_.code.data());
-      }
+      if (op == Tc05Op::Ld && opt_.check_tcgen05_wait) c_->tmem_loading.push_back({w.index, static_cast<uint32_t>(&in - p_.code.data()), column, n});
       return;
-    case Tc05Op::WaitLd: w.tc_loading.clear(); return;
+    }
+    case Tc05Op::WaitLd:
+      std::erase_if(c_->tmem_loading, [&](const LoadInFlight& l) { return l.warp == w.index; });
+      return;
     case Tc05Op::Commit:
       for (uint32_t m = exec; m; m &= m - 1) {
         const int l = std::countr_zero(m);
@@ -143,6 +161,8 @@ void Runner::tcgen05(Warp& w, const DInst& in, uint32_t exec) {
         const int l = std::countr_zero(m);
         if (op == Tc05Op::Mma) {
           const MmaWritten d = tcgen05_mma(p_, in, env, l);
+          if (opt_.check_tcgen05_wait)
+            for (uint32_t r = d.first_rank; r < d.first_rank + d.ctas; ++r) tcgen05_unread(w, l, ctas_[r], d.column, d.columns, true, "tcgen05.mma writes");
           for (uint32_t r = d.first_rank; r < d.first_rank + d.ctas; ++r)
             ctas_[r].mma_pending.push_back({w.index * kLanes + static_cast<uint32_t>(l), static_cast<uint32_t>(&in - p_.code.data()), c_->rank,
                                             d.column, d.columns, {}});

@@ -66,8 +66,6 @@ struct Warp {
   uint32_t cl_arrived = 0;       // lanes that arrived at the cluster barrier's current phase
   uint32_t cl_waiting = 0;       // lanes blocked at barrier.cluster.wait (the others may run on)
   uint64_t cl_target = 0;        // the cluster barrier phase count its barrier.cluster.wait waits for (0: none)
-  std::vector<uint32_t> tc_loading;  // registers of tcgen05.ld not yet waited for (tcgen05.wait::ld)
-  uint32_t tc_load_pc = 0;           // the last such tcgen05.ld
   std::vector<uint64_t> regs;    // slot * 32 + lane
   // Per-lane thread state for calls: the frame stack (.local and call .param
   // variables), the current frame's base and function, and the return frames.
@@ -134,6 +132,11 @@ class Runner {
     };
     std::vector<Commit> commits;
   };
+  // A tcgen05.ld whose read of tensor memory its warp has not yet waited for (tcgen05.wait::ld)
+  struct LoadInFlight {
+    uint32_t warp, pc;        // the loading warp (lanes 32 (warp % 4) to +31) and instruction
+    uint32_t column, columns;  // the columns read
+  };
   struct Cta {
     uint32_t ctaid[3] = {};
     uint32_t rank = 0;                            // %cluster_ctarank
@@ -144,6 +147,7 @@ class Runner {
     std::vector<Warp> warps;
     TensorMemory tmem;                            // tcgen05 (tcgen05.cpp)
     std::vector<PendingMma> mma_pending;          // mmas writing this CTA's tensor memory, not yet known complete
+    std::vector<LoadInFlight> tmem_loading;       // tcgen05.ld reads of this CTA's tensor memory not yet waited for
     bool saw_failed_cancel = false;               // a query_cancel here found a failed try_cancel
     uint64_t held = 0;                            // launch-budget bytes held for this CTA's state (hold_cta_state)
     // The 16 named barriers: a barrier completes when `expected` threads (0: every live warp's 32)
@@ -181,7 +185,6 @@ class Runner {
   }
   void step(Warp& w);
   bool uniform_branch(Warp& w, const DInst& in);
-  [[gnu::noinline]] void tcgen05_unwaited(Warp& w, const DInst& in, uint32_t exec);
 
   // ---- operands (hot: inline; operands.cpp) --------------------------------------------
   uint64_t& reg(Warp& w, uint32_t slot, int lane) { return w.regs[static_cast<size_t>(slot) * kLanes + static_cast<size_t>(lane)]; }
@@ -391,6 +394,7 @@ class Runner {
   // ---- exec_tcgen05.cpp (tcgen05.isa) -------------------------------------------------------
   void tcgen05(Warp& w, const DInst& in, uint32_t exec);
   void tcgen05_settled(Warp& w, int lane, uint32_t column, uint32_t columns, const char* what);
+  void tcgen05_unread(Warp& w, int lane, Cta& cta, uint32_t column, uint32_t columns, bool whole_lanes, const char* what);
   uint8_t* commit_mbarrier(Warp& w, int l, const DInst& in);
   // ---- exec_texture.cpp (texture.isa, video.isa) ----------------------------------------------
   void texture(Warp& w, const DInst& in, uint32_t exec);

@@ -35,6 +35,7 @@ void Runner::init_cta(Cta& c, uint32_t x, uint32_t y, uint32_t z, uint32_t rank)
   c.mbars.clear();
   c.tmem.reset();
   c.mma_pending.clear();
+  c.tmem_loading.clear();
   c.saw_failed_cancel = false;
   c.bars = {};
   if (opt_.check_races) c.shadow.assign(c.smem.size(), Shadow{});
@@ -58,7 +59,6 @@ void Runner::init_cta(Cta& c, uint32_t x, uint32_t y, uint32_t z, uint32_t rank)
     wp.cl_arrived = 0;
     wp.cl_waiting = 0;
     wp.cl_target = 0;
-    wp.tc_loading.clear();
     for (int l = 0; l < kLanes; ++l) {
       release_stack(wp.local[l]);
       wp.local[l].assign(p_.funcs[0].frame, 0);
@@ -292,8 +292,6 @@ inline void Runner::step(Warp& w) {
       ++stats_.warp_instructions;
       stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
       uint32_t advance = w.live;
-      if (!w.tc_loading.empty()) [[unlikely]]
-        tcgen05_unwaited(w, in, exec);
       execute(w, in, exec, w.live, advance);
       ++w.upc;
       return;
@@ -322,8 +320,6 @@ inline void Runner::step(Warp& w) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
   uint32_t advance = active;  // lanes that move to pc + 1
-  if (!w.tc_loading.empty()) [[unlikely]]
-    tcgen05_unwaited(w, in, exec);
   execute(w, in, exec, active, advance);
   for (uint32_t m = advance; m; m &= m - 1) ++w.pc[std::countr_zero(m)];
   if (w.cl_waiting) [[unlikely]] {  // lanes at barrier.cluster.wait: the warp waits when no other lane can run
@@ -353,32 +349,10 @@ inline bool Runner::uniform_branch(Warp& w, const DInst& in) {
       if ((reg(w, in.guard, std::countr_zero(m)) != 0) != in.guard_neg) exec |= 1u << std::countr_zero(m);
     if (exec != 0 && exec != w.live) return false;
   }
-  if (!w.tc_loading.empty()) [[unlikely]]
-    tcgen05_unwaited(w, in, exec);
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(exec));
   w.upc = exec ? static_cast<uint32_t>(in.ops[0].imm) : w.upc + 1;
   return true;
-}
-
-// An instruction that uses a register a tcgen05.ld of the warp writes, before tcgen05.wait::ld:
-// on the GPU the load may not have completed (a second tcgen05.ld to it races too).
-void Runner::tcgen05_unwaited(Warp& w, const DInst& in, uint32_t exec) {
-  if (in.op == Opc::Tcgen05 && (static_cast<Tc05Op>(in.sub) == Tc05Op::WaitLd)) return;
-  auto check = [&](uint32_t slot) {
-    if (slot != kNoSlot && std::find(w.tc_loading.begin(), w.tc_loading.end(), slot) != w.tc_loading.end())
-      fail(w, exec ? std::countr_zero(exec) : 0,
-           fmt::format("uses a register that {} writes, before tcgen05.wait::ld (on the GPU the load may still be in flight)",
-                       p_.texts[p_.code[w.tc_load_pc].stmt]));
-  };
-  if (in.guard != kNoSlot) check(in.guard);
-  for (unsigned i = 0; i < in.nops; ++i) {
-    const Opnd& o = in.ops[i];
-    if (o.kind == Opnd::Reg || o.kind == Opnd::RegPlus || o.kind == Opnd::Addr) check(o.slot);
-    else if (o.kind == Opnd::Pair) check(o.slot), check(o.slot2);
-    else if (o.kind == Opnd::Vec)
-      for (uint32_t k = 0; k < o.count; ++k) check(p_.vec_slots[o.slot + k]);
-  }
 }
 
 }  // namespace ptx::emu::engine

@@ -227,5 +227,10 @@ void check_gemm3x(const std::string& arch_and_name, size_t pointers, size_t tens
 // (the default epilogue), A and B through one descriptor each.
 TEST(EmuKnownGood, CutlassGemmF16Sm90) { check_gemm3x("sm_90a/gemm_sm90_f16", 2, 2); }
 
+// Blackwell: tcgen05.mma (UMMA) with the accumulator in tensor memory, warp-specialized, TMA for
+// every operand (A and B each twice: the descriptors for the preferred and the fallback cluster
+// shape; C loaded and D stored through one each). Its epilogue reads each tcgen05.ld's registers
+// and waits (tcgen05.wait::ld) once, before releasing the accumulator: the emulator's defaults.
+TEST(EmuKnownGood, CutlassGemmF16Sm100) { check_gemm3x("sm_100a/gemm_sm100_f16", 0, 6); }
 
 }  // namespace

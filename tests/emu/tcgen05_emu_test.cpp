@@ -1493,10 +1493,14 @@ TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
        "\ttcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t0, [tslot];\n\tmov.b64 %rd1, 0x400000000000;\n"
        "\ttcgen05.cp.cta_group::2.128x128b.b8x16.b4x16_p64 [%t0], %rd1;\n",
        "tcgen05.cp.cta_group::2 needs a pair of CTAs"},
-      {"a register of tcgen05.ld used before tcgen05.wait::ld",
+      {"tensor memory freed under a tcgen05.ld not waited for",
        "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n" + ld +
-           "\tadd.u32 %r9, %v0, 1;\n\ttcgen05.wait::ld.sync.aligned;\n",
-       "before tcgen05.wait::ld"},
+           "\ttcgen05.dealloc.cta_group::1.sync.aligned.b32 %t1, 32;\n",
+       "tcgen05.dealloc frees tensor memory columns 0 to 31, which 'tcgen05.ld"},
+      {"another warp's tcgen05.st over a tcgen05.ld not waited for",
+       alloc(32) + "\tsetp.ne.u32 %p2, %r2, 0;\n\t@%p2 bra $st;\n\ttcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t0];\n$st:\n\tbar.sync 0;\n"
+           "\tsetp.ne.u32 %p2, %r2, 4;\n\t@%p2 bra $end;\n\ttcgen05.st.sync.aligned.32x32b.x1.b32 [%t0], {%v1};\n$end:\n",
+       "tcgen05.st writes tensor memory columns 0 to 0, which 'tcgen05.ld", 160},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -1507,20 +1511,37 @@ TEST(EmuTcgen05, ChecksReportTensorMemoryMisuse) {
   }
 }
 
-// Options::check_tcgen05_wait off: the register is read unchecked (CUTLASS 4.2's Blackwell
-// epilogue waits once, after its last tcgen05.ld); the load completed at issue here.
-TEST(EmuTcgen05, UnwaitedLoadRegisterRunsWithTheCheckOff) {
+// A tcgen05.ld's registers read before tcgen05.wait::ld, as CUTLASS 4.2's Blackwell epilogue
+// does (it waits once, before releasing the accumulator): ptxas 13 makes the reading instruction
+// wait for the load's scoreboard (LDTM, then IMAD waiting on its barrier, with or without the
+// wait), so it is no hazard; the wait orders the tensor-memory read before later writes.
+TEST(EmuTcgen05, LoadRegistersReadBeforeTheWaitRun) {
   const std::string ptx = module(".param .u64 p_out",
                                  "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n"
+                                 "\ttcgen05.st.sync.aligned.32x32b.x1.b32 [%t1], {%r1};\n\ttcgen05.wait::st.sync.aligned;\n"
                                  "\ttcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n\tadd.u32 %r9, %v0, 1;\n"
+                                 "\tld.param.u64 %rd1, [p_out];\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd1, %rd1, %rd2;\n\tst.global.b32 [%rd1], %r9;\n"
                                  "\ttcgen05.wait::ld.sync.aligned;\n\ttcgen05.dealloc.cta_group::1.sync.aligned.b32 %t1, 32;\n");
+  expect_assembles(ptx);
+  EmuRun r;
+  const uint64_t out = r.buffer(std::vector<uint32_t>(32, 0), "out");
+  r.launch(ptx, "k", {1, 1, 1}, {32, 1, 1});
+  const std::vector<uint32_t> got = r.read<uint32_t>(out, 32);
+  for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(got[l], l + 1);
+}
+
+// Options::check_tcgen05_wait off: tensor memory freed under an unwaited load is not reported.
+TEST(EmuTcgen05, UnwaitedLoadCheckCanBeTurnedOff) {
+  const std::string ptx = module(".param .u64 p_out",
+                                 "\ttcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tslot], 32;\n\tld.shared.b32 %t1, [tslot];\n"
+                                 "\ttcgen05.ld.sync.aligned.32x32b.x1.b32 {%v0}, [%t1];\n\ttcgen05.dealloc.cta_group::1.sync.aligned.b32 %t1, 32;\n");
   ptx::emu::Options off;
   off.validate = false;
   off.check_tcgen05_wait = false;
   EmuRun r{ptx::emu::Emulator(off), {}};
   r.buffer(std::vector<uint32_t>(16, 0), "out");
   EXPECT_NO_THROW(r.launch(ptx, "k", {1, 1, 1}, {32, 1, 1}));
-  EXPECT_NE(run_error(ptx, 32).find("before tcgen05.wait::ld"), std::string::npos);  // on by default
+  EXPECT_NE(run_error(ptx, 32).find("before that warp's tcgen05.wait::ld"), std::string::npos);  // on by default
 }
 
 TEST(EmuTcgen05, MalformedAndUnsupportedFormsAreReported) {

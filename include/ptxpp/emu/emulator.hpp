@@ -149,9 +149,9 @@ struct Options {
   bool check_shared_init = true;  // reads of shared memory never written in this CTA
   bool check_races = true;        // shared-memory accesses of two threads, one a write, between barriers
   bool check_sync = true;         // *.sync warp collectives: every live lane of the member mask executes them together
-  // A register a tcgen05.ld writes used before the warp's tcgen05.wait::ld. Off for CUTLASS 4.2's
-  // Blackwell epilogue, which reads each tensor-memory load's registers and waits only once, after
-  // the last load (before releasing the accumulator buffer); ptxas accepts that.
+  // Tensor memory a tcgen05.ld reads written (tcgen05.mma, another warp's tcgen05.st) or freed
+  // before the loading warp's tcgen05.wait::ld. (Reading the load's registers before the wait is
+  // fine: ptxas makes those reads wait for the load, as CUTLASS 4.2's Blackwell epilogue relies on.)
   bool check_tcgen05_wait = true;
   bool validate = true;           // refuse a module the validator (ptx::spec::check) reports errors in, as ptxas would
   // Warp instructions per CTA (per cluster, with clusters): a kernel that runs longer is reported

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <new>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <cuda.h>
@@ -84,6 +85,81 @@ void print_tensor_map(size_t at, const EncodeCall& c) {
 }
 }  // namespace
 
+// Bytes of a CUTLASS 3.x kernel's Params that hold no value the kernel reads, found by member
+// name. to_underlying_arguments builds these members in temporaries and copies them whole, so
+// their padding holds the host stack's stale bytes (return addresses, saved pointers: they
+// change from run to run with ASLR). The kernel never reads padding, so zeroing it is safe:
+// - a TMA copy (CuTe's Copy_Traits<SM90_TMA_*>, or a Copy_Atom/TiledCopy over one): tma_desc_
+//   (the 128-byte CUtensorMap) is its only value; aux_params_ (AuxTmaParams) has only static
+//   strides (checked) and occupies one byte, and the rest is padding to the descriptor's
+//   alignment (a 256-byte member): everything after tma_desc_;
+// - an Sm90ScalarBroadcast node of the epilogue's fusion tree (its Params are its Arguments):
+//   4-byte `scalars` (alpha, beta) followed by 8-byte `scalar_ptrs`, with padding between;
+// - the fusion tree's Params (a cute::tuple, or Sm90VisitorImplBase's op_0 to op_3): each node.
+namespace params_padding {
+#define PARAMS_PADDING_HAS(name)                                           \
+  template <class T, class = void> struct has_##name : std::false_type {}; \
+  template <class T> struct has_##name<T, std::void_t<decltype(&T::name)>> : std::true_type {};
+PARAMS_PADDING_HAS(tma_desc_)
+PARAMS_PADDING_HAS(scalars)
+PARAMS_PADDING_HAS(op_0)
+PARAMS_PADDING_HAS(op_1)
+PARAMS_PADDING_HAS(op_2)
+PARAMS_PADDING_HAS(op_3)
+#undef PARAMS_PADDING_HAS
+
+inline void zero_between(unsigned char* bytes, const void* params, const void* from, const void* to) {
+  const auto at = [params](const void* p) { return size_t(static_cast<const char*>(p) - static_cast<const char*>(params)); };
+  std::memset(bytes + at(from), 0, at(to) - at(from));
+}
+
+template <class T>
+void zero_in(const T& member, unsigned char* bytes, const void* params) {
+  const char* const begin = reinterpret_cast<const char*>(&member);
+  if constexpr (has_tma_desc_<T>::value) {
+    static_assert(cute::is_static<decltype(member.aux_params_.g_stride_)>::value, "TMA strides with a value: keep aux_params_");
+    zero_between(bytes, params, reinterpret_cast<const char*>(&member.tma_desc_) + sizeof(member.tma_desc_), begin + sizeof(T));
+  } else if constexpr (has_scalars<T>::value) {
+    zero_between(bytes, params, reinterpret_cast<const char*>(&member.scalars) + sizeof(member.scalars), &member.scalar_ptrs);
+  } else if constexpr (cute::is_tuple<T>::value) {
+    cute::for_each(member, [&](const auto& element) { zero_in(element, bytes, params); });
+  } else {  // Sm90VisitorImplBase<Op0..Op3>::Params: one member per node, op_0 to op_3
+    if constexpr (has_op_0<T>::value) zero_in(member.op_0, bytes, params);
+    if constexpr (has_op_1<T>::value) zero_in(member.op_1, bytes, params);
+    if constexpr (has_op_2<T>::value) zero_in(member.op_2, bytes, params);
+    if constexpr (has_op_3<T>::value) zero_in(member.op_3, bytes, params);
+  }
+}
+
+// The members of Params' mainloop and epilogue that hold such types, where present
+#define PARAMS_PADDING_MEMBER(name)                                                               \
+  template <class T, class = void> struct has_##name : std::false_type {};                       \
+  template <class T> struct has_##name<T, std::void_t<decltype(&T::name)>> : std::true_type {}; \
+  template <class T> void zero_##name(const T& of, unsigned char* bytes, const void* params) {    \
+    if constexpr (has_##name<T>::value) zero_in(of.name, bytes, params);                         \
+  }
+PARAMS_PADDING_MEMBER(tma_load_a)
+PARAMS_PADDING_MEMBER(tma_load_b)
+PARAMS_PADDING_MEMBER(tma_load_a_fallback)  // Blackwell: the descriptors for the fallback cluster shape
+PARAMS_PADDING_MEMBER(tma_load_b_fallback)
+PARAMS_PADDING_MEMBER(thread)  // the epilogue's fusion callbacks
+PARAMS_PADDING_MEMBER(tma_load_c)
+PARAMS_PADDING_MEMBER(tma_store_d)
+#undef PARAMS_PADDING_MEMBER
+}  // namespace params_padding
+
+template <class Params>
+void zero_value_free_bytes(const Params& p, unsigned char* bytes) {
+  using namespace params_padding;
+  zero_tma_load_a(p.mainloop, bytes, &p);
+  zero_tma_load_b(p.mainloop, bytes, &p);
+  zero_tma_load_a_fallback(p.mainloop, bytes, &p);
+  zero_tma_load_b_fallback(p.mainloop, bytes, &p);
+  zero_thread(p.epilogue, bytes, &p);
+  zero_tma_load_c(p.epilogue, bytes, &p);
+  zero_tma_store_d(p.epilogue, bytes, &p);
+}
+
 // Prints the sidecar of G::Kernel for D = A B + C / 2, M x N x K, A row-major, B column-major,
 // C and D row-major; sm_count: what the adapter would query, for the persistent grid.
 template <class G>
@@ -109,11 +185,11 @@ int print_gemm3x_launch(const char* ptx_name, int m, int n, int k, int sm_count)
     std::fprintf(stderr, "workspace of %zu bytes: not described by the sidecar\n", Kernel::get_workspace_size(args));
     return 1;
   }
-  // Params comes back from to_underlying_arguments by value: its padding holds whatever the
-  // temporaries' stack had, and some fields (the Blackwell epilogue's) hold host addresses of the
-  // arguments or of locals, which the kernel never reads. Built twice, stack and storage filled
-  // with 0x00 then 0xFF, the arguments copied elsewhere and the second on another thread's stack:
-  // bytes that differ are zeroed, so the output is stable.
+  // Params comes back from to_underlying_arguments by value. Padding between its members holds
+  // whatever `built` held: built twice, storage and stack filled with 0x00 then 0xFF (the second
+  // on another thread's stack), bytes that differ are zeroed. Padding inside CUTLASS's member
+  // types is copied from to_underlying_arguments' temporaries, i.e. stale stack bytes (host
+  // addresses that change with ASLR): zero_value_free_bytes clears it by member name.
   static typename Kernel::Arguments copies[2] = {args, args};
   const auto bytes_over = [&](unsigned char fill, const typename Kernel::Arguments& from) {
     alignas(typename Kernel::Params) static unsigned char built[sizeof(typename Kernel::Params)];
@@ -125,21 +201,12 @@ int print_gemm3x_launch(const char* ptx_name, int m, int n, int k, int sm_count)
   };
   std::vector<unsigned char> bytes = bytes_over(0x00, copies[0]);
   const std::vector<unsigned char> other = on_another_stack([&] { return bytes_over(0xFF, copies[1]); });
-  // A word holding a host address (of the stack or the arguments) in either build: all of it
-  const unsigned char local = 0;
-  const auto host_address = [&](const std::vector<unsigned char>& from, size_t at) {
-    unsigned long long v;
-    std::memcpy(&v, from.data() + at, 8);
-    const auto near = [v](const void* p) { return v - reinterpret_cast<unsigned long long>(p) + (1ull << 30) < (2ull << 30); };
-    return near(&local) || near(copies);
-  };
-  std::vector<bool> host_word(bytes.size() / 8);
-  for (size_t w = 0; w < host_word.size(); ++w) host_word[w] = host_address(bytes, w * 8) || host_address(other, w * 8);
   for (size_t i = 0; i < bytes.size(); ++i)
-    if (bytes[i] != other[i] || (i / 8 < host_word.size() && host_word[i / 8])) bytes[i] = 0;
+    if (bytes[i] != other[i]) bytes[i] = 0;
   alignas(typename Kernel::Params) static unsigned char storage[sizeof(typename Kernel::Params)];
   std::memcpy(storage, bytes.data(), bytes.size());
   const auto& params = *reinterpret_cast<const typename Kernel::Params*>(storage);
+  zero_value_free_bytes(params, bytes.data());
   const dim3 grid = Kernel::get_grid_shape(params), block = Kernel::get_block_shape();
   std::printf("# How CUTLASS's GemmUniversalAdapter launches %s.ptx (tests/corpus/src-real/cutlass-launch)\n", ptx_name);
   std::printf("problem %d %d %d\nlayout A row B column C row D row\nepilogue alpha 1 beta 0.5\n", m, n, k);
