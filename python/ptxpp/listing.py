@@ -58,8 +58,12 @@ maxnreg = _l.maxnreg
 maxclusterrank = _l.maxclusterrank
 explicitcluster = _l.explicitcluster
 noreturn = _l.noreturn
+blocksareclusters = _l.blocksareclusters
+abi_preserve = _l.abi_preserve
+abi_preserve_control = _l.abi_preserve_control
 
 __all__ = ["Listing", "regs", "reg", "reg_ref", "label", "stmt", "instruction", "operand", "block", "repeat_while",
            "repeat_until", "wait_loop", "comment", "comment_same_line", "blank_line", "trail", "Space", "Linkage", "Param",
            "Ptr", "FunctionDirective", "param", "reg_param", "ptr", "maxntid", "reqntid", "reqnctapercluster",
-           "minnctapersm", "maxnreg", "maxclusterrank", "explicitcluster", "noreturn"]
+           "minnctapersm", "maxnreg", "maxclusterrank", "explicitcluster", "noreturn", "blocksareclusters", "abi_preserve",
+           "abi_preserve_control"]

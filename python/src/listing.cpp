@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
 #include <ptxpp/dsl/listing.hpp>
@@ -106,6 +107,9 @@ void bind_declarations(nb::module_& m) {
   m.def("maxclusterrank", &lst::maxclusterrank, nb::arg("n"));
   m.def("explicitcluster", &lst::explicitcluster);
   m.def("noreturn", &lst::noreturn);
+  m.def("blocksareclusters", &lst::blocksareclusters);
+  m.def("abi_preserve", &lst::abi_preserve, nb::arg("n"));
+  m.def("abi_preserve_control", &lst::abi_preserve_control, nb::arg("n"));
 }
 
 // `@m.entry(...)` over `def _(): ...`, or m.entry(..., body=f) at once.
@@ -127,7 +131,8 @@ void bind_listing_functions(nb::class_<ptx::Listing>& c) {
        "entry",
        [](ptx::Listing& l, const std::string& name, Params params, lst::Linkage linkage,
           std::vector<lst::FunctionDirective> directives, nb::handle body) {
-         return body_or_decorator(body, [&l, name, params, o = function_options(linkage, directives),
+         // the decorator keeps the listing alive (nb::find: its Python object)
+         return body_or_decorator(body, [&l, keep = nb::find(&l), name, params, o = function_options(linkage, directives),
                                          where = here()](nb::callable f) { l.entry(name, params, o, body_of(f), where); });
        },
        nb::arg("name"), nb::arg("params"), nb::kw_only(), nb::arg("linkage") = lst::Linkage::none,
@@ -137,8 +142,8 @@ void bind_listing_functions(nb::class_<ptx::Listing>& c) {
           "func",
           [](ptx::Listing& l, const std::string& name, Params ret, Params params, lst::Linkage linkage,
              std::vector<lst::FunctionDirective> directives, nb::handle body) {
-            return body_or_decorator(body, [&l, name, ret, params, o = function_options(linkage, directives),
-                                            where = here()](nb::callable f) {
+            return body_or_decorator(body, [&l, keep = nb::find(&l), name, ret, params,
+                                            o = function_options(linkage, directives), where = here()](nb::callable f) {
               l.func(name, ret, params, o, body_of(f), where);
             });
           },

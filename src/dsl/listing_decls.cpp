@@ -38,6 +38,9 @@ FunctionDirective maxnreg(uint32_t n) { return {DirectiveKind::maxnreg, {n}}; }
 FunctionDirective maxclusterrank(uint32_t n) { return {DirectiveKind::maxclusterrank, {n}}; }
 FunctionDirective explicitcluster() { return {DirectiveKind::explicitcluster, {}}; }
 FunctionDirective noreturn() { return {DirectiveKind::noreturn, {}}; }
+FunctionDirective blocksareclusters() { return {DirectiveKind::blocksareclusters, {}}; }
+FunctionDirective abi_preserve(uint32_t n) { return {DirectiveKind::abi_preserve, {n}}; }
+FunctionDirective abi_preserve_control(uint32_t n) { return {DirectiveKind::abi_preserve_control, {n}}; }
 
 namespace detail {
 
@@ -52,8 +55,9 @@ std::string_view linkage_name(Linkage l) {
 }
 
 std::string_view directive_name(DirectiveKind k) {
-  static constexpr std::string_view kNames[] = {".maxntid",        ".reqntid",           ".minnctapersm",    ".maxnreg",
-                                                ".maxclusterrank", ".reqnctapercluster", ".explicitcluster", ".noreturn"};
+  static constexpr std::string_view kNames[] = {
+      ".maxntid",  ".reqntid",           ".minnctapersm", ".maxnreg",     ".maxclusterrank",      ".reqnctapercluster",
+      ".explicitcluster", ".noreturn", ".blocksareclusters", ".abi_preserve", ".abi_preserve_control"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -89,7 +93,8 @@ std::string directive_problem(const FunctionDirective& d) {
     case DirectiveKind::reqntid:
     case DirectiveKind::reqnctapercluster: hi = 3; break;
     case DirectiveKind::explicitcluster:
-    case DirectiveKind::noreturn: lo = hi = 0; break;
+    case DirectiveKind::noreturn:
+    case DirectiveKind::blocksareclusters: lo = hi = 0; break;
     default: break;
   }
   if (d.values.size() < lo || d.values.size() > hi)

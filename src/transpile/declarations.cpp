@@ -121,7 +121,7 @@ std::optional<std::vector<lst::Param>> params_of(const Module& m, const ParamLis
 }
 
 std::optional<lst::FunctionDirective> directive_of(const Module& m, const Directive& d) {
-  for (int i = 0; i <= static_cast<int>(lst::DirectiveKind::noreturn); ++i) {
+  for (int i = 0; i <= static_cast<int>(lst::DirectiveKind::abi_preserve_control); ++i) {
     const auto kind = static_cast<lst::DirectiveKind>(i);
     if (lst::detail::directive_name(kind) != m.text(d.name)) continue;
     lst::FunctionDirective out{kind, {}};

@@ -138,10 +138,17 @@ class Writer {
 
   void module_statement(Stmt s) {
     if (s.kind == StmtKind::Function) return function(m_.functions[s.index], s);
-    const std::string text = stmt_text(s);
+    const std::string text = exact_text(s);
     if (s.kind == StmtKind::Decl && text.find('/') == std::string::npos)
       if (const auto v = typed_variable(m_, m_.decls[s.index], text)) return variable(*v);
     module_call("stmt", lang_.text_literal(text));
+  }
+
+  // The statement as printed without its lead, '\r' kept (a block comment inside keeps its bytes).
+  std::string exact_text(Stmt s) const {
+    std::string text = text::print_stmt(m_, s, text::PrintMode::Exact);
+    if (const Trivia l = lead_of(m_, s); !l.synthesized()) text.erase(0, m_.text(l).size());
+    return text;
   }
 
   void variable(const TypedVariable& v) {
@@ -212,9 +219,7 @@ class Writer {
 
   // A function: typed header when it prints the same, else its header as written; then its body.
   void function(const Function& f, Stmt s) {
-    // as printed, '\r' kept: a header written as text keeps its line ends
-    std::string text = text::print_stmt(m_, s, text::PrintMode::Exact);
-    if (const Trivia l = lead_of(m_, s); !l.synthesized()) text.erase(0, m_.text(l).size());
+    const std::string text = exact_text(s);  // a header written as text keeps its line ends
     std::string header = text;
     if (f.has_body()) {
       const Block& body = m_.blocks[f.body];

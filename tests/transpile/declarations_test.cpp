@@ -181,19 +181,22 @@ TEST(TranspileDeclarations, AreTypedCallsInPython) {
 }
 
 // What the typed calls cannot say stays text, and the round trip still holds (corpus tests):
-// a .target with more than the target, an f32 initializer, a directive the calls have not,
+// a .target with more than the target, an f32 initializer, a directive the calls have not (.pragma),
 // a header with a comment inside. Comments before .version put the header after them.
 TEST(TranspileDeclarations, WhatTheyCannotSayStaysText) {
   const std::string src = "// made by hand\n\n.version 8.0\n.target sm_90a, debug\n.address_size 64\n"
-                          ".global .f32 one = 0f3F800000;\n.entry k() .abi_preserve 4 { ret; }\n"
+                          ".global .f32 one = 0f3F800000;\n.entry k() .pragma \"nounroll\"; { ret; }\n"
                           ".entry j( // no parameters\n) { ret; }\n";
   const std::string cpp = transpiled(src, transpile::Lang::Cpp);
   EXPECT_EQ(cpp.find(".version = "), std::string::npos) << cpp;
   for (const char* want : {"m.stmt(\".version 8.0\");",
                            "m.stmt(\".target sm_90a, debug\");", "m.stmt(\".global .f32 one = 0f3F800000;\");",
-                           "m.text(\".entry k() .abi_preserve 4 \");\n  m.body([] {",
+                           "m.text(\".entry k() .pragma \\\"nounroll\\\"; \");\n  m.body([] {",
                            "m.text(R\"ptx(.entry j( // no parameters\n) )ptx\");\n  m.body([] {"})
     EXPECT_NE(cpp.find(want), std::string::npos) << want << "\n" << cpp;
+  const std::string abi = transpiled(std::string(kModule) + ".func f() .abi_preserve 4 .noreturn { trap; }\n", transpile::Lang::Cpp);
+  EXPECT_NE(abi.find("m.func(\"f\", {}, {}, {.directives = {lst::abi_preserve(4), lst::noreturn()}}, [] {"), std::string::npos)
+      << abi;
   const std::string header = transpiled("// made by hand\n\n" + std::string(kModule), transpile::Lang::Cpp);
   EXPECT_NE(header.find("m.comment(\"// made by hand\");\n  m.blank_line();\n  m.header();\n"), std::string::npos)
       << header;

@@ -53,7 +53,8 @@ Param reg_param(DType type, std::string_view name);
 
 // The directives between a function's parameter list and its body, in order.
 enum class DirectiveKind : uint8_t {
-  maxntid, reqntid, minnctapersm, maxnreg, maxclusterrank, reqnctapercluster, explicitcluster, noreturn
+  maxntid, reqntid, minnctapersm, maxnreg, maxclusterrank, reqnctapercluster, explicitcluster, noreturn,
+  blocksareclusters, abi_preserve, abi_preserve_control
 };
 struct FunctionDirective {
   DirectiveKind kind = DirectiveKind::maxntid;
@@ -67,6 +68,9 @@ FunctionDirective maxnreg(uint32_t n);
 FunctionDirective maxclusterrank(uint32_t n);
 FunctionDirective explicitcluster();
 FunctionDirective noreturn();
+FunctionDirective blocksareclusters();
+FunctionDirective abi_preserve(uint32_t n);
+FunctionDirective abi_preserve_control(uint32_t n);
 
 struct FunctionOptions {
   Linkage linkage = Linkage::none;
