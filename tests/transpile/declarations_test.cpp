@@ -9,6 +9,8 @@
 #include <ptxpp/text/printer.hpp>
 #include <ptxpp/transpile/transpile.hpp>
 
+#include "ptxas_util.hpp"
+
 namespace ptx::test {
 namespace {
 
@@ -76,7 +78,13 @@ ptx::Listing module_with(const std::string& n) {
   return m;
 }
 
-TEST(ListingDeclarations, WriteTheirPtx) { EXPECT_EQ(module_with("n").ptx(), kModule); }
+TEST(ListingDeclarations, WriteTheirPtx) {
+  EXPECT_EQ(module_with("n").ptx(), kModule);
+  if (have_ptxas()) {
+    const PtxasResult r = run_ptxas(kModule, "sm_90a");
+    EXPECT_TRUE(r.ok) << r.log;
+  }
+}
 
 TEST(ListingDeclarations, EditingAParameterNameChangesThePtx) {
   const std::string edited = module_with("count").ptx();
