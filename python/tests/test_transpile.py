@@ -127,3 +127,104 @@ def test_the_program_runs_as_a_script(tmp_path):
     ptxpp("transpile", "--lang", "python", "--name", "control_flow", "-o", str(out), str(src))
     r = subprocess.run([sys.executable, str(out)], capture_output=True, check=True)
     assert r.stdout == ptxpp("fmt", str(src))
+
+
+# The typed declarations outside bodies (docs/transpile.md, "Declarations"): the same module as
+# tests/transpile/declarations_test.cpp's kModule, written with the same calls in Python's spelling.
+DECLARED = """.version 8.0
+.target sm_90a
+.address_size 64
+
+.global .align 4 .b32 counter[4] = {1, 2, 3, 4};
+.extern .shared .align 16 .b8 smem[];
+.const .align 8 .u64 limit = 100;
+
+.extern .func (.param .b32 func_retval0) vprintf(
+\t.param .b64 vprintf_param_0,
+\t.param .b64 vprintf_param_1
+);
+
+.func (.reg .b32 r) addone(
+\t.reg .b32 a
+)
+{
+\tadd.s32 \tr, a, 1;
+\tret;
+}
+
+.visible .entry k(
+\t.param .u64 .ptr .global .align 16 p,
+\t.param .u32 n,
+\t.param .align 8 .b8 blob[16]
+)
+.maxntid 128, 1, 1
+.minnctapersm 2
+{
+\t.reg .b32 %r<2>;
+\tld.param.u32 \t%r1, [n];
+\tret;
+}
+"""
+
+
+def declared_module(n):
+    """DECLARED by hand with the typed calls; `n`: the name of k's second parameter."""
+    from ptxpp import DType, ptx
+    from ptxpp import listing as lst
+
+    m = lst.Listing(target="sm_90a", version="8.0")
+    m.blank_line()
+    m.global_(DType.b32, "counter", align=4, dims=[4], init=[1, 2, 3, 4])
+    m.shared(DType.b8, "smem", linkage=lst.Linkage.extern, align=16, dims=[0])
+    m.const(DType.u64, "limit", align=8, init=[100])
+    m.func_decl("vprintf", [lst.param(DType.b32, "func_retval0")],
+                [lst.param(DType.b64, "vprintf_param_0"), lst.param(DType.b64, "vprintf_param_1")],
+                linkage=lst.Linkage.extern)
+
+    @m.func("addone", [lst.reg_param(DType.b32, "r")], [lst.reg_param(DType.b32, "a")])
+    def _():
+        ptx.inst.add.s32(lst.reg_ref(DType.b32, "r"), lst.reg_ref(DType.b32, "a"), 1)
+        ptx.inst.ret()
+
+    @m.entry("k", [lst.param(DType.u64, "p", ptr=lst.ptr(lst.Space.global_, 16)), lst.param(DType.u32, n),
+                   lst.param(DType.b8, "blob", align=8, dims=[16])],
+             linkage=lst.Linkage.visible, directives=[lst.maxntid(128, 1, 1), lst.minnctapersm(2)])
+    def _():
+        r = lst.regs(DType.b32, "%r", 2)
+        ptx.inst.ld.param.u32(r[1], ptx.addr(n))
+        ptx.inst.ret()
+
+    return m
+
+
+def test_typed_declarations_print_what_cpp_prints():
+    assert declared_module("n").ptx() == DECLARED
+    edited = DECLARED.replace(".u32 n,", ".u32 count,").replace("[n]", "[count]")
+    assert declared_module("count").ptx() == edited
+
+
+def test_declaration_errors_are_python_exceptions():
+    from ptxpp import DType
+    from ptxpp import listing as lst
+
+    m = lst.Listing(version="8.0")
+    with pytest.raises(Exception, match=r"\.ptr is for kernel \(\.entry\) parameters"):
+        m.func("f", [], [lst.param(DType.u64, "p", ptr=lst.ptr(8))], body=lambda: None)
+    with pytest.raises(Exception, match="a scalar variable has one initial value"):
+        m.global_(DType.b32, "x", init=[1, 2])
+
+
+@needs_cli
+def test_transpiled_declarations_are_calls_that_can_be_edited(tmp_path):
+    path = tmp_path / "declared.ptx"
+    path.write_text(DECLARED)
+    source = ptxpp("transpile", "--lang", "python", str(path)).decode()
+    for text in ("m.text(", "m.stmt(", "@m.body", ".entry k", ".func (", ".global .", ".param .", ".version 8"):
+        assert text not in source, f"{text!r} is written as text:\n{source}"
+    assert run_python(source, "<declared.ptx as Python>") == DECLARED.encode()
+    # rename k's parameter n where it is declared and where the body reads it
+    edited = source.replace('lst.param(DType.u32, "n")', 'lst.param(DType.u32, "count")')
+    edited = edited.replace('ptx.addr("n")', 'ptx.addr("count")')
+    assert edited != source
+    want = DECLARED.replace(".u32 n,", ".u32 count,").replace("[n]", "[count]")
+    assert run_python(edited, "<edited>") == want.encode()

@@ -4,6 +4,8 @@
 // until that final parse.
 #include "ptxpp/dsl/listing.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ptxpp/dsl/error.hpp"
@@ -11,6 +13,7 @@
 #include "ptxpp/dsl/instruction_call.hpp"
 #include "ptxpp/text/parser.hpp"
 #include "ptxpp/text/printer.hpp"
+#include "listing_text.hpp"
 #include "trace.hpp"
 
 namespace ptx {
@@ -20,38 +23,152 @@ using dsl::Trace;
 Listing::Listing(ListingOptions o) : options_(std::move(o)) {}
 
 Listing& Listing::text(std::string ptx_text) {
-  pieces_.push_back({std::move(ptx_text), {}});
+  pieces_.push_back({Kind::Raw, std::move(ptx_text), {}});
   return *this;
 }
 
-Listing& Listing::body(std::function<void()> body) {
-  pieces_.push_back({{}, std::move(body)});
+Listing& Listing::body(Body body) {
+  pieces_.push_back({Kind::Body, {}, std::move(body)});
   return *this;
 }
 
+Listing& Listing::stmt(std::string ptx_text) {
+  pieces_.push_back({Kind::Line, std::move(ptx_text), {}});
+  return *this;
+}
+
+Listing& Listing::comment(std::string text) {
+  pieces_.push_back({Kind::Trivia, std::move(text), {}});
+  return *this;
+}
+
+Listing& Listing::trail(std::string text) {
+  pieces_.push_back({Kind::Trail, std::move(text), {}});
+  return *this;
+}
+
+Listing& Listing::blank_line() { return comment({}); }
+
+Listing& Listing::header(SourceLocation where) {
+  if (options_.version.empty()) throw Error("ptx::Listing::header: the options have no .version to write", where);
+  for (const Piece& p : pieces_)
+    if (p.kind == Kind::Header) throw Error("ptx::Listing::header: the header is written once", where);
+  pieces_.push_back({Kind::Header, {}, {}});
+  return *this;
+}
+
+Listing& Listing::entry(std::string name, Params params, Body body, SourceLocation where) {
+  return function(true, std::move(name), nullptr, params, {}, std::move(body), where);
+}
+Listing& Listing::entry(std::string name, Params params, listing::FunctionOptions o, Body body, SourceLocation where) {
+  return function(true, std::move(name), nullptr, params, o, std::move(body), where);
+}
+Listing& Listing::func(std::string name, Params ret, Params params, Body body, SourceLocation where) {
+  return function(false, std::move(name), ret.empty() ? nullptr : &ret, params, {}, std::move(body), where);
+}
+Listing& Listing::func(std::string name, Params ret, Params params, listing::FunctionOptions o, Body body,
+                       SourceLocation where) {
+  return function(false, std::move(name), ret.empty() ? nullptr : &ret, params, o, std::move(body), where);
+}
+Listing& Listing::func_decl(std::string name, Params ret, Params params, listing::FunctionOptions o,
+                            SourceLocation where) {
+  return function(false, std::move(name), ret.empty() ? nullptr : &ret, params, o, {}, where);
+}
+
+// The header as a statement of its own lines; the body (none: `;`) right after it.
+Listing& Listing::function(bool entry, std::string name, const Params* ret, const Params& params,
+                           const listing::FunctionOptions& o, Body body, SourceLocation where) {
+  const std::string_view what = entry ? "entry" : "func";
+  if (name.empty()) throw Error(fmt::format("ptx::Listing::{}: the function needs a name", what), where);
+  for (const Params* list : {ret, &params})
+    for (size_t i = 0; list && i < list->size(); ++i)
+      if (std::string p = listing::detail::param_problem((*list)[i], entry); !p.empty())
+        throw Error(fmt::format("ptx::Listing::{} '{}': {}", what, name, p), where);
+  for (const listing::FunctionDirective& d : o.directives)
+    if (std::string p = listing::detail::directive_problem(d); !p.empty())
+      throw Error(fmt::format("ptx::Listing::{} '{}': {}", what, name, p), where);
+  std::string header = listing::detail::function_header(entry, name, ret, params, o);
+  if (!body) header += ';';
+  pieces_.push_back({Kind::Line, std::move(header), {}});
+  if (body) pieces_.push_back({Kind::Body, {}, std::move(body)});
+  return *this;
+}
+
+Listing& Listing::var(listing::Space space, DType type, std::string name, listing::VarOptions o, SourceLocation where) {
+  if (name.empty()) throw Error("ptx::Listing::var: the variable needs a name", where);
+  if (std::string p = listing::detail::variable_problem(space, type, o); !p.empty())
+    throw Error(fmt::format("ptx::Listing::var '{}': {}", name, p), where);
+  pieces_.push_back({Kind::Line, listing::detail::variable_text(space, type, name, o), {}});
+  return *this;
+}
+Listing& Listing::global(DType type, std::string name, listing::VarOptions o, SourceLocation where) {
+  return var(listing::Space::global, type, std::move(name), std::move(o), where);
+}
+Listing& Listing::const_(DType type, std::string name, listing::VarOptions o, SourceLocation where) {
+  return var(listing::Space::const_, type, std::move(name), std::move(o), where);
+}
+Listing& Listing::shared(DType type, std::string name, listing::VarOptions o, SourceLocation where) {
+  return var(listing::Space::shared, type, std::move(name), std::move(o), where);
+}
+
+std::string Listing::header_text() const {
+  return fmt::format(".version {}\n.target {}\n.address_size {}\n", options_.version, options_.target,
+                     options_.address_size);
+}
+
+namespace {
+
+// A function body traced and printed as `{ ... }`.
+std::string traced_body(const std::function<void()>& body, Target target, bool validate) {
+  dsl::TraceOptions o;
+  o.target = target;
+  o.validate = validate;
+  Trace t(o);
+  Trace::Scope scope(t);
+  body();
+  std::vector<ir::Stmt> stmts = t.finish_body();
+  const size_t added = stmts.size() - t.body.size();
+  const ir::Trivia close = t.apply_leads(stmts, added);
+  const uint32_t block = t.m.add_block();
+  t.m.blocks[block].stmts = std::move(stmts);
+  t.m.blocks[block].open = ir::Trivia::none();
+  t.m.blocks[block].close = close;
+  return text::print_stmt(t.m, ir::Stmt{ir::StmtKind::Block, block}, text::PrintMode::Exact);
+}
+
+void start_line(std::string& out) {
+  if (!out.empty() && out.back() != '\n') out += '\n';
+}
+
+}  // namespace
+
+// Raw text and bodies are joined as they are; statements and comments start a line of
+// their own, a trail ends the line before.
 std::string Listing::ptx() const {
   const auto target = Target::parse(options_.target);
   if (!target) throw Error(fmt::format("ptx::Listing: '{}' is not a target", options_.target), {});
   std::string out;
+  const bool placed = std::any_of(pieces_.begin(), pieces_.end(), [](const Piece& p) { return p.kind == Kind::Header; });
+  if (!options_.version.empty() && !placed) out += header_text();
   for (const Piece& p : pieces_) {
-    if (!p.body) {
-      out += p.text;
-      continue;
+    switch (p.kind) {
+      case Kind::Raw: out += p.text; break;
+      case Kind::Body: out += traced_body(p.body, *target, options_.validate); break;
+      case Kind::Header:
+        start_line(out);
+        out += header_text();
+        break;
+      case Kind::Line:
+      case Kind::Trivia:
+        start_line(out);
+        out += p.text;
+        out += '\n';
+        break;
+      case Kind::Trail:
+        if (!out.empty() && out.back() == '\n') out.pop_back();
+        out += fmt::format(" {}\n", p.text);
+        break;
     }
-    dsl::TraceOptions o;
-    o.target = *target;
-    o.validate = options_.validate;
-    Trace t(o);
-    Trace::Scope scope(t);
-    p.body();
-    std::vector<ir::Stmt> stmts = t.finish_body();
-    const size_t added = stmts.size() - t.body.size();
-    const ir::Trivia close = t.apply_leads(stmts, added);
-    const uint32_t block = t.m.add_block();
-    t.m.blocks[block].stmts = std::move(stmts);
-    t.m.blocks[block].open = ir::Trivia::none();
-    t.m.blocks[block].close = close;
-    out += text::print_stmt(t.m, ir::Stmt{ir::StmtKind::Block, block}, text::PrintMode::Exact);
   }
   auto parsed = text::parse(out, {"<listing>"});
   if (!parsed) throw Error(fmt::format("ptx::Listing: the module does not parse: {}", parsed.error().format()), {});

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ptxpp/dsl/types.hpp"
@@ -46,13 +47,17 @@ class Language {
   virtual int indent_width() const = 0;
 
   // ---- the file ----------------------------------------------------------------------
-  // Everything up to the listing's declaration (the function's body is one level deep).
-  virtual std::string file_begin(const Options& o, std::string_view target, bool validate) const = 0;
+  // Everything up to the listing's declaration (the function's body is one level deep);
+  // `version` (empty: none) and `address_size` are the listing's header options.
+  virtual std::string file_begin(const Options& o, std::string_view target, bool validate, std::string_view version,
+                                 uint32_t address_size) const = 0;
   virtual std::string file_end(const Options& o) const = 0;
 
   // ---- nested bodies: lines at the current depth, the body one level deeper, then the
   // closing line (nullopt: none). An empty body gets empty_body() (nullopt: nothing).
   virtual std::vector<std::string> open_body() const = 0;
+  // A typed function header and its body: m.entry(args, [] { / @m.entry(args) def _():
+  virtual std::vector<std::string> open_function(std::string_view fn, std::string_view args) const = 0;
   virtual std::vector<std::string> open_block() const = 0;
   virtual std::vector<std::string> open_loop(bool until, std::string_view top, std::string_view pred,
                                              bool uni) const = 0;
@@ -73,6 +78,14 @@ class Language {
   virtual std::string instruction(std::string_view chain, std::string_view guard, std::string_view args) const = 0;
   virtual std::optional<std::string> chain(std::string_view opcode,
                                            std::span<const std::string_view> modifiers) const = 0;
+
+  // ---- declarations outside bodies (listing_decls.hpp) ----------------------------------
+  // A listing member or enum value named by a PTX word: ".global" -> global (C++), global_ (Python).
+  virtual std::string member(std::string_view ptx_word) const = 0;
+  virtual std::string enum_value(std::string_view type, std::string_view member) const = 0;  // lst::Space::global
+  virtual std::string list(std::span<const std::string> items) const = 0;                     // {a, b} / [a, b]
+  // Named options after the positional arguments: {.align = 4, .dims = {4}} / align=4, dims=[4]
+  virtual std::string options(std::span<const std::pair<std::string, std::string>> named) const = 0;
 
   // ---- expressions ---------------------------------------------------------------------
   virtual std::string call(Ns ns, std::string_view fn, std::string_view args) const = 0;

@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "../dsl/listing_text.hpp"
+#include "declarations.hpp"
 #include "fold_repeats.hpp"
 #include "language.hpp"
 #include "ptxpp/dsl/chains.hpp"
@@ -48,7 +50,9 @@ struct RegCxx {
 class Writer {
  public:
   Writer(const Module& m, std::string_view source, const Options& o, const Language& lang)
-      : m_(m), src_(source), o_(o), lang_(lang), sc_(m) {}
+      : m_(m), o_(o), lang_(lang), sc_(m) {
+    (void)source;  // the module prints it back (Exact): the statements are written from the module
+  }
 
   std::string run() {
     const bool valid = spec::check(m_).empty();
@@ -58,32 +62,27 @@ class Writer {
         target = std::string(w);
         break;
       }
+    // .version/.target/.address_size as listing options when they are the usual three lines
+    const std::optional<ModuleHeader> header = typed_header(m_, target);
     // the ISA check of each instruction is on when the whole module passes the validator
-    out_ += lang_.file_begin(o_, target, valid);
+    out_ += lang_.file_begin(o_, target, valid, header ? header->version : "", header ? header->address_size : 64);
     depth_ = 1;
-    size_t at = 0;
-    for (const Stmt& s : m_.root().stmts) {
-      if (s.kind != StmtKind::Function) continue;
-      const Function& f = m_.functions[s.index];
-      if (!f.has_body()) continue;
-      const Block& body = m_.blocks[f.body];
-      const std::string printed = text::print_stmt(m_, Stmt{StmtKind::Block, f.body}, text::PrintMode::Exact);
-      const std::string_view open = m_.text(body.open);
-      const size_t start = body.loc, len = printed.size() - open.size();
-      if (start < at || start + len > src_.size() || src_.substr(start, len) != std::string_view(printed).substr(open.size()))
-        throw std::logic_error("transpile: the module is not the parse of the source text given");
-      text_piece(src_.substr(at, start - at));
-      function_body(f, body);
-      at = start + len;
+    module_level_ = true;
+    const std::vector<Stmt>& stmts = m_.root().stmts;
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      lead(lead_of(m_, stmts[i]));
+      if (header && i == 0 && module_written_) module_call("header", "");  // after the comments that open the file
+      module_written_ = module_written_ || header;
+      if (!(header && i < 3)) module_statement(stmts[i]);
+      trail(stmts[i].trail);
     }
-    text_piece(src_.substr(at));
+    lead(m_.eof);
     out_ += lang_.file_end(o_);
     return std::move(out_);
   }
 
  private:
   const Module& m_;
-  std::string_view src_;
   const Options& o_;
   const Language& lang_;
   std::string out_;
@@ -128,9 +127,114 @@ class Writer {
 
   std::vector<Line>* buffer_ = nullptr;  // a function body's lines, while sugar passes may still rewrite them
 
-  void text_piece(std::string_view t) {
-    if (t.empty()) return;
-    line(lang_.call_statement(Ns::Module, "text", lang_.text_literal(t)));
+  // ---- module-level statements: typed declarations, else as written ----------------
+  bool module_level_ = false;  // comments and blank lines are the listing's (m.comment), not a body's
+  bool module_written_ = false;
+
+  void module_call(std::string_view fn, std::string_view args) {
+    line(lang_.call_statement(Ns::Module, fn, args));
+    module_written_ = true;
+  }
+
+  void module_statement(Stmt s) {
+    if (s.kind == StmtKind::Function) return function(m_.functions[s.index], s);
+    const std::string text = exact_text(s);
+    if (s.kind == StmtKind::Decl && text.find('/') == std::string::npos)
+      if (const auto v = typed_variable(m_, m_.decls[s.index], text)) return variable(*v);
+    module_call("stmt", lang_.text_literal(text));
+  }
+
+  // The statement as printed without its lead, '\r' kept (a block comment inside keeps its bytes).
+  std::string exact_text(Stmt s) const {
+    std::string text = text::print_stmt(m_, s, text::PrintMode::Exact);
+    if (const Trivia l = lead_of(m_, s); !l.synthesized()) text.erase(0, m_.text(l).size());
+    return text;
+  }
+
+  void variable(const TypedVariable& v) {
+    std::vector<std::pair<std::string, std::string>> opts;
+    if (v.options.linkage != listing::Linkage::none)
+      opts.emplace_back("linkage", enum_value("Linkage", listing::detail::linkage_name(v.options.linkage)));
+    if (v.options.align) opts.emplace_back("align", std::to_string(v.options.align));
+    if (!v.options.dims.empty()) opts.emplace_back("dims", int_list(v.options.dims));
+    if (!v.options.init.empty()) opts.emplace_back("init", int_list(v.options.init));
+    std::string args = fmt::format("{}, {}", lang_.dtype(v.type), quote(v.name));
+    if (!opts.empty()) args += ", " + lang_.options(opts);
+    module_call(lang_.member(listing::detail::space_name(v.space)), args);
+  }
+
+  template <class T>
+  std::string int_list(const std::vector<T>& values) const {
+    std::vector<std::string> items;
+    for (const T v : values) {
+      const bool negative = v < 0;
+      items.push_back(lang_.integer(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative));
+    }
+    return lang_.list(items);
+  }
+
+  std::string enum_value(std::string_view type, std::string_view ptx_word) const {
+    return lang_.enum_value(type, lang_.member(ptx_word));
+  }
+
+  std::string param_expr(const listing::Param& p) const {
+    const std::string args = fmt::format("{}, {}", lang_.dtype(p.type), quote(p.name));
+    if (p.space == listing::Space::reg) return lang_.call(Ns::Listing, "reg_param", args);
+    std::vector<std::pair<std::string, std::string>> opts;
+    if (p.options.align) opts.emplace_back("align", std::to_string(p.options.align));
+    if (!p.options.dims.empty()) opts.emplace_back("dims", int_list(p.options.dims));
+    if (const auto& ptr = p.options.ptr) {
+      const std::string a = std::to_string(ptr->align);
+      opts.emplace_back("ptr", lang_.call(Ns::Listing, "ptr",
+                                          ptr->space ? fmt::format("{}, {}", enum_value("Space", listing::detail::space_name(*ptr->space)), a) : a));
+    }
+    return lang_.call(Ns::Listing, "param", opts.empty() ? args : args + ", " + lang_.options(opts));
+  }
+
+  std::string params_expr(const std::vector<listing::Param>& ps) const {
+    std::vector<std::string> items;
+    for (const listing::Param& p : ps) items.push_back(param_expr(p));
+    return lang_.list(items);
+  }
+
+  std::string function_args(const TypedFunction& t) const {
+    std::string args = quote(t.name);
+    if (!t.entry) args += ", " + params_expr(t.ret);
+    args += ", " + params_expr(t.params);
+    std::vector<std::pair<std::string, std::string>> opts;
+    if (t.options.linkage != listing::Linkage::none)
+      opts.emplace_back("linkage", enum_value("Linkage", listing::detail::linkage_name(t.options.linkage)));
+    if (!t.options.directives.empty()) {
+      std::vector<std::string> ds;
+      for (const listing::FunctionDirective& d : t.options.directives) {
+        std::vector<std::string> vs;
+        for (const uint32_t v : d.values) vs.push_back(std::to_string(v));
+        ds.push_back(lang_.call(Ns::Listing, listing::detail::directive_name(d.kind).substr(1), fmt::format("{}", fmt::join(vs, ", "))));
+      }
+      opts.emplace_back("directives", lang_.list(ds));
+    }
+    if (!opts.empty()) args += ", " + lang_.options(opts);
+    return args;
+  }
+
+  // A function: typed header when it prints the same, else its header as written; then its body.
+  void function(const Function& f, Stmt s) {
+    const std::string text = exact_text(s);  // a header written as text keeps its line ends
+    std::string header = text;
+    if (f.has_body()) {
+      const Block& body = m_.blocks[f.body];
+      const std::string printed = text::print_stmt(m_, Stmt{StmtKind::Block, f.body}, text::PrintMode::Exact);
+      header.resize(text.size() - (printed.size() - m_.text(body.open).size()));  // up to the `{`
+    }
+    const auto typed = header.find('/') == std::string::npos ? typed_function(m_, f, header) : std::nullopt;
+    module_written_ = true;
+    if (!f.has_body()) {
+      if (typed) return module_call("func_decl", function_args(*typed));
+      return module_call("stmt", lang_.text_literal(text));
+    }
+    if (typed) return function_body(f, m_.blocks[f.body], lang_.open_function(typed->entry ? "entry" : "func", function_args(*typed)));
+    line(lang_.call_statement(Ns::Module, "text", lang_.text_literal(header)));
+    function_body(f, m_.blocks[f.body], lang_.open_body());
   }
 
   // ---- names -------------------------------------------------------------------
@@ -186,12 +290,13 @@ class Writer {
         end = end == std::string_view::npos ? s.size() : (s[i + 1] == '/' ? end : end + 2);
         std::string c(s.substr(i, end - i));
         while (!c.empty() && c.back() == '\r') c.pop_back();
-        if (newlines == 0) {
-          line(lang_.call_statement(Ns::Listing, "comment_same_line", quote(c)));
+        if (newlines == 0 && !(module_level_ && !module_written_)) {
+          line(lang_.call_statement(ns(), module_level_ ? "trail" : "comment_same_line", quote(c)));
         } else {
           if (newlines >= 2) blank_line();
-          line(lang_.call_statement(Ns::Listing, "comment", quote(c)));
+          line(lang_.call_statement(ns(), "comment", quote(c)));
         }
+        module_written_ = true;
         newlines = 0;
         i = end;
       } else {
@@ -201,7 +306,11 @@ class Writer {
     }
     if (newlines >= 2) blank_line();
   }
-  void blank_line() { line(lang_.call_statement(Ns::Listing, "blank_line", "")); }
+  void blank_line() {
+    if (module_level_ && !module_written_) return;  // before the first statement: the canonical form has none
+    line(lang_.call_statement(ns(), "blank_line", ""));
+  }
+  Ns ns() const { return module_level_ ? Ns::Module : Ns::Listing; }
 
   void trail(Trivia t) {
     if (t.synthesized()) return;
@@ -209,7 +318,7 @@ class Writer {
     std::erase(s, '\r');
     const size_t first = s.find('/');
     if (first == std::string::npos) return;
-    line(lang_.call_statement(Ns::Listing, "trail", quote(s.substr(first))));
+    line(lang_.call_statement(ns(), "trail", quote(s.substr(first))));
   }
 
   static Trivia lead_of(const Module& m, Stmt s) {
@@ -223,6 +332,11 @@ class Writer {
       case StmtKind::Directive: return m.directives[s.index].lead;
       case StmtKind::Block: return m.blocks[s.index].open;
       case StmtKind::Prototype: return m.prototypes[s.index].lead;
+      case StmtKind::Function: {
+        const Function& f = m.functions[s.index];
+        return f.specs.count ? m.specs[f.specs.first].lead : Trivia{};
+      }
+      case StmtKind::Section: return m.sections[s.index].lead;
       default: return {};
     }
   }
@@ -237,7 +351,7 @@ class Writer {
   }
 
   // ---- functions -----------------------------------------------------------------
-  void function_body(const Function& f, const Block& body) {
+  void function_body(const Function& f, const Block& body, const std::vector<std::string>& open) {
     labels_.clear();
     cxx_names_.clear();
     regs_.clear();
@@ -248,7 +362,9 @@ class Writer {
       if (status == 0 && demangled) line(lang_.comment(demangled));
       std::free(demangled);
     }
-    nested(lang_.open_body(), [&] { function_statements(f, body); });
+    module_level_ = false;
+    nested(open, [&] { function_statements(f, body); });
+    module_level_ = true;
   }
 
   void function_statements(const Function& f, const Block& body) {

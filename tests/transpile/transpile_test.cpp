@@ -276,7 +276,7 @@ $L__BB0_2:
   o.source_name = "k.ptx";
   const std::string cpp = cpp_of(src, o);
   for (const char* want :
-       {"inline ptx::Listing my_module() {", "ptx::Listing m({.target = \"sm_90a\", .validate = true});",
+       {"inline ptx::Listing my_module() {", "ptx::Listing m({.target = \"sm_90a\", .validate = true, .version = \"8.0\"});",
         "ptx::RegArray p = lst::regs(DType::pred, \"%p\", 2);", "ptx::RegArray r = lst::regs(DType::b32, \"%r\", 5);",
         "ptx::Label L_BB0_2 = lst::label(\"$L__BB0_2\");", "lst::blank_line();", "lst::comment(\"// the pointer\");",
         "inst::ld.param.u64(rd[1], ptx::addr(\"p\"));", "inst::mov.u32(r[1], ptx::special::tid.x());",
@@ -319,7 +319,7 @@ $L__BB0_2:
   o.name = "my_module";
   const std::string py = transpile::transpile(parsed.module(), src, o);
   for (const char* want :
-       {"from ptxpp import listing as lst\n", "def my_module():\n    m = Listing(target=\"sm_90a\", validate=True)\n",
+       {"from ptxpp import listing as lst\n", "def my_module():\n    m = Listing(target=\"sm_90a\", validate=True, version=\"8.0\")\n",
         "        p = lst.regs(DType.pred, \"%p\", 2)\n", "        L_BB0_2 = lst.label(\"$L__BB0_2\")\n",
         "        ptx.inst.ld.param.u64(rd[1], ptx.addr(\"p\"))\n", "        ptx.inst.mov.u32(r[1], ptx.special.tid.x())\n",
         "        ptx.inst.and_.b32(r[2], r[1], lst.operand(\"0xFF\"))\n", "        ptx.inst.bra[~p[1]](L_BB0_2)\n",
@@ -383,12 +383,16 @@ TEST(Transpile, NamesAreValidCxx) {
 }
 
 TEST(Transpile, TextNeedingEscapesIsQuoted) {
-  // a raw string cannot hold a carriage return safely, and ")ptx\"" would end it
-  const std::string src = std::string(kHeader) + "// )ptx\" inside\r\n.entry k()\r\n{\r\n\tret;\r\n}\r\n";
+  // a raw string cannot hold a carriage return safely, and ")ptx\"" would end it (a header
+  // with a comment inside stays text)
+  const std::string src = std::string(kHeader) + ".entry k( // )ptx\" inside\r\n)\r\n{\r\n\tret;\r\n}\r\n";
   const std::string cpp = cpp_of(src);
   EXPECT_NE(cpp.find("\\r\\n"), std::string::npos) << cpp;
-  const std::string src2 = std::string(kHeader) + "// )ptx\" inside\n.entry k()\n{\n\tret;\n}\n";
-  EXPECT_NE(cpp_of(src2).find("R\"ptx1("), std::string::npos);
+  const std::string src2 = std::string(kHeader) + ".entry k( // )ptx\" inside\n)\n{\n\tret;\n}\n";
+  EXPECT_NE(cpp_of(src2).find("R\"ptx1("), std::string::npos) << cpp_of(src2);
+  // and so does a comment between the module's statements, quoted
+  const std::string src3 = std::string(kHeader) + "// )ptx\" inside\n.entry k()\n{\n\tret;\n}\n";
+  EXPECT_NE(cpp_of(src3).find("m.comment(\"// )ptx\\\" inside\");"), std::string::npos) << cpp_of(src3);
 }
 
 // The loop helpers write exactly the statements a back edge or a forward wait is made of.

@@ -2,11 +2,9 @@
 // text, with the names the text uses. What the transpiler generates, and what a
 // user edits when they take over someone else's kernel:
 //
-//   ptx::Listing m({.target = "sm_90a"});
-//   m.text(".version 8.8\n.target sm_90a\n.address_size 64\n\n"
-//          ".visible .entry add1(\n\t.param .u64 p\n)\n");   // directives, variables, headers: as written
-//   m.body([] {                                               // the function body that follows
-//     namespace lst = ptx::listing;
+//   namespace lst = ptx::listing;
+//   ptx::Listing m({.target = "sm_90a", .version = "8.8"});  // .version, .target, .address_size 64
+//   m.entry("add1", {lst::param(DType::u64, "p")}, {.linkage = lst::Linkage::visible}, [] {
 //     ptx::RegArray rd = lst::regs(ptx::b64, "%rd", 3);       // .reg .b64 %rd<3>;
 //     ptx::inst::ld.param.u64(rd[1], ptx::addr("p"));
 //     ...
@@ -16,6 +14,8 @@
 // Instructions in a body are ptx::inst calls (one call, one instruction), checked
 // against the table unless `validate` is off. Declarations, directives and labels
 // are written where they stand, with exact names; comments and blank lines are kept.
+// Function headers and module variables are typed (listing_decls.hpp); what they do
+// not express is written as text (stmt, or text then body).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "ptxpp/dsl/label.hpp"
+#include "ptxpp/dsl/listing_decls.hpp"
 #include "ptxpp/dsl/operand.hpp"
 #include "ptxpp/dsl/reg.hpp"
 #include "ptxpp/dsl/source_location.hpp"
@@ -32,25 +33,70 @@
 namespace ptx {
 
 struct ListingOptions {
-  std::string target = "sm_90a";  // what instructions are checked against
+  std::string target = "sm_90a";  // what instructions are checked against (and `.target` with a version)
   bool validate = true;           // check each instruction against the ISA table and the target
+  // `.version V`, `.target T`, `.address_size N`, written first (or where Listing::header is
+  // called); empty: not written (text carries them).
+  std::string version = {};
+  uint32_t address_size = 64;
 };
 
 class Listing {
  public:
+  using Body = std::function<void()>;
+  using Params = std::vector<listing::Param>;
   explicit Listing(ListingOptions o = {});
-  // Module-level PTX as written (directives, variables, function headers, comments).
+
+  // ---- as written ----------------------------------------------------------------
+  // Module-level PTX as written, joined to what is before and after it as is.
   Listing& text(std::string ptx_text);
   // A function body `{ ... }`, traced from `body`; it follows the text before it.
-  Listing& body(std::function<void()> body);
+  Listing& body(Body body);
+  // A module-level statement as written, on its own line (`.file 1 "k.cu"`).
+  Listing& stmt(std::string ptx_text);
+
+  // ---- functions: the header, then the body traced from `body` --------------------
+  Listing& entry(std::string name, Params params, Body body, SourceLocation where = SourceLocation::current());
+  Listing& entry(std::string name, Params params, listing::FunctionOptions o, Body body,
+                 SourceLocation where = SourceLocation::current());
+  // `ret`: the return values (empty: none is written).
+  Listing& func(std::string name, Params ret, Params params, Body body,
+                SourceLocation where = SourceLocation::current());
+  Listing& func(std::string name, Params ret, Params params, listing::FunctionOptions o, Body body,
+                SourceLocation where = SourceLocation::current());
+  // A function declared without a body (`.extern .func (...) vprintf(...);`).
+  Listing& func_decl(std::string name, Params ret, Params params, listing::FunctionOptions o = {},
+                     SourceLocation where = SourceLocation::current());
+
+  // ---- module variables ------------------------------------------------------------
+  Listing& var(listing::Space space, DType type, std::string name, listing::VarOptions o = {},
+               SourceLocation where = SourceLocation::current());
+  Listing& global(DType type, std::string name, listing::VarOptions o = {}, SourceLocation where = SourceLocation::current());
+  Listing& const_(DType type, std::string name, listing::VarOptions o = {}, SourceLocation where = SourceLocation::current());
+  Listing& shared(DType type, std::string name, listing::VarOptions o = {}, SourceLocation where = SourceLocation::current());
+
+  // Where the options' .version/.target/.address_size lines go (after the comments that open
+  // a file); without it they open the module.
+  Listing& header(SourceLocation where = SourceLocation::current());
+
+  // ---- comments and blank lines between module-level statements ----------------------
+  Listing& comment(std::string text);  // on its own line
+  Listing& trail(std::string text);    // at the end of the line before
+  Listing& blank_line();
+
   // The module: the pieces in order, parsed and printed in canonical form.
   std::string ptx() const;
 
  private:
+  enum class Kind : uint8_t { Raw, Line, Trivia, Trail, Body, Header };
   struct Piece {
+    Kind kind;
     std::string text;
-    std::function<void()> body;
+    Body body;
   };
+  std::string header_text() const;
+  Listing& function(bool entry, std::string name, const Params* ret, const Params& params,
+                    const listing::FunctionOptions& o, Body body, SourceLocation where);
   ListingOptions options_;
   std::vector<Piece> pieces_;
 };
