@@ -41,4 +41,9 @@ struct TypedVariable {
 // `text`: the declaration as written.
 std::optional<TypedVariable> typed_variable(const ir::Module& m, const ir::Decl& d, std::string_view text);
 
+// The arguments of the listing call that writes each, in the output's language (declaration_calls.cpp).
+class Language;
+std::string variable_args(const Language& lang, const TypedVariable& v);
+std::string function_args(const Language& lang, const TypedFunction& t);
+
 }  // namespace ptx::transpile

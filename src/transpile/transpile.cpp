@@ -1,6 +1,6 @@
-// PTX -> ptxpp C++ or Python. Module-level text (directives, variables, function
-// headers, comments) is carried over as written into the listing's text; each
-// function body becomes a body of DSL calls, one per statement: ptx::inst chains for
+// PTX -> ptxpp C++ or Python. The module header, variables and function headers become
+// typed listing declarations where they print back the same (declarations.hpp), else
+// text as written; each function body becomes DSL calls, one per statement: ptx::inst chains for
 // the instructions the ISA table spells, ptx::listing for declarations, labels,
 // directives, nested blocks, comments and blank lines. What to write is decided
 // here, once for both languages; language.hpp spells it.
@@ -152,69 +152,7 @@ class Writer {
   }
 
   void variable(const TypedVariable& v) {
-    std::vector<std::pair<std::string, std::string>> opts;
-    if (v.options.linkage != listing::Linkage::none)
-      opts.emplace_back("linkage", enum_value("Linkage", listing::detail::linkage_name(v.options.linkage)));
-    if (v.options.align) opts.emplace_back("align", std::to_string(v.options.align));
-    if (!v.options.dims.empty()) opts.emplace_back("dims", int_list(v.options.dims));
-    if (!v.options.init.empty()) opts.emplace_back("init", int_list(v.options.init));
-    std::string args = fmt::format("{}, {}", lang_.dtype(v.type), quote(v.name));
-    if (!opts.empty()) args += ", " + lang_.options(opts);
-    module_call(lang_.member(listing::detail::space_name(v.space)), args);
-  }
-
-  template <class T>
-  std::string int_list(const std::vector<T>& values) const {
-    std::vector<std::string> items;
-    for (const T v : values) {
-      const bool negative = v < 0;
-      items.push_back(lang_.integer(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative));
-    }
-    return lang_.list(items);
-  }
-
-  std::string enum_value(std::string_view type, std::string_view ptx_word) const {
-    return lang_.enum_value(type, lang_.member(ptx_word));
-  }
-
-  std::string param_expr(const listing::Param& p) const {
-    const std::string args = fmt::format("{}, {}", lang_.dtype(p.type), quote(p.name));
-    if (p.space == listing::Space::reg) return lang_.call(Ns::Listing, "reg_param", args);
-    std::vector<std::pair<std::string, std::string>> opts;
-    if (p.options.align) opts.emplace_back("align", std::to_string(p.options.align));
-    if (!p.options.dims.empty()) opts.emplace_back("dims", int_list(p.options.dims));
-    if (const auto& ptr = p.options.ptr) {
-      const std::string a = std::to_string(ptr->align);
-      opts.emplace_back("ptr", lang_.call(Ns::Listing, "ptr",
-                                          ptr->space ? fmt::format("{}, {}", enum_value("Space", listing::detail::space_name(*ptr->space)), a) : a));
-    }
-    return lang_.call(Ns::Listing, "param", opts.empty() ? args : args + ", " + lang_.options(opts));
-  }
-
-  std::string params_expr(const std::vector<listing::Param>& ps) const {
-    std::vector<std::string> items;
-    for (const listing::Param& p : ps) items.push_back(param_expr(p));
-    return lang_.list(items);
-  }
-
-  std::string function_args(const TypedFunction& t) const {
-    std::string args = quote(t.name);
-    if (!t.entry) args += ", " + params_expr(t.ret);
-    args += ", " + params_expr(t.params);
-    std::vector<std::pair<std::string, std::string>> opts;
-    if (t.options.linkage != listing::Linkage::none)
-      opts.emplace_back("linkage", enum_value("Linkage", listing::detail::linkage_name(t.options.linkage)));
-    if (!t.options.directives.empty()) {
-      std::vector<std::string> ds;
-      for (const listing::FunctionDirective& d : t.options.directives) {
-        std::vector<std::string> vs;
-        for (const uint32_t v : d.values) vs.push_back(std::to_string(v));
-        ds.push_back(lang_.call(Ns::Listing, listing::detail::directive_name(d.kind).substr(1), fmt::format("{}", fmt::join(vs, ", "))));
-      }
-      opts.emplace_back("directives", lang_.list(ds));
-    }
-    if (!opts.empty()) args += ", " + lang_.options(opts);
-    return args;
+    module_call(lang_.member(listing::detail::space_name(v.space)), variable_args(lang_, v));
   }
 
   // A function: typed header when it prints the same, else its header as written; then its body.
@@ -229,10 +167,10 @@ class Writer {
     const auto typed = header.find('/') == std::string::npos ? typed_function(m_, f, header) : std::nullopt;
     module_written_ = true;
     if (!f.has_body()) {
-      if (typed) return module_call("func_decl", function_args(*typed));
+      if (typed) return module_call("func_decl", function_args(lang_, *typed));
       return module_call("stmt", lang_.text_literal(text));
     }
-    if (typed) return function_body(f, m_.blocks[f.body], lang_.open_function(typed->entry ? "entry" : "func", function_args(*typed)));
+    if (typed) return function_body(f, m_.blocks[f.body], lang_.open_function(typed->entry ? "entry" : "func", function_args(lang_, *typed)));
     line(lang_.call_statement(Ns::Module, "text", lang_.text_literal(header)));
     function_body(f, m_.blocks[f.body], lang_.open_body());
   }
