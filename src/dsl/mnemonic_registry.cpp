@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "../spec/type_rules.hpp"
+#include "ptxpp/spec/decoded.hpp"
 
 namespace ptx::dsl::detail {
 
@@ -41,12 +42,12 @@ void resolve_into(MnemonicInfo& info) {
     info.mods.push_back(t.substr(i, j - i));
     i = j;
   }
-  const auto forms = spec::forms_for(info.opcode);
-  info.known_opcode = !forms.empty();
-  for (const spec::Form& f : forms) {
-    std::vector<spec::detail::Choice> choices;
-    if (spec::detail::match_modifiers(f, info.mods, choices) == spec::detail::MatchResult::None) continue;
-    Candidate c{&f, std::move(choices), {f.req}, f.req.ptx};
+  info.known_opcode = !spec::forms_for(info.opcode).empty();
+  // The validator's matching (spec/decoded.hpp): the forms in the manual's order first.
+  const spec::DecodedModifiersPtr decoded = spec::decode_modifiers(info.opcode, info.mods);
+  for (const spec::FormFit& fit : decoded->fits) {
+    const spec::Form& f = *fit.form;
+    Candidate c{&f, fit.choices, {f.req}, f.req.ptx};
     for (const auto& ch : c.choices) {
       c.reqs.push_back(ch.value->req);
       c.ptx = std::max(c.ptx, ch.value->req.ptx);

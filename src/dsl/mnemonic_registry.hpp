@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../spec/form_match.hpp"
+#include "ptxpp/dsl/runtime_chain.hpp"
 #include "ptxpp/spec/isa.hpp"
 
 namespace ptx::dsl::detail {
@@ -29,6 +30,9 @@ struct MnemonicInfo {
 };
 
 uint32_t mnemonic_key(std::string_view text);
+// A complete runtime chain's key (throws at `where` when it is not complete); internal, so that
+// registry keys stay out of the public API (runtime_chain.hpp).
+uint32_t mnemonic_key(const RuntimeChain& c, ptx::SourceLocation where);
 const MnemonicInfo& mnemonic_info(uint32_t key);
 // The type/count/space a kind refers to, with the candidate's chosen values ("" when absent).
 std::string_view resolve(const spec::Ref& r, const Candidate& c);

@@ -88,7 +88,7 @@ uint32_t mnemonic_key(BinOp op, DType t, ptx::SourceLocation where) {
   std::atomic<uint32_t>& slot = keys[static_cast<size_t>(op) * kTypes + static_cast<size_t>(t)];
   uint32_t k = slot.load(std::memory_order_acquire);
   if (k == 0) {
-    k = mnemonic(op, t, where).key(where) + 1;
+    k = dsl::detail::mnemonic_key(mnemonic(op, t, where), where) + 1;
     slot.store(k, std::memory_order_release);
   }
   return k - 1;

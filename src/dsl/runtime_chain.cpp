@@ -42,9 +42,9 @@ void RuntimeChain::check_complete(ptx::SourceLocation where) const {
                 where);
 }
 
-uint32_t RuntimeChain::key(ptx::SourceLocation where) const {
-  check_complete(where);
-  return detail::mnemonic_key(text_);
+uint32_t detail::mnemonic_key(const RuntimeChain& c, ptx::SourceLocation where) {
+  c.check_complete(where);
+  return mnemonic_key(c.text());
 }
 
 void RuntimeChain::emit(std::span<const Operand> ops, ptx::SourceLocation where) const {

@@ -165,7 +165,7 @@ uint32_t mov_key(DType t, ptx::SourceLocation where) {
     if (t == DType::pred || t == DType::f32 || t == DType::f64) mov.then(name(t), where);
     else if (is_float(t)) mov.then(fmt::format(".b{}", bits(t)), where);
     else mov.then(name(integer_like(t)), where);
-    k = mov.key(where) + 1;
+    k = detail::mnemonic_key(mov, where) + 1;
     slot.store(k, std::memory_order_release);
   }
   return k - 1;

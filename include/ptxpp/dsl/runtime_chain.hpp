@@ -35,8 +35,6 @@ class RuntimeChain {
   }
   // Throws ptx::Error at `where` unless the chain is a complete mnemonic.
   void check_complete(ptx::SourceLocation where = ptx::SourceLocation::current()) const;
-  // The mnemonic's key in the library's registry of checked mnemonics (check_complete first).
-  uint32_t key(ptx::SourceLocation where = ptx::SourceLocation::current()) const;
   const std::string& text() const { return text_; }
   // Emits the instruction into the running trace, like a complete chain of ptx::inst.
   template <class... Rest>
