@@ -2,8 +2,8 @@
     python3 EXAMPLE.py [--ptx] [--arch sm_90a] [--dim N=4096 ...] [--run] [the example's own flags]
 --ptx prints the traced PTX and nothing else (no GPU needed); --run runs the kernel on NumPy
 arrays in the CPU emulator and checks it against NumPy; otherwise a summary. An example with flags
-of its own passes `options(parser)`, which adds them; `kernel` and `run` then take the parsed
-arguments (`kernel(args)` returns the kernel)."""
+of its own passes `options(parser)`, which adds them; `kernel`, `run` and `dims` then take the
+parsed arguments (`kernel(args)` returns the kernel, `dims(args)` the default dimensions)."""
 
 import argparse
 import sys
@@ -20,7 +20,7 @@ def example_main(what, kernel, dims, run=None, argv=None, arch="sm_90a", options
     if options:
         options(parser)
     args = parser.parse_args(argv)
-    dims = dict(dims)
+    dims = dict(dims(args) if options else dims)
     for d in args.dim:
         name, _, value = d.partition("=")
         if not name or not value.isdigit() or int(value) <= 0:

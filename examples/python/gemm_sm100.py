@@ -1,6 +1,7 @@
 """The bf16 TMA + tcgen05 GEMM for Blackwell (sm_100a), C = A * B^T: examples/kernels/gemm_sm100.hpp
 written with the Python DSL, line for line (the same PTX). Prints its PTX with --ptx, runs on the
-emulator with --run; --cta-group 2 is the 2-SM variant, --bf16-out writes C in bf16.
+emulator with --run; --cta-group 2 is the 2-SM variant, --bf16-out writes C in bf16, --grouped prints
+the grouped GEMM (gemm_sm100_grouped.py).
 
   A: M x K bf16, row-major, read through the tensor map "a" (boxes of 128 x 64)
   B: N x K bf16, row-major, read through the tensor map "b" (boxes of 256 x 64, or 128 x 64 for the pair)
@@ -23,6 +24,7 @@ from ptxpp import TensorMap, Tile, ptx, reg, smem
 from ptxpp.types import b16, b32, b64, bf16, f32, u32
 
 from example_main import example_main
+from gemm_sm100_grouped import gemm_sm100_grouped
 
 TILE_M, TILE_N, TILE_K, STAGES = 128, 256, 64, 4
 hop, bw = ptx.hopper, ptx.blackwell
@@ -294,16 +296,26 @@ def options(parser):
     parser.add_argument("--cta-group", type=int, choices=(1, 2), default=1,
                         help="1, or 2 for the 2-SM variant (clusters of two CTAs)")
     parser.add_argument("--bf16-out", action="store_true", help="C in bf16 (else f32)")
+    parser.add_argument("--grouped", action="store_true", help="the grouped GEMM (dims G groups, T tiles in all)")
 
 
 def kernel_for(args):
+    if args.grouped:
+        return gemm_sm100_grouped
     return gemm_sm100(args.cta_group, bf16 if args.bf16_out else f32)
 
 
+def dims_for(args):
+    return {"G": 4, "T": 256} if args.grouped else {"M": 8192, "N": 8192, "K": 8192}
+
+
 def run_for(args):
+    if args.grouped:
+        raise ptxpp.Error("--run --grouped: the grouped kernel's arguments hold device addresses, which NumPy arrays "
+                          "have not (tests/emu/blackwell_emu_test.cpp runs it from C++)")
     run(M=128 * args.cta_group, cta_group=args.cta_group, out=bf16 if args.bf16_out else f32)
 
 
 if __name__ == "__main__":
     sys.exit(example_main("gemm_sm100: a bf16 TMA + tcgen05 GEMM for sm_100a (ptxpp Python DSL example)", kernel_for,
-                          {"M": 8192, "N": 8192, "K": 8192}, run_for, arch="sm_100a", options=options))
+                          dims_for, run_for, arch="sm_100a", options=options))

@@ -76,10 +76,12 @@ def test_gemm_sm90_runs_on_the_emulator():
     assert "matches NumPy on the CPU emulator" in python_example("gemm_sm90", "--run")
 
 
-# The Blackwell GEMM: sm_100a only (tcgen05, tensor memory); the CTA pair and bf16 C are flags of both twins.
-GEMM100_FLAGS = [[], ["--cta-group", "2"], ["--bf16-out"], ["--cta-group", "2", "--bf16-out", "--dim", "K=64"],
-                 ["--dim", "M=256", "--dim", "N=512", "--dim", "K=640"]]
-GEMM100_IDS = ["8192^3", "pair", "bf16-out", "pair-bf16-K=64", "256x512x640"]
+# The Blackwell GEMM: sm_100a only (tcgen05, tensor memory); the CTA pair, bf16 C and the grouped GEMM
+# (gemm_sm100_grouped.py; traced only: its arguments hold device addresses) are flags of both twins.
+GEMM100_FLAGS = [[], ["--cta-group", "2"], ["--bf16-out"], ["--grouped"],
+                 ["--cta-group", "2", "--bf16-out", "--dim", "K=64"],
+                 ["--dim", "M=256", "--dim", "N=512", "--dim", "K=640"], ["--grouped", "--dim", "G=1", "--dim", "T=3"]]
+GEMM100_IDS = ["8192^3", "pair", "bf16-out", "grouped", "pair-bf16-K=64", "256x512x640", "grouped-G=1"]
 
 
 @pytest.mark.parametrize("flags", GEMM100_FLAGS, ids=GEMM100_IDS)
@@ -91,7 +93,7 @@ def test_gemm_sm100_same_ptx_as_the_cxx_example(flags):
     assert python_example("gemm_sm100", "--ptx", *flags) == cxx
 
 
-@pytest.mark.parametrize("flags", GEMM100_FLAGS[:3], ids=GEMM100_IDS[:3])
+@pytest.mark.parametrize("flags", GEMM100_FLAGS[:4], ids=GEMM100_IDS[:4])
 def test_gemm_sm100_ptxas_accepts_the_ptx(flags, tmp_path):
     if not PTXAS:
         pytest.skip("ptxas not found (/usr/local/cuda/bin)")
