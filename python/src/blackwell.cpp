@@ -1,13 +1,14 @@
 // The Blackwell helpers (ptx::blackwell, sm_100a) from Python, as far as they are bound:
 // tensor-memory allocation, the tcgen05.mma instruction and shared-memory descriptors,
 // tcgen05.mma (A from shared or tensor memory, the descriptor a trace-time value or a register),
-// tcgen05.commit, tcgen05.ld/st with their fragment maps, and the tcgen05 fences. Each emits
-// what the C++ helper emits (docs/dsl.md, "Blackwell helpers"); the options of the sparse,
-// .ws and block-scaled forms are C++ only so far.
+// tcgen05.commit, tcgen05.ld/st with their fragment maps, the tcgen05 fences, and the TMA tile
+// load of a CTA pair (tma_load_pair). Each emits what the C++ helper emits (docs/dsl.md,
+// "Blackwell helpers"); the options of the sparse, .ws and block-scaled forms are C++ only so far.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 
 #include "common.hpp"
+#include "tma_coords.hpp"
 
 namespace ptxpy {
 
@@ -195,6 +196,17 @@ void bind_mma(nb::module_& b) {
       },
       nb::arg("group"), nb::arg("bar"), nb::arg("cta_mask"), nb::arg("guard") = nb::none());
   b.def("fence_before_thread_sync", [] { bw::fence_before_thread_sync(here()); });
+  b.def(
+      "tma_load_pair",
+      [](nb::handle dst, nb::handle map, nb::handle coords, nb::handle bar, nb::handle guard) {
+        const ptx::Operand d = to_operand(dst, FloatAs::F32);
+        with_coords(coords, [&](std::initializer_list<ptx::Operand> c) {
+          bw::tma_load_pair(d, reg_of(map), c, mbarrier_of(bar), optional_reg(guard), here());
+        });
+      },
+      nb::arg("dst"), nb::arg("map"), nb::arg("coords"), nb::arg("bar"), nb::arg("guard") = nb::none(),
+      "cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [dst], "
+      "[map, {c...}], [bar]; (bar: this CTA's mbarrier or its peer's, from hopper.map_shared_rank)");
   b.def("fence_after_thread_sync", [] { bw::fence_after_thread_sync(here()); });
 }
 

@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "common.hpp"
+#include "tma_coords.hpp"
 
 namespace ptxpy {
 
@@ -50,27 +51,6 @@ struct PyPipelineState {
 nb::object wrap_bar(hop::Mbarrier b) { return nb::cast(PyMbarrier{std::move(b), ptx::dsl::running_trace_id()}); }
 
 const ptx::Reg* optional_reg(nb::handle h) { return h.is_none() ? nullptr : &reg_of(h); }
-
-// C++ takes the coordinates as an initializer_list: 1 to 5 of them.
-template <class F>
-void with_coords(nb::handle coords, F f) {
-  std::vector<ptx::Operand> c;
-  for (nb::handle x : coords) c.push_back(to_operand(x, FloatAs::F32));
-  switch (c.size()) {
-    case 1:
-      return f({c[0]});
-    case 2:
-      return f({c[0], c[1]});
-    case 3:
-      return f({c[0], c[1], c[2]});
-    case 4:
-      return f({c[0], c[1], c[2], c[3]});
-    case 5:
-      return f({c[0], c[1], c[2], c[3], c[4]});
-    default:
-      throw ptx::Error(fmt::format("a tensor map takes 1 to 5 coordinates, not {}", c.size()), {});
-  }
-}
 
 hop::WgmmaKind checked_kind(ptx::DType a, ptx::DType b, ptx::DType d, bool satfinite) {
   const hop::WgmmaKind k{a, b, d, satfinite};

@@ -123,3 +123,28 @@ def test_misuse_is_reported_at_the_users_line():
             ptx.inst.mov.b64(da, 0)
             bw.mma(r, r, da, da, r == 0)
         trace(body, arch="sm_100a")
+
+
+def test_pair_tma_load_emits_exactly_its_instruction():
+    """tma_load_pair (tests/dsl/blackwell_test.cpp's program): .cta_group::2, the mbarrier this
+    CTA's or the leader's (map_shared_rank), 1 to 5 coordinates."""
+    def body(m):
+        buf, bars = smem.alloc(ptxpp.types.bf16, (64, 64), 1024), smem.alloc(b64, 1, 8)
+        tmap = m.generic_address()
+        x = ptx.read(ptx.special.tid.x(), u32)
+        p = x == 0
+        leader = hop.map_shared_rank(bars.base(), 0)
+        bw.tma_load_pair(buf.addr(0), tmap, [x, 0], hop.Mbarrier(ptx.addr(leader)), guard=p)
+        bw.tma_load_pair(buf.addr(0), tmap, [x], hop.Mbarrier(bars.addr(0)))
+        ptx.ret()
+
+    text = ptxpp.kernel(in_specs=(ptxpp.TensorMap("m"),), arch="sm_100a", name="tma2")(body).ptx()
+    op = "cp.async.bulk.tensor.{}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2"
+    assert instructions(text)[-3:] == [
+        "@%p1 " + op.format(2) + " \t[smem], [%rd2, {%r1, 0}], [%r3];",
+        op.format(1) + " \t[smem], [%rd2, {%r1}], [smem_2];", "ret;"]
+    assert_ptxas_accepts(text)
+    with pytest.raises(ptxpp.Error, match="1 to 5 coordinates"):
+        ptxpp.kernel(in_specs=(ptxpp.TensorMap("m"),), arch="sm_100a", name="bad")(
+            lambda m: bw.tma_load_pair(smem.alloc(b64, 1, 8).addr(0), m.generic_address(), [0] * 6,
+                                       hop.Mbarrier(smem.alloc(b64, 1, 8).addr(0)))).ptx()

@@ -76,6 +76,39 @@ def test_gemm_sm90_runs_on_the_emulator():
     assert "matches NumPy on the CPU emulator" in python_example("gemm_sm90", "--run")
 
 
+# The Blackwell GEMM: sm_100a only (tcgen05, tensor memory); the CTA pair, bf16 C and the grouped GEMM
+# (gemm_sm100_grouped.py; traced only: its arguments hold device addresses) are flags of both twins.
+GEMM100_FLAGS = [[], ["--cta-group", "2"], ["--bf16-out"], ["--grouped"],
+                 ["--cta-group", "2", "--bf16-out", "--dim", "K=64"],
+                 ["--dim", "M=256", "--dim", "N=512", "--dim", "K=640"], ["--grouped", "--dim", "G=1", "--dim", "T=3"]]
+GEMM100_IDS = ["8192^3", "pair", "bf16-out", "grouped", "pair-bf16-K=64", "256x512x640", "grouped-G=1"]
+
+
+@pytest.mark.parametrize("flags", GEMM100_FLAGS, ids=GEMM100_IDS)
+def test_gemm_sm100_same_ptx_as_the_cxx_example(flags):
+    if not CXX:
+        pytest.skip("PTXPP_CXX_EXAMPLES (the C++ examples' build directory) is not set")
+    cxx = subprocess.run([os.path.join(CXX, "ptxpp-example-gemm_sm100"), "--ptx", *flags],
+                         capture_output=True, text=True, check=True).stdout
+    assert python_example("gemm_sm100", "--ptx", *flags) == cxx
+
+
+@pytest.mark.parametrize("flags", GEMM100_FLAGS[:4], ids=GEMM100_IDS[:4])
+def test_gemm_sm100_ptxas_accepts_the_ptx(flags, tmp_path):
+    if not PTXAS:
+        pytest.skip("ptxas not found (/usr/local/cuda/bin)")
+    ptx = tmp_path / "gemm_sm100.ptx"
+    ptx.write_text(python_example("gemm_sm100", "--ptx", *flags))
+    r = subprocess.run([PTXAS, "-arch=sm_100a", str(ptx), "-o", str(tmp_path / "out.cubin")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("flags", [[], ["--cta-group", "2", "--bf16-out"]], ids=["128x256x320", "pair-bf16-256x256x320"])
+def test_gemm_sm100_runs_on_the_emulator(flags):
+    pytest.importorskip("ml_dtypes", reason="bf16 NumPy arrays need ml_dtypes")
+    assert "matches NumPy on the CPU emulator" in python_example("gemm_sm100", "--run", *flags)
+
+
 def test_readme_python_kernel_prints_the_same_ptx_as_its_cxx_twin(tmp_path):
     """README.md's first example: the Python kernel, then the C++ one, then the PTX both print (the
     doc test compares that output with the C++ block; this, with the Python block)."""
