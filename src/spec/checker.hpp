@@ -166,6 +166,8 @@ class Checker {
   bool ref_kind_fits(const Kind& k, const Expr& e, Why& why);
   bool exact_register(ExprId id, std::string_view type, Why& why);
   bool address_fits(const Kind& k, const Expr& written, Why& why);
+  const Expr* offset_base(const Expr& e, bool& minus) const;
+  bool minus_after_name(const Expr* base, bool minus, Why& why) const;
   const Module& m_;
   CheckOptions opts_;
   std::vector<DecodedInstruction>* decoded_;

@@ -462,9 +462,10 @@ bool Checker::func_kind_fits(const Expr& e, Why& why) {
 // symbol(S): a variable (of state space S when given) or function name, optionally plus or
 // minus an immediate offset (avar+8).
 bool Checker::symbol_kind_fits(const Kind& k, const Expr& e, Why& why) {
-  const Expr* base = &e;
-  if (e.kind == ExprKind::Binary && (static_cast<Op>(e.sub) == Op::Add || static_cast<Op>(e.sub) == Op::Sub) && is_immediate(m_.expr(ExprId{e.b})))
-    base = &m_.expr(ExprId{e.a});
+  bool minus = false;
+  const Expr* base = offset_base(e, minus);
+  if (!base) base = &e;
+  if (minus_after_name(base, minus, why)) return false;
   const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
   if (!ent) {
     why.set([&] { return std::string(base->kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{base->a})) : "expected a symbol"); });
@@ -511,6 +512,28 @@ bool Checker::exact_register(ExprId id, std::string_view type, Why& why) {
   return false;
 }
 
+// The base of an address or symbol with offsets (a+8; several fold: a+8-4, as ptxas reads a
+// name, '+', then one constant expression); nullptr where an offset is no immediate. `minus`:
+// the offset next to the base is subtracted (a-4).
+const Expr* Checker::offset_base(const Expr& e, bool& minus) const {
+  const Expr* base = &e;
+  minus = false;
+  while (base->kind == ExprKind::Binary && (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
+    if (!is_immediate(m_.expr(ExprId{base->b}))) return nullptr;
+    minus = static_cast<Op>(base->sub) == Op::Sub;
+    base = &m_.expr(ExprId{base->a});
+  }
+  return base;
+}
+
+// ptxas 13: a name followed by '-' (a-4, [%rd-4]) is a syntax error; a+-4 is fine.
+bool Checker::minus_after_name(const Expr* base, bool minus, Why& why) const {
+  if (!minus || base->kind != ExprKind::Name || is_immediate(*base)) return false;
+  why.set([&] { return std::string("ptxas takes no '-' after " + quoted(m_.text(Symbol{base->a})) + ": write " +
+        std::string(m_.text(Symbol{base->a})) + "+-N"); });
+  return true;
+}
+
 bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
   const Expr* outer = &written;
   if (written.kind == ExprKind::Suffixed) {  // [a].unified
@@ -527,15 +550,14 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     why.set([&] { return std::string("expected an address [a]"); });
     return false;
   }
-  const Expr* base = &m_.expr(ExprId{m_.items[e.a].node});
   // offsets: [a+8], also several ([gbuf+-4+8], folded by ptxas)
-  while (base->kind == ExprKind::Binary && (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
-    if (!is_immediate(m_.expr(ExprId{base->b}))) {
-      why.set([&] { return std::string("an address offset must be an immediate"); });
-      return false;
-    }
-    base = &m_.expr(ExprId{base->a});
+  bool minus = false;
+  const Expr* base = offset_base(m_.expr(ExprId{m_.items[e.a].node}), minus);
+  if (!base) {
+    why.set([&] { return std::string("an address offset must be an immediate"); });
+    return false;
   }
+  if (minus_after_name(base, minus, why)) return false;
   if (k.type.present()) {
     // addr(S, T): the address is a register of type T, plus an optional offset (tcgen05's
     // Tensor Memory addresses); no variables, no immediate addresses
@@ -547,7 +569,12 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     }
     return register_fits(reg, resolve(k.type), false, why) && (!k.exact || exact_register(reg, resolve(k.type), why));
   }
-  if (is_immediate(*base)) return true;  // an immediate address
+  if (is_immediate(*base)) {
+    // ptxas 13: "Immediate addresses allowed only for .local state space" (generic ones too)
+    if (resolve(k.space) == ".local") return true;
+    why.set([&] { return std::string("an immediate address [imm] is allowed only in the .local state space"); });
+    return false;
+  }
   if (base->kind != ExprKind::Name) {
     why.set([&] { return std::string("expected an address [reg], [reg+imm], [var] or [imm]"); });
     return false;
@@ -576,7 +603,10 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     }
     return true;
   }
-  return true;  // a function name (an address of code)
+  // ptxas 13: a function or label name is no address ("Illegal operand type")
+  why.set([&] { return std::string(quoted(m_.text(name)) + " is a " + (ent->kind == Entity::Label ? "label" : "function") +
+        ", not an address"); });
+  return false;
 }
 
 }  // namespace ptx::spec::validation

@@ -68,4 +68,32 @@ TEST(ValidatorOperands, FloatLiteralsAreNoOperandsOfOperators) {
   accepted("add.f32 %f1, %f1, 0f3F800000;");
 }
 
+// ptxas 13: "Immediate addresses allowed only for .local state space", generic addresses too.
+TEST(ValidatorOperands, ImmediateAddressesOnlyForLocal) {
+  rejected("ld.global.u32 %r1, [64];", "[imm] is allowed only in the .local state space");
+  rejected("st.u32 [0], %r1;", "[imm] is allowed only in the .local state space");
+  rejected("ld.shared.u32 %r1, [64+4];", "[imm] is allowed only in the .local state space");
+  rejected("prefetch.L2 [64];", "[imm] is allowed only in the .local state space");
+  accepted("ld.local.u32 %r1, [64+4];");
+  accepted("st.local.u32 [0], %r1;");
+  accepted("prefetch.local.L1 [64];");
+}
+
+// ptxas 13: "Illegal operand type" for a function or label written as an address.
+TEST(ValidatorOperands, FunctionsAndLabelsAreNoAddresses) {
+  rejected("ld.global.u32 %r1, [k];", "'k' is a function, not an address");
+  rejected("st.u32 [k+4], %r1;", "'k' is a function, not an address");
+  rejected("ld.u32 %r1, [$L]; $L:", "'$L' is a label, not an address");
+}
+
+// ptxas 13 reads a name, '+', then one constant expression: a name followed by '-' is a syntax error.
+TEST(ValidatorOperands, NoMinusAfterAName) {
+  const std::string decls = "\t.reg .b64 %rd<2>; .global .u32 gv[4]; mov.u64 %rd1, gv;";
+  rejected(decls + " ld.global.u32 %r1, [%rd1-4];", "no '-' after '%rd1'");
+  rejected(decls + " ld.global.u32 %r1, [gv-4+8];", "no '-' after 'gv'");
+  rejected(decls + " mov.u64 %rd1, gv-4;", "operand 'a'");
+  accepted(decls + " ld.global.u32 %r1, [%rd1+-4]; ld.global.u32 %r1, [gv+8-4]; mov.u64 %rd1, gv+8-4;");
+  accepted("ld.local.u32 %r1, [8-4];");
+}
+
 }  // namespace
