@@ -191,6 +191,7 @@ bool Checker::register_fits(ExprId id, std::string_view type, bool wide, Why& wh
       why.set([&] { return std::string(quoted(m_.text(name)) + " is not a vector register"); });
       return false;
     }
+    if (e.b && ent->vector > 1 && !vector_component_fits(*ent, name, Symbol{e.b}, why)) return false;
   } else if (const SpecialRegister* sr = find_special_register(m_.text(name))) {
     if (opcode_ != "mov" && opcode_ != "cvt") {
       why.set([&] { return std::string("special register " + quoted(m_.text(name)) + " can only be read by mov or cvt"); });
@@ -218,6 +219,20 @@ bool Checker::register_fits(ExprId id, std::string_view type, bool wide, Why& wh
   }
   if (type.empty() || register_matches(reg_type, type, wide)) return true;
   why.set([&] { return std::string(quoted(m_.text(name)) + " is a " + std::string(reg_type) + " register, expected " + std::string(type)); });
+  return false;
+}
+
+// %v.x of a vector register: one of .x .y .z .w (or .r .g .b .a) within its width. ptxas 13
+// rejects other letters ("Unknown vector selector") and crashes on `mov` from %v.z of a .v2; it
+// takes %v.z of a .v2 elsewhere, reading past the vector: ptxpp rejects it everywhere.
+bool Checker::vector_component_fits(const Entity& ent, Symbol name, Symbol component, Why& why) const {
+  const std::string_view comp = m_.text(component);
+  const char letter = comp.size() == 2 && comp[0] == '.' ? comp[1] : '?';
+  size_t at = std::string_view("xyzw").find(letter);
+  if (at == std::string_view::npos) at = std::string_view("rgba").find(letter);
+  if (at != std::string_view::npos && at < ent.vector) return true;
+  why.set([&] { return std::string(quoted(comp) + " is not a component of " + quoted(m_.text(name)) + ", a vector of " +
+        std::to_string(ent.vector)); });
   return false;
 }
 
@@ -403,6 +418,7 @@ bool Checker::vec_kind_fits(const Kind& k, ExprId id, Why& why) {
     why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers, found " + std::to_string(e.b)); });
     return false;
   }
+  if (!vector_sizes_agree(e, why)) return false;
   for (const ListItem& it : m_.slice(Range{e.a, e.b})) {
     const Expr& elem = m_.expr(ExprId{it.node});
     if (k.imm && is_immediate(elem)) {
@@ -415,6 +431,26 @@ bool Checker::vec_kind_fits(const Kind& k, ExprId id, Why& why) {
       continue;
     }
     if (m_.name_of(ExprId{it.node}) != "_" && !register_fits(ExprId{it.node}, t, k.wide, why)) return false;
+  }
+  return true;
+}
+
+// The registers of a brace list are all of one size: ptxas 13 rejects {%r1, %rd1} ("Incompatible
+// elements of vector expression") before it matches the types (predicates, immediates and
+// sinks aside).
+bool Checker::vector_sizes_agree(const Expr& list, Why& why) const {
+  uint32_t bits = 0;
+  for (const ListItem& it : m_.slice(Range{list.a, list.b})) {
+    const Expr& elem = m_.expr(ExprId{it.node});
+    const Entity* ent = elem.kind == ExprKind::Name ? lookup(Symbol{elem.a}) : nullptr;
+    if (!ent || (ent->kind != Entity::Register && ent->kind != Entity::RegisterRange)) continue;
+    const auto info = type_info(ent->type);
+    if (!info || ent->type == ".pred") continue;
+    if (!bits) bits = info->bits;
+    if (info->bits == bits) continue;
+    why.set([&] { return std::string("the registers of a vector differ in size: " + quoted(m_.text(Symbol{elem.a})) + " is a " +
+          std::string(ent->type) + " register, the first one has " + std::to_string(bits) + " bits"); });
+    return false;
   }
   return true;
 }

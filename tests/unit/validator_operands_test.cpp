@@ -96,4 +96,23 @@ TEST(ValidatorOperands, NoMinusAfterAName) {
   accepted("ld.local.u32 %r1, [8-4];");
 }
 
+// ptxas 13: "Incompatible elements of vector expression" where the registers differ in size.
+TEST(ValidatorOperands, VectorRegistersAreOfOneSize) {
+  const std::string decls = ".reg .b64 %rd<2>; .reg .u16 %s<2>; mov.u64 %rd1, 0;";
+  rejected(decls + " ld.global.v2.u32 {%r1, %rd1}, [%rd1];", "differ in size: '%rd1' is a .b64 register");
+  rejected(decls + " st.global.v4.u8 [%rd1], {%r1, %s1, %r1, %r1};", "differ in size: '%s1' is a .u16 register");
+  accepted(decls + " ld.global.v2.u32 {%r1, _}, [%rd1]; st.global.v2.u32 [%rd1], {%r1, 1};");
+}
+
+// A component of a vector register within its width: ptxas 13 crashes on mov from %v.z of a .v2.
+TEST(ValidatorOperands, VectorComponentsWithinTheVector) {
+  const std::string decls = ".reg .v2 .f32 %v; .reg .v4 .f32 %w; mov.f32 %v.x, %f1;";
+  rejected(decls + " mov.f32 %f1, %v.q;", "'.q' is not a component of '%v'");
+  accepted(decls + " mov.f32 %f1, %v.y; mov.f32 %f1, %v.g; mov.f32 %f1, %w.w; mov.f32 %f1, %w.a;");
+  // ptxas crashes here (exit 139): no verdict to compare with
+  const auto ds = diagnostics(kernel(decls + " mov.f32 %f1, %v.w;"));
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0], "7: operand 'a': '.w' is not a component of '%v', a vector of 2");
+}
+
 }  // namespace
