@@ -169,6 +169,7 @@ class Checker {
   bool exact_register(ExprId id, std::string_view type, Why& why);
   bool address_fits(const Kind& k, const Expr& written, Why& why);
   const Expr* offset_base(const Expr& e, bool& minus) const;
+  bool wide_address_only(const Kind& k) const;
   bool minus_after_name(const Expr* base, bool minus, Why& why) const;
   const Module& m_;
   CheckOptions opts_;

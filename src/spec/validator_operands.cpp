@@ -548,6 +548,19 @@ bool Checker::exact_register(ExprId id, std::string_view type, Why& why) {
   return false;
 }
 
+// A generic or .global address of these takes a 64-bit register: ptxas 13 rejects a 32-bit one
+// on every target ("32-Bit ABI ... is not supported on sm_90 or higher"; sm_80: "32-Bit
+// compilation is no longer supported"), though cp.async, cp.async.bulk, ldmatrix and
+// prefetch.tensormap take it.
+bool Checker::wide_address_only(const Kind& k) const {
+  static constexpr std::string_view kOpcodes[] = {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu",
+                                                  "discard", "applypriority", "mbarrier", "multimem"};
+  if (std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode_) == std::end(kOpcodes)) return false;
+  if (k.space.is_group && group(k.space.group).name == ".tensormap_space") return false;
+  const std::string_view space = resolve(k.space);
+  return space.empty() || space == "generic" || space == ".global";
+}
+
 // The base of an address or symbol with offsets (a+8; several fold: a+8-4, as ptxas reads a
 // name, '+', then one constant expression); nullptr where an offset is no immediate. `minus`:
 // the offset next to the base is subtracted (a-4).
@@ -625,6 +638,11 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     const auto info = type_info(ent->type);
     if (!info || (info->bits != 32 && info->bits != 64) || info->cls == detail::TypeClass::Float) {
       why.set([&] { return std::string("an address register must be a 32- or 64-bit integer register"); });
+      return false;
+    }
+    if (info->bits == 32 && wide_address_only(k)) {
+      why.set([&] { return std::string(quoted(m_.text(name)) + " is a 32-bit register: a generic or .global address of " +
+            quoted(opcode_) + " is 64 bits"); });
       return false;
     }
     return true;
