@@ -144,8 +144,11 @@ class DeclChecker {
     for (const Spec& w : m_.specs_of(specs)) {
       const std::string_view word = m_.text(w.word);
       if (word != ".visible" && word != ".extern" && word != ".weak" && word != ".common") continue;
-      if (first.empty()) first = word;
-      else return error(loc, std::string(first) + " and " + std::string(word) + " together: a declaration has one linkage at most");
+      if (first.empty())
+        first = word;
+      else
+        return error(
+            loc, std::string(first) + " and " + std::string(word) + " together: a declaration has one linkage at most");
     }
   }
 

@@ -17,7 +17,8 @@ using namespace ptx::ir;
 
 class InitializerChecker {
  public:
-  InitializerChecker(const Module& m, const Scopes& scopes, const Decl& d, const DeclInfo& info, std::vector<Diagnostic>& out)
+  InitializerChecker(const Module& m, const Scopes& scopes, const Decl& d, const DeclInfo& info,
+                     std::vector<Diagnostic>& out)
       : m_(m), scopes_(scopes), d_(d), info_(info), out_(out) {}
 
   // Level i < dims: a brace list of at most dims[i] items (any count for `[]`); then, for a
@@ -34,7 +35,9 @@ class InitializerChecker {
   }
 
  private:
-  void error(const Expr& e, std::string msg) { out_.push_back({e.loc ? e.loc : d_.loc, Severity::Error, std::move(msg)}); }
+  void error(const Expr& e, std::string msg) {
+    out_.push_back({e.loc ? e.loc : d_.loc, Severity::Error, std::move(msg)});
+  }
 
   bool is_brace(const Expr& e) const { return e.kind == ExprKind::List && static_cast<Delim>(e.sub) == Delim::Brace; }
 
@@ -44,7 +47,8 @@ class InitializerChecker {
     const bool vector_level = level == sizes_.size() && info_.vector > 1;
     if (level == sizes_.size() + (info_.vector > 1)) {
       if (!is_brace(e)) return value(e);
-      error(e, "a value of " + std::string(info_.type) + " was expected here, not a brace list (ptxas: \"Initial value type mismatch\")");
+      error(e, "a value of " + std::string(info_.type) +
+                   " was expected here, not a brace list (ptxas: \"Initial value type mismatch\")");
       return false;
     }
     if (!is_brace(e)) {
@@ -52,8 +56,8 @@ class InitializerChecker {
       return false;
     }
     if (vector_level && e.b != info_.vector) {
-      error(e, "a .v" + std::to_string(info_.vector) + " vector takes " + std::to_string(info_.vector) + " values, found " +
-                   std::to_string(e.b));
+      error(e, "a .v" + std::to_string(info_.vector) + " vector takes " + std::to_string(info_.vector) +
+                   " values, found " + std::to_string(e.b));
       return false;
     }
     if (!vector_level && sizes_[level] >= 0 && e.b > static_cast<uint64_t>(sizes_[level])) {
@@ -69,13 +73,14 @@ class InitializerChecker {
   // are checked by symbol().
   bool value(const Expr& e) {
     const auto t = type_info(info_.type);
-    bool has_float = false, has_name = false;
-    if (!names(e, has_float, has_name)) return false;
+    bool has_float = false;
+    if (!names(e, has_float)) return false;
     const bool is_float = t->cls == TypeClass::Float;
     const bool is_integer = t->cls == TypeClass::Signed || t->cls == TypeClass::Unsigned;
     if ((is_integer && has_float) || (is_float && !float_literal(e))) {
       error(e, "the initial value does not fit " + std::string(info_.type) + ": " +
-                   (is_float ? "write a floating-point literal" : "write an integer") + " (ptxas: \"Initial value type mismatch\")");
+                   (is_float ? "write a floating-point literal" : "write an integer") +
+                   " (ptxas: \"Initial value type mismatch\")");
       return false;
     }
     return true;
@@ -90,21 +95,28 @@ class InitializerChecker {
   }
 
   // Walks a value's names (not generic's own name) and notes float literals.
-  bool names(const Expr& e, bool& has_float, bool& has_name) {
+  bool names(const Expr& e, bool& has_float) {
     switch (e.kind) {
-      case ExprKind::Float: has_float = true; return true;
-      case ExprKind::Name: has_name = true; return symbol(e);
-      case ExprKind::Unary: return names(m_.expr(ExprId{e.a}), has_float, has_name);
-      case ExprKind::Binary: return names(m_.expr(ExprId{e.a}), has_float, has_name) && names(m_.expr(ExprId{e.b}), has_float, has_name);
+      case ExprKind::Float:
+        has_float = true;
+        return true;
+      case ExprKind::Name:
+        return symbol(e);
+      case ExprKind::Unary:
+        return names(m_.expr(ExprId{e.a}), has_float);
+      case ExprKind::Binary:
+        return names(m_.expr(ExprId{e.a}), has_float) && names(m_.expr(ExprId{e.b}), has_float);
       case ExprKind::Ternary:
-        return names(m_.expr(ExprId{e.a}), has_float, has_name) && names(m_.expr(ExprId{e.b}), has_float, has_name) &&
-               names(m_.expr(ExprId{e.aux}), has_float, has_name);
-      case ExprKind::Apply: return names(m_.expr(ExprId{e.b}), has_float, has_name);
+        return names(m_.expr(ExprId{e.a}), has_float) && names(m_.expr(ExprId{e.b}), has_float) &&
+               names(m_.expr(ExprId{e.aux}), has_float);
+      case ExprKind::Apply:
+        return names(m_.expr(ExprId{e.b}), has_float);
       case ExprKind::List:
         for (const ListItem& it : m_.slice(Range{e.a, e.b}))
-          if (!names(m_.expr(ExprId{it.node}), has_float, has_name)) return false;
+          if (!names(m_.expr(ExprId{it.node}), has_float)) return false;
         return true;
-      default: return true;
+      default:
+        return true;
     }
   }
 

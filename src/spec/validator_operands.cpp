@@ -231,8 +231,10 @@ bool Checker::vector_component_fits(const Entity& ent, Symbol name, Symbol compo
   size_t at = std::string_view("xyzw").find(letter);
   if (at == std::string_view::npos) at = std::string_view("rgba").find(letter);
   if (at != std::string_view::npos && at < ent.vector) return true;
-  why.set([&] { return std::string(quoted(comp) + " is not a component of " + quoted(m_.text(name)) + ", a vector of " +
-        std::to_string(ent.vector)); });
+  why.set([&] {
+    return std::string(quoted(comp) + " is not a component of " + quoted(m_.text(name)) + ", a vector of " +
+                       std::to_string(ent.vector));
+  });
   return false;
 }
 
@@ -448,8 +450,10 @@ bool Checker::vector_sizes_agree(const Expr& list, Why& why) const {
     if (!info || ent->type == ".pred") continue;
     if (!bits) bits = info->bits;
     if (info->bits == bits) continue;
-    why.set([&] { return std::string("the registers of a vector differ in size: " + quoted(m_.text(Symbol{elem.a})) + " is a " +
-          std::string(ent->type) + " register, the first one has " + std::to_string(bits) + " bits"); });
+    why.set([&] {
+      return std::string("the registers of a vector differ in size: " + quoted(m_.text(Symbol{elem.a})) + " is a " +
+                         std::string(ent->type) + " register, the first one has " + std::to_string(bits) + " bits");
+    });
     return false;
   }
   return true;
@@ -553,8 +557,8 @@ bool Checker::exact_register(ExprId id, std::string_view type, Why& why) {
 // compilation is no longer supported"), though cp.async, cp.async.bulk, ldmatrix and
 // prefetch.tensormap take it.
 bool Checker::wide_address_only(const Kind& k) const {
-  static constexpr std::string_view kOpcodes[] = {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu",
-                                                  "discard", "applypriority", "mbarrier", "multimem"};
+  static constexpr std::string_view kOpcodes[] = {
+      "ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu", "discard", "applypriority", "mbarrier", "multimem"};
   if (std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode_) == std::end(kOpcodes)) return false;
   if (k.space.is_group && group(k.space.group).name == ".tensormap_space") return false;
   const std::string_view space = resolve(k.space);
@@ -567,7 +571,8 @@ bool Checker::wide_address_only(const Kind& k) const {
 const Expr* Checker::offset_base(const Expr& e, bool& minus) const {
   const Expr* base = &e;
   minus = false;
-  while (base->kind == ExprKind::Binary && (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
+  while (base->kind == ExprKind::Binary &&
+         (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
     if (!is_immediate(m_.expr(ExprId{base->b}))) return nullptr;
     minus = static_cast<Op>(base->sub) == Op::Sub;
     base = &m_.expr(ExprId{base->a});
@@ -578,8 +583,10 @@ const Expr* Checker::offset_base(const Expr& e, bool& minus) const {
 // ptxas 13: a name followed by '-' (a-4, [%rd-4]) is a syntax error; a+-4 is fine.
 bool Checker::minus_after_name(const Expr* base, bool minus, Why& why) const {
   if (!minus || base->kind != ExprKind::Name || is_immediate(*base)) return false;
-  why.set([&] { return std::string("ptxas takes no '-' after " + quoted(m_.text(Symbol{base->a})) + ": write " +
-        std::string(m_.text(Symbol{base->a})) + "+-N"); });
+  why.set([&] {
+    return std::string("ptxas takes no '-' after " + quoted(m_.text(Symbol{base->a})) + ": write " +
+                       std::string(m_.text(Symbol{base->a})) + "+-N");
+  });
   return true;
 }
 
@@ -641,8 +648,10 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
       return false;
     }
     if (info->bits == 32 && wide_address_only(k)) {
-      why.set([&] { return std::string(quoted(m_.text(name)) + " is a 32-bit register: a generic or .global address of " +
-            quoted(opcode_) + " is 64 bits"); });
+      why.set([&] {
+        return std::string(quoted(m_.text(name)) + " is a 32-bit register: a generic or .global address of " +
+                           quoted(opcode_) + " is 64 bits");
+      });
       return false;
     }
     return true;
@@ -658,8 +667,10 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     return true;
   }
   // ptxas 13: a function or label name is no address ("Illegal operand type")
-  why.set([&] { return std::string(quoted(m_.text(name)) + " is a " + (ent->kind == Entity::Label ? "label" : "function") +
-        ", not an address"); });
+  why.set([&] {
+    return std::string(quoted(m_.text(name)) + " is a " + (ent->kind == Entity::Label ? "label" : "function") +
+                       ", not an address");
+  });
   return false;
 }
 

@@ -123,7 +123,8 @@ TEST(ValidatorDecl, IncompleteArraysNeedSizeInitializerOrExtern) {
 TEST(ValidatorDecl, InitializersFitTheirVariable) {
   expect_rejected({
       {kHead + ".global .u32 w[2] = {1, 2, 3};\n" + kEntry, 4, 21, "too many initializers: 3 for an array of 2"},
-      {kHead + ".global .u32 w[2][2] = {{1, 2}, {3, 4, 5}};\n" + kEntry, 4, 33, "too many initializers: 3 for an array of 2"},
+      {kHead + ".global .u32 w[2][2] = {{1, 2}, {3, 4, 5}};\n" + kEntry, 4, 33,
+       "too many initializers: 3 for an array"},
       {kHead + ".global .u32 w[2][2] = {1, 2};\n" + kEntry, 4, 25, "an array is initialized with a brace list"},
       {kHead + ".global .u32 w = {1};\n" + kEntry, 4, 18, "not a brace list"},
       {kHead + ".global .v2 .u32 w = {1, 2, 3};\n" + kEntry, 4, 22, "a .v2 vector takes 2 values, found 3"},
@@ -163,8 +164,10 @@ TEST(ValidatorDecl, DeclarationsAgreeWithTheDefinition) {
       {kHead + ".visible .func f(.param .b32 a);\n.visible .func f(.param .align 8 .b32 a) { ret; }\n" + kEntry, 5, 1,
        "parameter alignment differ"},
   });
-  expect_accepted({kHead + ".visible .func f(.param .b32 a, .param .b8 b[8]);\n"
-                           ".visible .func f(.param .align 4 .b32 x, .param .align 1 .b8 y[8]) { ret; }\n" + kEntry});
+  expect_accepted({kHead +
+                   ".visible .func f(.param .b32 a, .param .b8 b[8]);\n"
+                   ".visible .func f(.param .align 4 .b32 x, .param .align 1 .b8 y[8]) { ret; }\n" +
+                   kEntry});
 }
 
 TEST(ValidatorDecl, AlignmentIsAPowerOfTwoUpTo2To31) {

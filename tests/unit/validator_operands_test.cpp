@@ -117,10 +117,11 @@ TEST(ValidatorOperands, VectorComponentsWithinTheVector) {
 
 // ptxas 13: "32-Bit ABI ... is not supported" for a 32-bit generic or .global address of ld, st, atom, ...
 TEST(ValidatorOperands, GenericAndGlobalAddressesAre64Bits) {
-  rejected("ld.global.u32 %r1, [%r2+4];", "'%r2' is a 32-bit register: a generic or .global address of 'ld' is 64 bits");
-  rejected("atom.add.u32 %r1, [%r2], 1;", "'%r2' is a 32-bit register: a generic or .global address of 'atom' is 64 bits");
+  rejected("ld.global.u32 %r1, [%r2+4];", "'%r2' is a 32-bit register: a generic or .global address of 'ld'");
+  rejected("atom.add.u32 %r1, [%r2], 1;", "'%r2' is a 32-bit register: a generic or .global address of 'atom'");
   accepted("ld.shared.u32 %r1, [%r2]; ld.local.u32 %r1, [%r2+4];");
-  accepted(".shared .b8 s[16]; mov.u32 %r2, s; ldmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%r2];");  // generic, but 32 bits do
+  // a generic address, but 32 bits do here
+  accepted(".shared .b8 s[16]; mov.u32 %r2, s; ldmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%r2];");
 }
 
 }  // namespace
