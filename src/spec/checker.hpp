@@ -149,6 +149,7 @@ class Checker {
   bool any_kind(std::span<const Kind> ks, ExprId id, std::string_view name, Why& why);
   bool component_fits(const Kind& k, ExprId id, Why& why);
   bool register_fits(ExprId id, std::string_view type, bool wide, Why& why, bool component_checked = false);
+  bool vector_component_fits(const Entity& ent, Symbol name, Symbol component, Why& why) const;
   ExprId register_plus_constant(const Expr& e) const;
   bool is_immediate(const Expr& e) const;
   bool has_float(const Expr& e) const;
@@ -159,6 +160,7 @@ class Checker {
   bool pred_kind_fits(const Kind& k, const Expr& e, Why& why);
   bool imm_kind_fits(const Kind& k, ExprId id, Why& why);
   bool vec_kind_fits(const Kind& k, ExprId id, Why& why);
+  bool vector_sizes_agree(const Expr& list, Why& why) const;
   bool vec_scalar_fits(const Kind& k, ExprId id, std::string_view t, Why& why);
   std::optional<bool> vector_register_fits(const Kind& k, ExprId id, std::string_view t, uint32_t n, Why& why);
   bool func_kind_fits(const Expr& e, Why& why);
@@ -166,6 +168,9 @@ class Checker {
   bool ref_kind_fits(const Kind& k, const Expr& e, Why& why);
   bool exact_register(ExprId id, std::string_view type, Why& why);
   bool address_fits(const Kind& k, const Expr& written, Why& why);
+  const Expr* offset_base(const Expr& e, bool& minus) const;
+  bool wide_address_only(const Kind& k) const;
+  bool minus_after_name(const Expr* base, bool minus, Why& why) const;
   const Module& m_;
   CheckOptions opts_;
   std::vector<DecodedInstruction>* decoded_;

@@ -29,6 +29,7 @@ class DeclChecker {
     address_size();
     declared_before_use();
     defined_functions();
+    check_prototypes(m_, out_);
     all_decls();
   }
 
@@ -136,6 +137,21 @@ class DeclChecker {
     }
   }
 
+  // One linkage word at most: ptxas 13 takes `.visible .extern` (any two of .visible, .extern,
+  // .weak, .common) as a syntax error.
+  void linkage(Range specs, uint32_t loc) {
+    std::string_view first;
+    for (const Spec& w : m_.specs_of(specs)) {
+      const std::string_view word = m_.text(w.word);
+      if (word != ".visible" && word != ".extern" && word != ".weak" && word != ".common") continue;
+      if (first.empty())
+        first = word;
+      else
+        return error(
+            loc, std::string(first) + " and " + std::string(word) + " together: a declaration has one linkage at most");
+    }
+  }
+
   bool has_word(Range specs, std::string_view word) const {
     for (const Spec& w : m_.specs_of(specs))
       if (m_.text(w.word) == word) return true;
@@ -148,6 +164,7 @@ class DeclChecker {
       if (s.kind == StmtKind::Decl) decl(m_.decls[s.index], Place::Module);
       if (s.kind != StmtKind::Function) continue;
       const Function& f = m_.functions[s.index];
+      linkage(f.specs, f.loc);
       const Place param = has_word(f.specs, ".entry") ? Place::EntryParam : Place::FuncParam;
       for (const ParamList* pl : {&f.ret, &f.params})
         for (const ListItem& it : m_.slice(pl->params)) decl(m_.decls[it.node], param);
@@ -164,6 +181,7 @@ class DeclChecker {
 
   void decl(const Decl& d, Place place) {
     const DeclInfo info = decl_info(m_, d);
+    linkage(d.specs, d.loc);
     alignments(d);
     vector_and_predicate(d, info);
     for (const Declarator& dc : m_.declarators_of(d)) {
@@ -173,6 +191,8 @@ class DeclChecker {
         // ptxas: "No initial value is allowed for 'a' in this state space"
         error(d.loc, quoted(m_.text(dc.name)) + " is in " + std::string(to_string(info.space)) +
                          ": only .global and .const variables can have an initializer");
+      else if (dc.init && (info.space == StateSpace::Global || info.space == StateSpace::Const))
+        check_initializer(m_, scopes_, d, dc, info, out_);
       if (info.space == StateSpace::Reg && dc.dims.count)  // ptxas: "Variable 'a' cannot be allocated into a register"
         error(d.loc, "register " + quoted(m_.text(dc.name)) + " cannot be an array: declare a %r<N> range or a .local array");
       complete_array(d, dc, info, place);

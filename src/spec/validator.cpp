@@ -25,6 +25,7 @@ void Checker::header() {
   const auto& stmts = m_.root().stmts;
   const Directive* version = nullptr;
   const Directive* target = nullptr;
+  const Directive* address_size = nullptr;
   for (size_t i = 0; i < stmts.size(); ++i) {
     if (stmts[i].kind != StmtKind::Directive) continue;
     const Directive& d = m_.directives[stmts[i].index];
@@ -36,6 +37,9 @@ void Checker::header() {
     } else if (name == ".target") {
       if (target) error(d.loc, "duplicate .target directive");
       target = &d;
+    } else if (name == ".address_size") {
+      if (address_size) error(d.loc, "duplicate .address_size directive");  // ptxas 13: a syntax error
+      address_size = &d;
     }
   }
   if (!version) error(0, "missing .version directive at the start of the module");

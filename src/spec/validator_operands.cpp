@@ -191,6 +191,7 @@ bool Checker::register_fits(ExprId id, std::string_view type, bool wide, Why& wh
       why.set([&] { return std::string(quoted(m_.text(name)) + " is not a vector register"); });
       return false;
     }
+    if (e.b && ent->vector > 1 && !vector_component_fits(*ent, name, Symbol{e.b}, why)) return false;
   } else if (const SpecialRegister* sr = find_special_register(m_.text(name))) {
     if (opcode_ != "mov" && opcode_ != "cvt") {
       why.set([&] { return std::string("special register " + quoted(m_.text(name)) + " can only be read by mov or cvt"); });
@@ -218,6 +219,22 @@ bool Checker::register_fits(ExprId id, std::string_view type, bool wide, Why& wh
   }
   if (type.empty() || register_matches(reg_type, type, wide)) return true;
   why.set([&] { return std::string(quoted(m_.text(name)) + " is a " + std::string(reg_type) + " register, expected " + std::string(type)); });
+  return false;
+}
+
+// %v.x of a vector register: one of .x .y .z .w (or .r .g .b .a) within its width. ptxas 13
+// rejects other letters ("Unknown vector selector") and crashes on `mov` from %v.z of a .v2; it
+// takes %v.z of a .v2 elsewhere, reading past the vector: ptxpp rejects it everywhere.
+bool Checker::vector_component_fits(const Entity& ent, Symbol name, Symbol component, Why& why) const {
+  const std::string_view comp = m_.text(component);
+  const char letter = comp.size() == 2 && comp[0] == '.' ? comp[1] : '?';
+  size_t at = std::string_view("xyzw").find(letter);
+  if (at == std::string_view::npos) at = std::string_view("rgba").find(letter);
+  if (at != std::string_view::npos && at < ent.vector) return true;
+  why.set([&] {
+    return std::string(quoted(comp) + " is not a component of " + quoted(m_.text(name)) + ", a vector of " +
+                       std::to_string(ent.vector));
+  });
   return false;
 }
 
@@ -403,6 +420,7 @@ bool Checker::vec_kind_fits(const Kind& k, ExprId id, Why& why) {
     why.set([&] { return std::string("expected a vector of " + std::to_string(n) + " registers, found " + std::to_string(e.b)); });
     return false;
   }
+  if (!vector_sizes_agree(e, why)) return false;
   for (const ListItem& it : m_.slice(Range{e.a, e.b})) {
     const Expr& elem = m_.expr(ExprId{it.node});
     if (k.imm && is_immediate(elem)) {
@@ -415,6 +433,28 @@ bool Checker::vec_kind_fits(const Kind& k, ExprId id, Why& why) {
       continue;
     }
     if (m_.name_of(ExprId{it.node}) != "_" && !register_fits(ExprId{it.node}, t, k.wide, why)) return false;
+  }
+  return true;
+}
+
+// The registers of a brace list are all of one size: ptxas 13 rejects {%r1, %rd1} ("Incompatible
+// elements of vector expression") before it matches the types (predicates, immediates and
+// sinks aside).
+bool Checker::vector_sizes_agree(const Expr& list, Why& why) const {
+  uint32_t bits = 0;
+  for (const ListItem& it : m_.slice(Range{list.a, list.b})) {
+    const Expr& elem = m_.expr(ExprId{it.node});
+    const Entity* ent = elem.kind == ExprKind::Name ? lookup(Symbol{elem.a}) : nullptr;
+    if (!ent || (ent->kind != Entity::Register && ent->kind != Entity::RegisterRange)) continue;
+    const auto info = type_info(ent->type);
+    if (!info || ent->type == ".pred") continue;
+    if (!bits) bits = info->bits;
+    if (info->bits == bits) continue;
+    why.set([&] {
+      return std::string("the registers of a vector differ in size: " + quoted(m_.text(Symbol{elem.a})) + " is a " +
+                         std::string(ent->type) + " register, the first one has " + std::to_string(bits) + " bits");
+    });
+    return false;
   }
   return true;
 }
@@ -462,9 +502,10 @@ bool Checker::func_kind_fits(const Expr& e, Why& why) {
 // symbol(S): a variable (of state space S when given) or function name, optionally plus or
 // minus an immediate offset (avar+8).
 bool Checker::symbol_kind_fits(const Kind& k, const Expr& e, Why& why) {
-  const Expr* base = &e;
-  if (e.kind == ExprKind::Binary && (static_cast<Op>(e.sub) == Op::Add || static_cast<Op>(e.sub) == Op::Sub) && is_immediate(m_.expr(ExprId{e.b})))
-    base = &m_.expr(ExprId{e.a});
+  bool minus = false;
+  const Expr* base = offset_base(e, minus);
+  if (!base) base = &e;
+  if (minus_after_name(base, minus, why)) return false;
   const Entity* ent = base->kind == ExprKind::Name ? lookup(Symbol{base->a}) : nullptr;
   if (!ent) {
     why.set([&] { return std::string(base->kind == ExprKind::Name ? "undeclared symbol " + quoted(m_.text(Symbol{base->a})) : "expected a symbol"); });
@@ -511,6 +552,44 @@ bool Checker::exact_register(ExprId id, std::string_view type, Why& why) {
   return false;
 }
 
+// A generic or .global address of these takes a 64-bit register: ptxas 13 rejects a 32-bit one
+// on every target ("32-Bit ABI ... is not supported on sm_90 or higher"; sm_80: "32-Bit
+// compilation is no longer supported"), though cp.async, cp.async.bulk, ldmatrix and
+// prefetch.tensormap take it.
+bool Checker::wide_address_only(const Kind& k) const {
+  static constexpr std::string_view kOpcodes[] = {
+      "ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu", "discard", "applypriority", "mbarrier", "multimem"};
+  if (std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode_) == std::end(kOpcodes)) return false;
+  if (k.space.is_group && group(k.space.group).name == ".tensormap_space") return false;
+  const std::string_view space = resolve(k.space);
+  return space.empty() || space == "generic" || space == ".global";
+}
+
+// The base of an address or symbol with offsets (a+8; several fold: a+8-4, as ptxas reads a
+// name, '+', then one constant expression); nullptr where an offset is no immediate. `minus`:
+// the offset next to the base is subtracted (a-4).
+const Expr* Checker::offset_base(const Expr& e, bool& minus) const {
+  const Expr* base = &e;
+  minus = false;
+  while (base->kind == ExprKind::Binary &&
+         (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
+    if (!is_immediate(m_.expr(ExprId{base->b}))) return nullptr;
+    minus = static_cast<Op>(base->sub) == Op::Sub;
+    base = &m_.expr(ExprId{base->a});
+  }
+  return base;
+}
+
+// ptxas 13: a name followed by '-' (a-4, [%rd-4]) is a syntax error; a+-4 is fine.
+bool Checker::minus_after_name(const Expr* base, bool minus, Why& why) const {
+  if (!minus || base->kind != ExprKind::Name || is_immediate(*base)) return false;
+  why.set([&] {
+    return std::string("ptxas takes no '-' after " + quoted(m_.text(Symbol{base->a})) + ": write " +
+                       std::string(m_.text(Symbol{base->a})) + "+-N");
+  });
+  return true;
+}
+
 bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
   const Expr* outer = &written;
   if (written.kind == ExprKind::Suffixed) {  // [a].unified
@@ -527,15 +606,14 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     why.set([&] { return std::string("expected an address [a]"); });
     return false;
   }
-  const Expr* base = &m_.expr(ExprId{m_.items[e.a].node});
   // offsets: [a+8], also several ([gbuf+-4+8], folded by ptxas)
-  while (base->kind == ExprKind::Binary && (static_cast<Op>(base->sub) == Op::Add || static_cast<Op>(base->sub) == Op::Sub)) {
-    if (!is_immediate(m_.expr(ExprId{base->b}))) {
-      why.set([&] { return std::string("an address offset must be an immediate"); });
-      return false;
-    }
-    base = &m_.expr(ExprId{base->a});
+  bool minus = false;
+  const Expr* base = offset_base(m_.expr(ExprId{m_.items[e.a].node}), minus);
+  if (!base) {
+    why.set([&] { return std::string("an address offset must be an immediate"); });
+    return false;
   }
+  if (minus_after_name(base, minus, why)) return false;
   if (k.type.present()) {
     // addr(S, T): the address is a register of type T, plus an optional offset (tcgen05's
     // Tensor Memory addresses); no variables, no immediate addresses
@@ -547,7 +625,12 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     }
     return register_fits(reg, resolve(k.type), false, why) && (!k.exact || exact_register(reg, resolve(k.type), why));
   }
-  if (is_immediate(*base)) return true;  // an immediate address
+  if (is_immediate(*base)) {
+    // ptxas 13: "Immediate addresses allowed only for .local state space" (generic ones too)
+    if (resolve(k.space) == ".local") return true;
+    why.set([&] { return std::string("an immediate address [imm] is allowed only in the .local state space"); });
+    return false;
+  }
   if (base->kind != ExprKind::Name) {
     why.set([&] { return std::string("expected an address [reg], [reg+imm], [var] or [imm]"); });
     return false;
@@ -564,6 +647,13 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
       why.set([&] { return std::string("an address register must be a 32- or 64-bit integer register"); });
       return false;
     }
+    if (info->bits == 32 && wide_address_only(k)) {
+      why.set([&] {
+        return std::string(quoted(m_.text(name)) + " is a 32-bit register: a generic or .global address of " +
+                           quoted(opcode_) + " is 64 bits");
+      });
+      return false;
+    }
     return true;
   }
   if (ent->kind == Entity::Variable) {
@@ -576,7 +666,12 @@ bool Checker::address_fits(const Kind& k, const Expr& written, Why& why) {
     }
     return true;
   }
-  return true;  // a function name (an address of code)
+  // ptxas 13: a function or label name is no address ("Illegal operand type")
+  why.set([&] {
+    return std::string(quoted(m_.text(name)) + " is a " + (ent->kind == Entity::Label ? "label" : "function") +
+                       ", not an address");
+  });
+  return false;
 }
 
 }  // namespace ptx::spec::validation

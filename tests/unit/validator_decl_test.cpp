@@ -119,6 +119,57 @@ TEST(ValidatorDecl, IncompleteArraysNeedSizeInitializerOrExtern) {
   });
 }
 
+// src/spec/initializer_checks.cpp: the shape, value types and names of an initializer.
+TEST(ValidatorDecl, InitializersFitTheirVariable) {
+  expect_rejected({
+      {kHead + ".global .u32 w[2] = {1, 2, 3};\n" + kEntry, 4, 21, "too many initializers: 3 for an array of 2"},
+      {kHead + ".global .u32 w[2][2] = {{1, 2}, {3, 4, 5}};\n" + kEntry, 4, 33,
+       "too many initializers: 3 for an array"},
+      {kHead + ".global .u32 w[2][2] = {1, 2};\n" + kEntry, 4, 25, "an array is initialized with a brace list"},
+      {kHead + ".global .u32 w = {1};\n" + kEntry, 4, 18, "not a brace list"},
+      {kHead + ".global .v2 .u32 w = {1, 2, 3};\n" + kEntry, 4, 22, "a .v2 vector takes 2 values, found 3"},
+      {kHead + ".global .u32 w = 0f3F800000;\n" + kEntry, 4, 18, "does not fit .u32: write an integer"},
+      {kHead + ".const .f32 w[2] = {1.5, 2};\n" + kEntry, 4, 26, "does not fit .f32: write a floating-point literal"},
+      {kHead + ".global .u64 w = nosuch;\n" + kEntry, 4, 18, "undeclared symbol 'nosuch' in an initializer"},
+      {kHead + ".shared .u32 s;\n.global .u64 w[2] = {generic(s), 0};\n" + kEntry, 5, 30, "'s' is in .shared"},
+  });
+  expect_accepted({
+      kHead + ".global .u32 w[4][2] = {{1, 2}, {}, {3}};\n" + kEntry,
+      kHead + ".global .v2 .u32 w[2] = {{1, 2}, {3, 4}};\n" + kEntry,
+      kHead + ".global .b32 w = 0f3F800000;\n.global .f32 v[3] = {1.5, -2.5, 0d3FF0000000000000};\n" + kEntry,
+      kHead + ".const .u32 c[2];\n.func f() { ret; }\n.global .u64 w[3] = {generic(c) + 4, f, WARP_SZ};\n" + kEntry,
+  });
+}
+
+// ptxas 13: a second .address_size, or two linkage words, is a syntax error.
+TEST(ValidatorDecl, OneAddressSizeAndOneLinkage) {
+  expect_rejected({
+      {kHead + ".address_size 64\n" + kEntry, 4, 1, "duplicate .address_size directive"},
+      {kHead + ".visible .extern .func f();\n" + kEntry, 4, 1, ".visible and .extern together"},
+      {kHead + ".visible .weak .func f() { ret; }\n" + kEntry, 4, 1, ".visible and .weak together"},
+      {kHead + ".common .extern .global .u32 a;\n" + kEntry, 4, 1, ".common and .extern together"},
+  });
+  expect_accepted({kHead + ".extern .func f();\n.weak .global .u32 a;\n.common .global .u32 b;\n" + kEntry});
+}
+
+// src/spec/prototype_checks.cpp: ptxas 13 "Inconsistent prototypes of 'f'".
+TEST(ValidatorDecl, DeclarationsAgreeWithTheDefinition) {
+  expect_rejected({
+      {kHead + ".visible .func f(.param .b32 a);\n.visible .func f() { ret; }\n" + kEntry, 5, 1,
+       "inconsistent prototypes of 'f': number of parameters differ"},
+      {kHead + ".visible .func (.param .b32 r) f();\n.visible .func (.param .u32 r) f() { ret; }\n" + kEntry, 5, 1,
+       "parameter types differ"},
+      {kHead + ".visible .func f(.param .b32 a);\n.visible .func f(.reg .b32 a) { ret; }\n" + kEntry, 5, 1,
+       "parameter state space differ"},
+      {kHead + ".visible .func f(.param .b32 a);\n.visible .func f(.param .align 8 .b32 a) { ret; }\n" + kEntry, 5, 1,
+       "parameter alignment differ"},
+  });
+  expect_accepted({kHead +
+                   ".visible .func f(.param .b32 a, .param .b8 b[8]);\n"
+                   ".visible .func f(.param .align 4 .b32 x, .param .align 1 .b8 y[8]) { ret; }\n" +
+                   kEntry});
+}
+
 TEST(ValidatorDecl, AlignmentIsAPowerOfTwoUpTo2To31) {
   expect_rejected({
       {kHead + ".global .align 3 .u32 a;\n" + kEntry, 4, 16, ".align 3: an alignment must be a power of two"},

@@ -68,4 +68,60 @@ TEST(ValidatorOperands, FloatLiteralsAreNoOperandsOfOperators) {
   accepted("add.f32 %f1, %f1, 0f3F800000;");
 }
 
+// ptxas 13: "Immediate addresses allowed only for .local state space", generic addresses too.
+TEST(ValidatorOperands, ImmediateAddressesOnlyForLocal) {
+  rejected("ld.global.u32 %r1, [64];", "[imm] is allowed only in the .local state space");
+  rejected("st.u32 [0], %r1;", "[imm] is allowed only in the .local state space");
+  rejected("ld.shared.u32 %r1, [64+4];", "[imm] is allowed only in the .local state space");
+  rejected("prefetch.L2 [64];", "[imm] is allowed only in the .local state space");
+  accepted("ld.local.u32 %r1, [64+4];");
+  accepted("st.local.u32 [0], %r1;");
+  accepted("prefetch.local.L1 [64];");
+}
+
+// ptxas 13: "Illegal operand type" for a function or label written as an address.
+TEST(ValidatorOperands, FunctionsAndLabelsAreNoAddresses) {
+  rejected("ld.global.u32 %r1, [k];", "'k' is a function, not an address");
+  rejected("st.u32 [k+4], %r1;", "'k' is a function, not an address");
+  rejected("ld.u32 %r1, [$L]; $L:", "'$L' is a label, not an address");
+}
+
+// ptxas 13 reads a name, '+', then one constant expression: a name followed by '-' is a syntax error.
+TEST(ValidatorOperands, NoMinusAfterAName) {
+  const std::string decls = "\t.reg .b64 %rd<2>; .global .u32 gv[4]; mov.u64 %rd1, gv;";
+  rejected(decls + " ld.global.u32 %r1, [%rd1-4];", "no '-' after '%rd1'");
+  rejected(decls + " ld.global.u32 %r1, [gv-4+8];", "no '-' after 'gv'");
+  rejected(decls + " mov.u64 %rd1, gv-4;", "operand 'a'");
+  accepted(decls + " ld.global.u32 %r1, [%rd1+-4]; ld.global.u32 %r1, [gv+8-4]; mov.u64 %rd1, gv+8-4;");
+  accepted("ld.local.u32 %r1, [8-4];");
+}
+
+// ptxas 13: "Incompatible elements of vector expression" where the registers differ in size.
+TEST(ValidatorOperands, VectorRegistersAreOfOneSize) {
+  const std::string decls = ".reg .b64 %rd<2>; .reg .u16 %s<2>; mov.u64 %rd1, 0;";
+  rejected(decls + " ld.global.v2.u32 {%r1, %rd1}, [%rd1];", "differ in size: '%rd1' is a .b64 register");
+  rejected(decls + " st.global.v4.u8 [%rd1], {%r1, %s1, %r1, %r1};", "differ in size: '%s1' is a .u16 register");
+  accepted(decls + " ld.global.v2.u32 {%r1, _}, [%rd1]; st.global.v2.u32 [%rd1], {%r1, 1};");
+}
+
+// A component of a vector register within its width: ptxas 13 crashes on mov from %v.z of a .v2.
+TEST(ValidatorOperands, VectorComponentsWithinTheVector) {
+  const std::string decls = ".reg .v2 .f32 %v; .reg .v4 .f32 %w; mov.f32 %v.x, %f1;";
+  rejected(decls + " mov.f32 %f1, %v.q;", "'.q' is not a component of '%v'");
+  accepted(decls + " mov.f32 %f1, %v.y; mov.f32 %f1, %v.g; mov.f32 %f1, %w.w; mov.f32 %f1, %w.a;");
+  // ptxas crashes here (exit 139): no verdict to compare with
+  const auto ds = diagnostics(kernel(decls + " mov.f32 %f1, %v.w;"));
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0], "7: operand 'a': '.w' is not a component of '%v', a vector of 2");
+}
+
+// ptxas 13: "32-Bit ABI ... is not supported" for a 32-bit generic or .global address of ld, st, atom, ...
+TEST(ValidatorOperands, GenericAndGlobalAddressesAre64Bits) {
+  rejected("ld.global.u32 %r1, [%r2+4];", "'%r2' is a 32-bit register: a generic or .global address of 'ld'");
+  rejected("atom.add.u32 %r1, [%r2], 1;", "'%r2' is a 32-bit register: a generic or .global address of 'atom'");
+  accepted("ld.shared.u32 %r1, [%r2]; ld.local.u32 %r1, [%r2+4];");
+  // a generic address, but 32 bits do here
+  accepted(".shared .b8 s[16]; mov.u32 %r2, s; ldmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%r2];");
+}
+
 }  // namespace
