@@ -198,7 +198,7 @@ class Runner {
   [[gnu::noinline]] uint64_t value_slow(Warp& w, const Opnd& o, int lane);
   // The warp's 32 values of a plain register operand (the whole-warp fast paths), else nullptr.
   uint64_t* plain_register(Warp& w, const Opnd& o) { return o.kind == Opnd::Reg && !o.neg ? &reg(w, o.slot, 0) : nullptr; }
-  // d[l] = f(l) for each lane of `exec`; a full warp in one straight loop.
+  // f(l) for each lane of `exec`, lowest first; a full warp in one straight loop.
   template <class F>
   static void each_lane(uint32_t exec, F&& f) {
     if (exec == 0xFFFFFFFFu)
