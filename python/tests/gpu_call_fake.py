@@ -1,0 +1,85 @@
+"""Run by test_gpu_call.py in a process whose CUDA driver is the fake one (PTXPP_LIBCUDA =
+tests/runtime/fake_cuda.cpp's library, argv[1]): calls kernels on __cuda_array_interface__
+arrays backed by the fake driver's memory and prints, as JSON, each scenario's driver log
+(the calls the launch made) or error message."""
+
+import ctypes
+import json
+import sys
+
+import numpy as np
+
+import ptxpp
+from ptxpp import Tile, smem
+from ptxpp.types import f32
+from test_run import axpy
+from test_tensor_map_run import tma_copy
+
+fake = ctypes.CDLL(sys.argv[1])  # the library the runtime loaded: the same instance
+fake.fake_cuda_log.restype = ctypes.c_char_p
+fake.fake_cuda_alloc.restype = ctypes.c_ulonglong
+fake.fake_cuda_alloc.argtypes = [ctypes.c_size_t]
+fake.fake_cuda_set.argtypes = [ctypes.c_char_p, ctypes.c_long]
+
+
+class CudaArray:
+    """The smallest __cuda_array_interface__ producer: an address in the fake driver's memory."""
+
+    def __init__(self, shape, typestr="<f4", readonly=False, strides=None, stream=None, ptr=None):
+        n = int(np.prod(shape)) * np.dtype(typestr).itemsize
+        self.ptr = ptr if ptr is not None else fake.fake_cuda_alloc(max(n, 1))
+        self.interface = {"shape": tuple(shape), "typestr": typestr, "data": (self.ptr, readonly),
+                          "strides": strides, "version": 3}
+        if stream is not None:
+            self.interface["stream"] = stream
+
+    @property
+    def __cuda_array_interface__(self):
+        return self.interface
+
+
+@ptxpp.kernel(in_specs=(Tile("N", f32),), block=32, arch="sm_90a")
+def big_smem(x):
+    """Shared memory past 48 KB: dynamic, given at launch."""
+    smem.alloc(f32, 16384)
+    ptxpp.ptx.ret()
+
+
+def log_of(fn):
+    """The driver calls fn made (or the error it raised)."""
+    fake.fake_cuda_clear_log()
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the message is the result
+        return {"error": f"{type(e).__name__}: {e}"}
+    return {"log": fake.fake_cuda_log().decode()}
+
+
+def error_of(fn):
+    return log_of(fn).get("error", "no error")
+
+
+def main():
+    fake.fake_cuda_set(b"log_params", 1)
+    x, y = CudaArray((100,), stream=77), CudaArray((100,))
+    out = {"x": x.ptr, "y": y.ptr}
+    out["first"] = log_of(lambda: axpy(x, y, 2.5))
+    out["second"] = log_of(lambda: axpy(x, y, a=2.5))
+    out["default_stream"] = log_of(lambda: axpy(CudaArray((100,)), y, 1.0))
+    out["shape"] = error_of(lambda: axpy(x, CudaArray((50,)), 1.0))
+    out["dtype"] = error_of(lambda: axpy(CudaArray((100,), "<f8"), y, 1.0))
+    out["mixed"] = error_of(lambda: axpy(np.zeros(100, np.float32), y, 1.0))
+    out["readonly"] = error_of(lambda: axpy(x, CudaArray((100,), readonly=True), 1.0))
+    out["strided"] = error_of(lambda: axpy(CudaArray((50,), strides=(8,)), CudaArray((50,)), 1.0))
+    out["no_output"] = error_of(lambda: axpy(x, 1.0))
+    out["scalar"] = error_of(lambda: axpy(x, y, "two"))
+    out["smem_bytes"] = big_smem.trace(N=32).dynamic_smem_bytes
+    out["smem"] = log_of(lambda: big_smem(CudaArray((32,))))
+    m = CudaArray((8, 32))
+    out["m"] = m.ptr
+    out["tensor_map"] = log_of(lambda: tma_copy(m, CudaArray((8, 32))))
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
