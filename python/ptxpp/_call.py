@@ -4,6 +4,9 @@ kernel: NumPy arrays, CPU torch tensors and CPU DLPack arrays on the CPU emulato
 with its out-of-bounds and race checks); CUDA torch tensors, __cuda_array_interface__ and
 CUDA DLPack arrays on their GPU (ptxpp._gpu_call)."""
 
+import functools
+import struct
+
 import numpy as np
 
 from . import _core
@@ -17,6 +20,7 @@ _NUMPY = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def numpy_dtype(dtype):
     """The NumPy dtype of a ptxpp type (bf16 needs the ml_dtypes package)."""
     if dtype.name in _NUMPY:
@@ -38,7 +42,7 @@ def _torch_tensor(x):
 def _is_array(a):
     t = type(a)
     return (t is np.ndarray or isinstance(a, np.ndarray) or _torch_tensor(a) or hasattr(t, "__cuda_array_interface__")
-            or hasattr(t, "__dlpack__"))
+            or hasattr(t, "__dlpack__") or hasattr(a, "__cuda_array_interface__"))  # (last: an instance's attribute)
 
 
 def _device_of(kernel, index, value):
@@ -62,7 +66,7 @@ def _device_of(kernel, index, value):
             return int(ordinal)
         raise _core.Error(f"kernel {kernel.name}: argument '{kernel.arg_names[index]}' is on DLPack device type "
                           f"{int(kind)}; kernels run on CPU (1) and CUDA (2) arrays")
-    if hasattr(t, "__cuda_array_interface__"):
+    if hasattr(value, "__cuda_array_interface__"):
         return 0  # the interface names no device: GPU 0 (give __dlpack_device__ for another)
     raise TypeError(f"kernel {kernel.name}: argument '{kernel.arg_names[index]}' is a {t.__name__} with "
                     f"__dlpack__ but no __dlpack_device__")
@@ -150,26 +154,54 @@ def _bind(kernel, specs_args, bindings):
                                  f"({bound_by[want]})")
 
 
+@functools.lru_cache(maxsize=None)
+def _scalar_layout(dtype):
+    """How a scalar of a ptxpp type becomes bytes: ("bf16",), ("float", struct format, NumPy dtype),
+    or ("int", bytes, signed, min, max)."""
+    if dtype.name == "bf16":
+        return ("bf16",)
+    dt = numpy_dtype(dtype)
+    if np.issubdtype(dt, np.integer):
+        info = np.iinfo(dt)
+        return ("int", dt.itemsize, info.min < 0, int(info.min), int(info.max))
+    return ("float", {2: "<e", 4: "<f", 8: "<d"}[dt.itemsize], dt)
+
+
 def _scalar_bytes(kernel, spec, name, value):
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"kernel {kernel.name}: scalar '{name}' must be a number, not {type(value).__name__}")
-    dt = numpy_dtype(spec.dtype) if spec.dtype.name != "bf16" else None
-    if dt is None:
+    layout = _scalar_layout(spec.dtype)
+    if layout[0] == "float":
+        try:
+            return struct.pack(layout[1], value)  # round to nearest, as NumPy
+        except OverflowError:  # NumPy's result: infinity
+            return np.array(value, dtype=layout[2]).tobytes()
+    if layout[0] == "bf16":
         bits = np.array(value, dtype=np.float32).view(np.uint32)
         rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
         return np.uint16(rounded).tobytes()
-    if np.issubdtype(dt, np.integer):
-        if isinstance(value, (float, np.floating)):
-            raise TypeError(f"kernel {kernel.name}: scalar '{name}' is a {spec.dtype.name}: give an integer, not {value!r}")
-        info = np.iinfo(dt)
-        if not info.min <= int(value) <= info.max:
-            raise ValueError(f"kernel {kernel.name}: scalar '{name}': {value} does not fit a {spec.dtype.name}")
-    return np.array(value, dtype=dt).tobytes()
+    _, size, signed, low, high = layout
+    if isinstance(value, (float, np.floating)):
+        raise TypeError(f"kernel {kernel.name}: scalar '{name}' is a {spec.dtype.name}: give an integer, not {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"kernel {kernel.name}: scalar '{name}': {value} does not fit a {spec.dtype.name}")
+    return int(value).to_bytes(size, "little", signed=signed)
 
 
 def _array_param(p):
     """A parameter given as an array: a tensor, or a tensor map that describes its array."""
     return isinstance(p, Tile) or (isinstance(p, TensorMap) and p.launchable())
+
+
+def _layout(kernel):
+    """The indices of the kernel's array parameters, its inputs among them, and its scalars (kept on the kernel)."""
+    layout = kernel.__dict__.get("_call_layout")
+    if layout is None:
+        tensor_idx = [i for i, p in enumerate(kernel.params) if _array_param(p)]
+        layout = (tensor_idx, [i for i in tensor_idx if not kernel.outputs[i]],
+                  [i for i, p in enumerate(kernel.params) if isinstance(p, Scalar)])
+        kernel._call_layout = layout
+    return layout
 
 
 class _Call:
@@ -181,11 +213,10 @@ class _Call:
             raise TypeError(f"kernel {kernel.name} takes a tensor map with no array description: give it one "
                             f"(TensorMap(name, dims..., dtype, box=...)) to launch it from Python")
         kwargs = dict(kwargs)
-        self.tensor_idx = [i for i, p in enumerate(kernel.params) if _array_param(p)]
-        input_idx = [i for i in self.tensor_idx if not kernel.outputs[i]]
-        scalar_idx = [i for i, p in enumerate(kernel.params) if isinstance(p, Scalar)]
-        self.arrays = [a for a in args if _is_array(a)]
-        numbers = [a for a in args if not _is_array(a)]
+        self.tensor_idx, input_idx, scalar_idx = _layout(kernel)
+        is_array = [_is_array(a) for a in args]
+        self.arrays = [a for a, array in zip(args, is_array) if array]
+        numbers = [a for a, array in zip(args, is_array) if not array]
         if len(self.arrays) == len(self.tensor_idx):
             self.given = self.tensor_idx
         elif len(self.arrays) == len(input_idx):

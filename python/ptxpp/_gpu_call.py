@@ -34,13 +34,18 @@ class _GpuArg:
 
     check_dtype = _call._Arg.check_dtype
     stream = None  # the stream the array's producer named (__cuda_array_interface__ v3)
+    _dtype_name = None  # torch's name of the type (else NumPy's, when an error needs it)
+
+    @property
+    def dtype_name(self):
+        return self._dtype_name or self.np_dtype.name
 
     def __init__(self, kernel, index, value):
         self.name, self.result, self.readonly = kernel.arg_names[index], value, False
         output = kernel.outputs[index]
         if _call._torch_tensor(value):
             self._torch(kernel, value, output)
-        elif hasattr(type(value), "__cuda_array_interface__"):
+        elif hasattr(value, "__cuda_array_interface__"):
             self._interface(kernel, value.__cuda_array_interface__)
         else:
             self._dlpack(kernel, value)
@@ -51,8 +56,8 @@ class _GpuArg:
                              f"is not contiguous")
 
     def _torch(self, kernel, t, output):
-        self.dtype_name = str(t.dtype).replace("torch.", "")
-        self.np_dtype = None if self.dtype_name == "bfloat16" else np.dtype(_TORCH_NUMPY.get(self.dtype_name, np.void))
+        self._dtype_name = str(t.dtype).replace("torch.", "")
+        self.np_dtype = None if self._dtype_name == "bfloat16" else np.dtype(_TORCH_NUMPY.get(self._dtype_name, np.void))
         self.shape = tuple(t.shape)
         if not output and not t.is_contiguous():
             t = t.contiguous()  # an input: read from a copy (on the current stream)
@@ -64,7 +69,6 @@ class _GpuArg:
         except TypeError:
             raise TypeError(f"kernel {kernel.name}: argument '{self.name}' has array type "
                             f"{cai['typestr']!r}, which NumPy does not know") from None
-        self.dtype_name = self.np_dtype.name
         self.shape = tuple(cai["shape"])
         self.ptr, self.readonly = int(cai["data"][0]), bool(cai["data"][1])
         self.contiguous = _contiguous(self.shape, cai.get("strides"), self.np_dtype.itemsize)
@@ -77,7 +81,7 @@ class _GpuArg:
             raise TypeError(f"kernel {kernel.name}: argument '{self.name}' has DLPack type code {code}, "
                             f"{bits} bits, {lanes} lanes: no ptxpp type")
         self.np_dtype = None if code == 4 else np.dtype(f"{_DLPACK_KINDS[code]}{bits}")
-        self.dtype_name = "bfloat16" if code == 4 else self.np_dtype.name
+        self._dtype_name = "bfloat16" if code == 4 else None
         self.contiguous = _contiguous(self.shape, strides, 1)  # strides in elements
 
 

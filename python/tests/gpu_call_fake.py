@@ -38,6 +38,45 @@ class CudaArray:
         return self.interface
 
 
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32), ("dtype", DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+_capsule = ctypes.pythonapi.PyCapsule_New
+_capsule.restype, _capsule.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+
+class DLPackArray:
+    """The smallest DLPack producer (unversioned "dltensor" capsules): CUDA memory of the fake driver."""
+
+    def __init__(self, shape, code=2, bits=32):
+        self.shape = (ctypes.c_int64 * len(shape))(*shape)
+        self.ptr = fake.fake_cuda_alloc(max(int(np.prod(shape)) * bits // 8, 1))
+        self.dtype = DLDataType(code, bits, 1)
+
+    def __dlpack_device__(self):
+        return (2, 0)  # kDLCUDA, device 0
+
+    def __dlpack__(self, **kwargs):
+        self.managed = DLManagedTensor(DLTensor(self.ptr, DLDevice(2, 0), len(self.shape), self.dtype, self.shape,
+                                                None, 0), None, None)
+        return _capsule(ctypes.addressof(self.managed), b"dltensor", None)
+
+
 @ptxpp.kernel(in_specs=(Tile("N", f32),), block=32, arch="sm_90a")
 def big_smem(x):
     """Shared memory past 48 KB: dynamic, given at launch."""
@@ -73,6 +112,11 @@ def main():
     out["strided"] = error_of(lambda: axpy(CudaArray((50,), strides=(8,)), CudaArray((50,)), 1.0))
     out["no_output"] = error_of(lambda: axpy(x, 1.0))
     out["scalar"] = error_of(lambda: axpy(x, y, "two"))
+    dx, dy = DLPackArray((100,)), DLPackArray((100,))
+    out["dx"], out["dy"] = dx.ptr, dy.ptr
+    out["dlpack"] = log_of(lambda: axpy(dx, dy, 1.0))
+    out["dlpack_dtype"] = error_of(lambda: axpy(DLPackArray((100,), code=4, bits=16), dy, 1.0))
+    out["dlpack_mixed"] = error_of(lambda: axpy(dx, np.zeros(100, np.float32), 1.0))
     out["smem_bytes"] = big_smem.trace(N=32).dynamic_smem_bytes
     out["smem"] = log_of(lambda: big_smem(CudaArray((32,))))
     m = CudaArray((8, 32))

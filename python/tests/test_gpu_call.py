@@ -1,6 +1,7 @@
-"""Kernels called on CUDA arrays (__cuda_array_interface__) launch on the GPU: checked against the
+"""Kernels called on CUDA arrays (__cuda_array_interface__, DLPack) launch on the GPU: checked against the
 fake CUDA driver (tests/runtime/fake_cuda.cpp, its library in $PTXPP_FAKE_CUDA), which logs the
-launch's grid, block, shared memory, stream and parameter bytes. One process runs every scenario
+launch's grid, block, shared memory, stream and parameter bytes; DLPack arrays on the fake GPU
+are made with ctypes. One process runs every scenario
 (gpu_call_fake.py, about a second); each test reads its part. Without PTXPP_FAKE_CUDA the tests
 are skipped; with it set to something unusable they fail."""
 
@@ -58,6 +59,13 @@ def test_the_second_call_reuses_the_bound_kernel(fake):
 
 def test_arrays_without_a_stream_launch_on_the_default_stream(fake):
     assert launches(fake["default_stream"])[0].startswith("cuLaunchKernelEx stream 0 ")
+
+
+def test_dlpack_arrays_on_a_cuda_device_launch_there(fake):
+    params = launches(fake["dlpack"])[1]
+    assert params == f"cuLaunchKernelEx params {hex8(fake['dx'])} {hex8(fake['dy'])} {hex8(1.0, '<f')}"
+    assert "argument 'x' must be a f32 array, not bfloat16" in fake["dlpack_dtype"]
+    assert "argument 'y' is in host memory, but 'x' is on CUDA device 0" in fake["dlpack_mixed"]
 
 
 def test_dynamic_shared_memory_is_given_at_launch(fake):
