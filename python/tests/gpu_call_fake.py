@@ -6,12 +6,14 @@ arrays backed by the fake driver's memory and prints, as JSON, each scenario's d
 import ctypes
 import json
 import sys
+import types
 
 import numpy as np
 
 import ptxpp
 from ptxpp import Tile, smem
 from ptxpp.types import f32
+from ptxpp import _call
 from test_run import axpy
 from test_tensor_map_run import tma_copy
 
@@ -77,6 +79,30 @@ class DLPackArray:
         return _capsule(ctypes.addressof(self.managed), b"dltensor", None)
 
 
+class TorchLikeTensor:
+    """What ptxpp reads of a torch CUDA tensor (no CUDA torch here): a stand-in named torch.Tensor."""
+
+    def __init__(self, n, ordinal=0):
+        self.shape, self.dtype, self.ptr = (n,), "torch.float32", fake.fake_cuda_alloc(4 * n)
+        self.device = types.SimpleNamespace(type="cuda", index=ordinal)
+
+    def is_contiguous(self):
+        return True
+
+    def data_ptr(self):
+        return self.ptr
+
+
+TorchLikeTensor.__module__, TorchLikeTensor.__name__ = "torch", "Tensor"
+
+
+def stub_torch():
+    """torch.cuda.current_stream(device) of a stand-in torch module: stream 4242 (CUDA torch is not here)."""
+    torch = types.ModuleType("torch")
+    torch.cuda = types.SimpleNamespace(current_stream=lambda device: types.SimpleNamespace(cuda_stream=4242))
+    sys.modules["torch"] = torch
+
+
 @ptxpp.kernel(in_specs=(Tile("N", f32),), block=32, arch="sm_90a")
 def big_smem(x):
     """Shared memory past 48 KB: dynamic, given at launch."""
@@ -117,6 +143,11 @@ def main():
     out["dlpack"] = log_of(lambda: axpy(dx, dy, 1.0))
     out["dlpack_dtype"] = error_of(lambda: axpy(DLPackArray((100,), code=4, bits=16), dy, 1.0))
     out["dlpack_mixed"] = error_of(lambda: axpy(dx, np.zeros(100, np.float32), 1.0))
+    stub_torch()
+    tx, ty = TorchLikeTensor(100), TorchLikeTensor(100)
+    out["tx"], out["ty"] = tx.ptr, ty.ptr
+    out["torch"] = log_of(lambda: _call.call(axpy, (tx, ty, 3.0), {}))  # the torch op's CUDA implementation's call
+    out["two_gpus"] = error_of(lambda: _call.call(axpy, (x, TorchLikeTensor(100, ordinal=1), 3.0), {}))
     out["smem_bytes"] = big_smem.trace(N=32).dynamic_smem_bytes
     out["smem"] = log_of(lambda: big_smem(CudaArray((32,))))
     m = CudaArray((8, 32))

@@ -68,6 +68,13 @@ def test_dlpack_arrays_on_a_cuda_device_launch_there(fake):
     assert "argument 'y' is in host memory, but 'x' is on CUDA device 0" in fake["dlpack_mixed"]
 
 
+def test_torch_cuda_tensors_launch_on_the_current_stream(fake):
+    launch, params = launches(fake["torch"])  # a stand-in tensor and torch.cuda.current_stream (stream 4242)
+    assert launch.startswith("cuLaunchKernelEx stream 4242 grid 2,1,1 block 64,1,1 smem 0")
+    assert params == f"cuLaunchKernelEx params {hex8(fake['tx'])} {hex8(fake['ty'])} {hex8(3.0, '<f')}"
+    assert "argument 'y' is on CUDA device 1, but 'x' is on CUDA device 0" in fake["two_gpus"]
+
+
 def test_dynamic_shared_memory_is_given_at_launch(fake):
     assert fake["smem_bytes"] > 48 * 1024
     assert launches(fake["smem"])[0].startswith(f"cuLaunchKernelEx stream 0 grid 1,1,1 block 32,1,1 smem {fake['smem_bytes']}")
