@@ -1,7 +1,11 @@
 """Calling a kernel on arrays: binds the shape variables from the arguments' shapes (a
 mismatch is an exception naming the argument), allocates missing outputs, and runs the
-kernel: NumPy arrays and CPU torch tensors on the CPU emulator (ptx::emu, with its
-out-of-bounds and race checks)."""
+kernel: NumPy arrays, CPU torch tensors and CPU DLPack arrays on the CPU emulator (ptx::emu,
+with its out-of-bounds and race checks); CUDA torch tensors, __cuda_array_interface__ and
+CUDA DLPack arrays on their GPU (ptxpp._gpu_call)."""
+
+import functools
+import struct
 
 import numpy as np
 
@@ -16,6 +20,7 @@ _NUMPY = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def numpy_dtype(dtype):
     """The NumPy dtype of a ptxpp type (bf16 needs the ml_dtypes package)."""
     if dtype.name in _NUMPY:
@@ -34,6 +39,56 @@ def _torch_tensor(x):
     return t.__module__.startswith("torch") and t.__name__ in ("Tensor", "Parameter")
 
 
+def _is_array(a):
+    t = type(a)
+    return (t is np.ndarray or isinstance(a, np.ndarray) or _torch_tensor(a) or hasattr(t, "__cuda_array_interface__")
+            or hasattr(t, "__dlpack__") or hasattr(a, "__cuda_array_interface__"))  # (last: an instance's attribute)
+
+
+def _device_of(kernel, index, value):
+    """None for an array in host memory, else the CUDA device's ordinal (errors name the argument)."""
+    if isinstance(value, np.ndarray):
+        return None
+    if _torch_tensor(value):
+        kind = value.device.type
+        if kind == "cpu":
+            return None
+        if kind == "cuda":
+            return value.device.index
+        raise _core.Error(f"kernel {kernel.name}: argument '{kernel.arg_names[index]}' is on {value.device}; "
+                          f"kernels run on CPU tensors (the emulator) and CUDA tensors (the GPU)")
+    t = type(value)
+    if hasattr(t, "__dlpack_device__"):
+        kind, ordinal = value.__dlpack_device__()
+        if int(kind) == 1:  # kDLCPU
+            return None
+        if int(kind) == 2:  # kDLCUDA
+            return int(ordinal)
+        raise _core.Error(f"kernel {kernel.name}: argument '{kernel.arg_names[index]}' is on DLPack device type "
+                          f"{int(kind)}; kernels run on CPU (1) and CUDA (2) arrays")
+    if hasattr(value, "__cuda_array_interface__"):
+        return 0  # the interface names no device: GPU 0 (give __dlpack_device__ for another)
+    raise TypeError(f"kernel {kernel.name}: argument '{kernel.arg_names[index]}' is a {t.__name__} with "
+                    f"__dlpack__ but no __dlpack_device__")
+
+
+def _where(ordinal):
+    return "in host memory" if ordinal is None else f"on CUDA device {ordinal}"
+
+
+def _one_device(kernel, given, arrays):
+    """The CUDA device all array arguments are on, or None when all are in host memory; else an error."""
+    first = None
+    for i, a in zip(given, arrays):
+        d = _device_of(kernel, i, a)
+        if first is None:
+            first = (i, d)
+        elif d != first[1]:
+            raise _core.Error(f"kernel {kernel.name}: argument '{kernel.arg_names[i]}' is {_where(d)}, but "
+                              f"'{kernel.arg_names[first[0]]}' is {_where(first[1])}: give all arrays on one device")
+    return None if first is None else first[1]
+
+
 class _Arg:
     """One array argument as the emulator gets it: a C-contiguous NumPy array, and the object to return."""
 
@@ -41,9 +96,6 @@ class _Arg:
         self.name = kernel.arg_names[index]
         self.result = value
         if _torch_tensor(value):
-            if value.device.type != "cpu":
-                raise _core.Error(f"kernel {kernel.name}: argument '{self.name}' is on {value.device}; from Python, "
-                                  f"kernels run on CPU tensors (the emulator) so far")
             self.dtype_name = str(value.dtype).replace("torch.", "")
             t = value.detach()
             if not t.is_contiguous():
@@ -55,7 +107,9 @@ class _Arg:
                 self.array = t.numpy()
                 self.np_dtype = self.array.dtype
             self.shape = tuple(t.shape)
-        elif isinstance(value, np.ndarray):
+        elif isinstance(value, np.ndarray) or hasattr(type(value), "__dlpack__"):
+            if not isinstance(value, np.ndarray):  # a host DLPack array: NumPy's view of its memory
+                value = np.from_dlpack(value)
             self.array, self.shape, self.np_dtype = value, value.shape, value.dtype
             self.dtype_name = value.dtype.name
         else:
@@ -100,21 +154,38 @@ def _bind(kernel, specs_args, bindings):
                                  f"({bound_by[want]})")
 
 
+@functools.lru_cache(maxsize=None)
+def _scalar_layout(dtype):
+    """How a scalar of a ptxpp type becomes bytes: ("bf16",), ("float", struct format, NumPy dtype),
+    or ("int", bytes, signed, min, max)."""
+    if dtype.name == "bf16":
+        return ("bf16",)
+    dt = numpy_dtype(dtype)
+    if np.issubdtype(dt, np.integer):
+        info = np.iinfo(dt)
+        return ("int", dt.itemsize, info.min < 0, int(info.min), int(info.max))
+    return ("float", {2: "<e", 4: "<f", 8: "<d"}[dt.itemsize], dt)
+
+
 def _scalar_bytes(kernel, spec, name, value):
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"kernel {kernel.name}: scalar '{name}' must be a number, not {type(value).__name__}")
-    dt = numpy_dtype(spec.dtype) if spec.dtype.name != "bf16" else None
-    if dt is None:
+    layout = _scalar_layout(spec.dtype)
+    if layout[0] == "float":
+        try:
+            return struct.pack(layout[1], value)  # round to nearest, as NumPy
+        except OverflowError:  # NumPy's result: infinity
+            return np.array(value, dtype=layout[2]).tobytes()
+    if layout[0] == "bf16":
         bits = np.array(value, dtype=np.float32).view(np.uint32)
         rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
         return np.uint16(rounded).tobytes()
-    if np.issubdtype(dt, np.integer):
-        if isinstance(value, (float, np.floating)):
-            raise TypeError(f"kernel {kernel.name}: scalar '{name}' is a {spec.dtype.name}: give an integer, not {value!r}")
-        info = np.iinfo(dt)
-        if not info.min <= int(value) <= info.max:
-            raise ValueError(f"kernel {kernel.name}: scalar '{name}': {value} does not fit a {spec.dtype.name}")
-    return np.array(value, dtype=dt).tobytes()
+    _, size, signed, low, high = layout
+    if isinstance(value, (float, np.floating)):
+        raise TypeError(f"kernel {kernel.name}: scalar '{name}' is a {spec.dtype.name}: give an integer, not {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"kernel {kernel.name}: scalar '{name}': {value} does not fit a {spec.dtype.name}")
+    return int(value).to_bytes(size, "little", signed=signed)
 
 
 def _array_param(p):
@@ -122,59 +193,89 @@ def _array_param(p):
     return isinstance(p, Tile) or (isinstance(p, TensorMap) and p.launchable())
 
 
+def _layout(kernel):
+    """The indices of the kernel's array parameters, its inputs among them, and its scalars (kept on the kernel)."""
+    layout = kernel.__dict__.get("_call_layout")
+    if layout is None:
+        tensor_idx = [i for i, p in enumerate(kernel.params) if _array_param(p)]
+        layout = (tensor_idx, [i for i in tensor_idx if not kernel.outputs[i]],
+                  [i for i, p in enumerate(kernel.params) if isinstance(p, Scalar)])
+        kernel._call_layout = layout
+    return layout
+
+
+class _Call:
+    """One call's arguments sorted out: which parameters the arrays are given for, the scalars,
+    the bindings (from keywords), template parameters and arch."""
+
+    def __init__(self, kernel, args, kwargs):
+        if any(isinstance(p, TensorMap) and not p.launchable() for p in kernel.params):
+            raise TypeError(f"kernel {kernel.name} takes a tensor map with no array description: give it one "
+                            f"(TensorMap(name, dims..., dtype, box=...)) to launch it from Python")
+        kwargs = dict(kwargs)
+        self.tensor_idx, input_idx, scalar_idx = _layout(kernel)
+        is_array = [_is_array(a) for a in args]
+        self.arrays = [a for a, array in zip(args, is_array) if array]
+        numbers = [a for a, array in zip(args, is_array) if not array]
+        if len(self.arrays) == len(self.tensor_idx):
+            self.given = self.tensor_idx
+        elif len(self.arrays) == len(input_idx):
+            self.given = input_idx
+        else:
+            raise TypeError(f"kernel {kernel.name} takes {len(input_idx)} input array(s) (and optionally "
+                            f"{len(self.tensor_idx) - len(input_idx)} output(s)), not {len(self.arrays)}")
+        if len(numbers) > len(scalar_idx):
+            raise TypeError(f"kernel {kernel.name} takes {len(scalar_idx)} scalar(s), not {len(numbers)}")
+        self.scalars = dict(zip(scalar_idx, numbers))
+        for i in scalar_idx:
+            name = kernel.params[i].name
+            if name in kwargs:
+                if i in self.scalars:
+                    raise TypeError(f"kernel {kernel.name}: scalar '{name}' given twice")
+                self.scalars[i] = kwargs.pop(name)
+            elif i not in self.scalars:
+                raise TypeError(f"kernel {kernel.name}: scalar '{name}' is missing")
+        self.bindings, self.template, self.arch = kernel._split(kwargs)
+
+    def output_shape(self, kernel, i):
+        """The shape of output i, from the bindings (an error when the inputs bind too little)."""
+        spec = kernel.params[i]
+        unbound = [d for d in spec.shape if isinstance(d, str) and d not in self.bindings]
+        if unbound:
+            raise TypeError(f"kernel {kernel.name}: output '{kernel.arg_names[i]}' cannot be allocated: "
+                            f"{', '.join(unbound)} is bound by no input (pass it as a keyword, or pass the output)")
+        return tuple(self.bindings[d] if isinstance(d, str) else d for d in spec.shape)
+
+
 def call(kernel, args, kwargs):
-    if any(isinstance(p, TensorMap) and not p.launchable() for p in kernel.params):
-        raise TypeError(f"kernel {kernel.name} takes a tensor map with no array description: give it one "
-                        f"(TensorMap(name, dims..., dtype, box=...)) to launch it from Python")
-    kwargs = dict(kwargs)
-    tensor_idx = [i for i, p in enumerate(kernel.params) if _array_param(p)]
-    input_idx = [i for i in tensor_idx if not kernel.outputs[i]]
-    scalar_idx = [i for i, p in enumerate(kernel.params) if isinstance(p, Scalar)]
-    arrays = [a for a in args if isinstance(a, np.ndarray) or _torch_tensor(a)]
-    numbers = [a for a in args if not (isinstance(a, np.ndarray) or _torch_tensor(a))]
-    if len(arrays) == len(tensor_idx):
-        given = tensor_idx
-    elif len(arrays) == len(input_idx):
-        given = input_idx
-    else:
-        raise TypeError(f"kernel {kernel.name} takes {len(input_idx)} input array(s) (and optionally "
-                        f"{len(tensor_idx) - len(input_idx)} output(s)), not {len(arrays)}")
+    c = _Call(kernel, args, kwargs)
+    ordinal = _one_device(kernel, c.given, c.arrays)
+    if ordinal is not None:
+        from . import _gpu_call
+        return _gpu_call.run(kernel, c, ordinal)
+    return _run_cpu(kernel, c)
+
+
+def _run_cpu(kernel, c):
     values = {}
-    for i, a in zip(given, arrays):
+    for i, a in zip(c.given, c.arrays):
         values[i] = _Arg(kernel, i, a)
-    if len(numbers) > len(scalar_idx):
-        raise TypeError(f"kernel {kernel.name} takes {len(scalar_idx)} scalar(s), not {len(numbers)}")
-    scalars = dict(zip(scalar_idx, numbers))
-    for i in scalar_idx:
-        name = kernel.params[i].name
-        if name in kwargs:
-            if i in scalars:
-                raise TypeError(f"kernel {kernel.name}: scalar '{name}' given twice")
-            scalars[i] = kwargs.pop(name)
-        elif i not in scalars:
-            raise TypeError(f"kernel {kernel.name}: scalar '{name}' is missing")
-    bindings, template, arch = kernel._split(kwargs)
-    _bind(kernel, [(kernel.params[i], values[i]) for i in given], bindings)
+    bindings = c.bindings
+    _bind(kernel, [(kernel.params[i], values[i]) for i in c.given], bindings)
     outputs = []
-    for i in tensor_idx:
+    for i in c.tensor_idx:
         if i in values:
             if kernel.outputs[i]:
                 outputs.append(values[i].result)
             continue
-        spec = kernel.params[i]
-        unbound = [d for d in spec.shape if isinstance(d, str) and d not in bindings]
-        if unbound:
-            raise TypeError(f"kernel {kernel.name}: output '{kernel.arg_names[i]}' cannot be allocated: "
-                            f"{', '.join(unbound)} is bound by no input (pass it as a keyword, or pass the output)")
-        shape = tuple(bindings[d] if isinstance(d, str) else d for d in spec.shape)
-        like = next((values[j].result for j in given), None)
-        out = _allocate(like, spec.dtype, shape)
+        like = next((values[j].result for j in c.given), None)
+        out = _allocate(like, kernel.params[i].dtype, c.output_shape(kernel, i))
         values[i] = _Arg(kernel, i, out)
         outputs.append(out)
     run_args = []
     for i, p in enumerate(kernel.params):
         if isinstance(p, Scalar):
-            run_args.append(_scalar_bytes(kernel, p, p.name, scalars[i]))
+            run_args.append(_scalar_bytes(kernel, p, p.name, c.scalars[i]))
         else:
             a = values[i]
             array = a.array
@@ -189,7 +290,7 @@ def call(kernel, args, kwargs):
                 run_args.append((array, back, list(array.shape), list(p.box), p.dtype, p.swizzle))
             else:
                 run_args.append((array, back))
-    k, _ = kernel._trace(bindings, template, arch)
+    k, _ = kernel._trace(bindings, c.template, c.arch)
     _core.run_cpu(k, bindings, run_args)
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 

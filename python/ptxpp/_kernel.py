@@ -128,6 +128,7 @@ class KernelFunction:
         self._check_signature()
         self._kernels = {}  # template key -> the C++ kernel
         self._torch_ops = {}  # (template, bindings, arch) -> its torch custom op (ptxpp._torch_op)
+        self._gpu_kernels = {}  # (template, bindings, arch, GPU ordinal) -> its _core.GpuKernel (ptxpp._gpu_call)
         self._lock = threading.Lock()
 
     def _check_signature(self):
@@ -261,7 +262,8 @@ class KernelFunction:
         return self.trace(**kwargs).ptx
 
     def __call__(self, *args, **kwargs):
-        """Runs the kernel on arrays: NumPy arrays (and CPU torch tensors) on the CPU emulator.
+        """Runs the kernel on arrays: NumPy arrays (and CPU torch tensors) on the CPU emulator, CUDA
+        arrays (torch, __cuda_array_interface__, DLPack) on their GPU without waiting for it.
         Inputs (and scalars) in order; the outputs may follow, else they are allocated and returned."""
         # (startswith: what torch.compile's tracer follows without a graph break)
         if any(type(a).__module__.startswith("torch") for a in args):

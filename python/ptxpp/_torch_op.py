@@ -1,7 +1,10 @@
 """Kernels called on torch tensors go through a torch custom op (torch.library), one per
 kernel and set of template parameters, so that torch.compile(fullgraph=True) sees one
 opaque node: its fake implementation gives the outputs' shapes and dtypes from the
-inputs', and its CPU implementation runs the kernel on the emulator (ptxpp._call)."""
+inputs', its CPU implementation runs the kernel on the emulator (ptxpp._call), and its CUDA
+implementation launches it on the tensors' GPU on torch's current stream (ptxpp._gpu_call: no
+host synchronization, no allocation but torch.empty of the outputs), which CUDA graph capture
+records once the kernel has been called outside the capture (binding loads a module)."""
 
 import itertools
 import threading
@@ -52,7 +55,7 @@ def _make_op(kernel, bindings, template, arch):
     if arch is not None:
         keywords["arch"] = arch
 
-    def cpu(*args):
+    def run(*args):  # CPU tensors on the emulator, CUDA tensors on their GPU (_call.call sorts them)
         return _call.call(kernel, args, keywords)
 
     def fake(*args):
@@ -61,7 +64,8 @@ def _make_op(kernel, bindings, template, arch):
                 for s, dt in _output_shapes(kernel, tensors, bindings)]
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    _lib.impl(name, cpu, "CPU")
+    _lib.impl(name, run, "CPU")
+    _lib.impl(name, run, "CUDA")
     torch.library.register_fake(f"ptxpp::{name}", fake, lib=_lib)
     return getattr(torch.ops.ptxpp, name)
 

@@ -46,6 +46,7 @@ NB_MODULE(_core, m) {
   ptxpy::bind_kernel(m);
   ptxpy::bind_smem_warp(m);
   ptxpy::bind_run(m);
+  ptxpy::bind_gpu_launch(m);
   ptxpy::bind_ampere(m);
   ptxpy::bind_hopper(m);
   ptxpy::bind_blackwell(m);

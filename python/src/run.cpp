@@ -12,6 +12,7 @@
 #include <ptxpp/runtime.hpp>
 
 #include "common.hpp"
+#include "tensor_map_spec.hpp"
 
 namespace ptxpy {
 
@@ -28,47 +29,13 @@ struct Buffers {
   }
 };
 
-// The TMA element type of a tensor map's array (the driver's enumeration).
-ptx::TmaType tma_type(ptx::DType t, const std::string& param) {
-  using D = ptx::DType;
-  using T = ptx::TmaType;
-  switch (t) {
-    case D::u8: case D::b8: return T::u8;
-    case D::u16: case D::b16: return T::u16;
-    case D::u32: case D::b32: return T::u32;
-    case D::s32: return T::s32;
-    case D::u64: case D::b64: return T::u64;
-    case D::s64: return T::s64;
-    case D::f16: return T::f16;
-    case D::bf16: return T::bf16;
-    case D::f32: return T::f32;
-    case D::f64: return T::f64;
-    default: throw ptx::Error(fmt::format("{}: no TMA element type for {} arrays", param, ptx::name(t)), {});
-  }
-}
-
-ptx::TmaSwizzle tma_swizzle(uint32_t bytes, const std::string& param) {
-  switch (bytes) {
-    case 0: return ptx::TmaSwizzle::none;
-    case 32: return ptx::TmaSwizzle::b32;
-    case 64: return ptx::TmaSwizzle::b64;
-    case 128: return ptx::TmaSwizzle::b128;
-    default: throw ptx::Error(fmt::format("{}: the swizzle is 0, 32, 64 or 128 bytes, not {}", param, bytes), {});
-  }
-}
-
 // A tensor map argument from Python: the array, whether to copy it back, its dimensions and box
 // (outermost first, as NumPy), its element type and swizzle (bytes).
 using TensorMapArg = std::tuple<HostArray, bool, std::vector<uint64_t>, std::vector<uint32_t>, ptx::DType, uint32_t>;
 
-ptx::TensorMapSpec tensor_map_spec(const TensorMapArg& arg, const std::string& param) {
+ptx::TensorMapSpec spec_of(const TensorMapArg& arg, const std::string& param) {
   const auto& [array, back, dims, box, dtype, swizzle] = arg;
-  ptx::TensorMapSpec s;
-  s.type = tma_type(dtype, param);
-  s.dims.assign(dims.rbegin(), dims.rend());  // the driver's order: innermost first
-  s.box.assign(box.rbegin(), box.rend());
-  s.swizzle = tma_swizzle(swizzle, param);
-  return s;
+  return tensor_map_spec(dims, box, dtype, swizzle, param);
 }
 
 uint64_t param_bytes(const ptx::ParamInfo& p) {
@@ -97,7 +64,7 @@ void run_cpu(const ptx::Kernel& k, const ptx::Bindings& b, const nb::list& args)
     const ptx::ParamInfo& p = params[i];
     if (p.is_tensor_map) {  // the array in a device buffer, and a descriptor of it encoded for the CPU device
       const auto arg = nb::cast<TensorMapArg>(args[i]);
-      const ptx::TensorMapSpec spec = tensor_map_spec(arg, p.name);
+      const ptx::TensorMapSpec spec = spec_of(arg, p.name);
       arrays[i] = std::get<0>(arg);
       writeback[i] = std::get<1>(arg);
       const uint64_t n = arrays[i].nbytes();
@@ -147,6 +114,49 @@ void run_cpu(const ptx::Kernel& k, const ptx::Bindings& b, const nb::list& args)
 }
 
 }  // namespace
+
+namespace {
+
+// The TMA element type of a tensor map's array (the driver's enumeration).
+ptx::TmaType tma_type(ptx::DType t, const std::string& param) {
+  using D = ptx::DType;
+  using T = ptx::TmaType;
+  switch (t) {
+    case D::u8: case D::b8: return T::u8;
+    case D::u16: case D::b16: return T::u16;
+    case D::u32: case D::b32: return T::u32;
+    case D::s32: return T::s32;
+    case D::u64: case D::b64: return T::u64;
+    case D::s64: return T::s64;
+    case D::f16: return T::f16;
+    case D::bf16: return T::bf16;
+    case D::f32: return T::f32;
+    case D::f64: return T::f64;
+    default: throw ptx::Error(fmt::format("{}: no TMA element type for {} arrays", param, ptx::name(t)), {});
+  }
+}
+
+ptx::TmaSwizzle tma_swizzle(uint32_t bytes, const std::string& param) {
+  switch (bytes) {
+    case 0: return ptx::TmaSwizzle::none;
+    case 32: return ptx::TmaSwizzle::b32;
+    case 64: return ptx::TmaSwizzle::b64;
+    case 128: return ptx::TmaSwizzle::b128;
+    default: throw ptx::Error(fmt::format("{}: the swizzle is 0, 32, 64 or 128 bytes, not {}", param, bytes), {});
+  }
+}
+
+}  // namespace
+
+ptx::TensorMapSpec tensor_map_spec(const std::vector<uint64_t>& dims, const std::vector<uint32_t>& box, ptx::DType dtype,
+                                   uint32_t swizzle, const std::string& param) {
+  ptx::TensorMapSpec s;
+  s.type = tma_type(dtype, param);
+  s.dims.assign(dims.rbegin(), dims.rend());  // the driver's order: innermost first
+  s.box.assign(box.rbegin(), box.rend());
+  s.swizzle = tma_swizzle(swizzle, param);
+  return s;
+}
 
 void bind_run(nb::module_& m) {
   m.def("run_cpu", &run_cpu, nb::arg("kernel"), nb::arg("bindings"), nb::arg("args"),

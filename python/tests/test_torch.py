@@ -23,7 +23,7 @@ def test_tensor_mismatches_name_the_argument():
     with pytest.raises(ValueError, match="argument 'x' is not contiguous"):
         axpy(torch.zeros(16)[::2], 1.0)
     meta = torch.zeros(8, device="meta")
-    with pytest.raises(ptxpp.Error, match="argument 'x' is on meta; from Python, kernels run on CPU tensors"):
+    with pytest.raises(ptxpp.Error, match="argument 'x' is on meta; kernels run on CPU tensors"):
         axpy(meta, torch.zeros(8, device="meta"), 1.0)  # outputs given: the eager path, which runs only on the CPU
 
 
@@ -54,3 +54,13 @@ def test_tensor_map_kernels_take_cpu_tensors_as_an_op_and_under_torch_compile():
     assert torch.equal(tma_copy(x), x)  # the op: its fake implementation binds R and C from the tensor map's tensor
     compiled = torch.compile(lambda v: tma_copy(v + 1), fullgraph=True, backend="eager")
     assert torch.equal(compiled(x), x + 1)
+
+
+def test_the_op_has_a_cuda_implementation():
+    """CUDA tensors launch through the same op (its CUDA kernel: ptxpp._gpu_call), so torch.compile and
+    CUDA graphs see one node; the launch itself is checked against the fake driver (test_gpu_call.py)."""
+    axpy(torch.zeros(4), 1.0)  # makes the op
+    for op in axpy._torch_ops.values():
+        name = f"ptxpp::{op.__name__.split('.')[-1]}"
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(name, "CUDA")
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(name, "CPU")

@@ -1,7 +1,10 @@
 // A fake CUDA driver for tests on machines without a GPU: exports cuGetProcAddress
 // and the entry points the runtime uses, backed by host memory, and records every
 // call in a log the tests read (fake_cuda_log). Settings (fake_cuda_set):
-//   devices, cc (e.g. 90), driver (e.g. 13000), optin_smem, fail_jit, no_init, capturing.
+//   devices, cc (e.g. 90), driver (e.g. 13000), optin_smem, fail_jit, no_init, capturing,
+//   log_params (a launch also logs the first 8 bytes of every parameter: callers whose
+//   parameters all have 8 readable bytes, as ptxpp._core.GpuKernel's).
+// fake_cuda_alloc(bytes) allocates as cuMemAlloc (for tests that make arrays outside the runtime).
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -105,6 +108,18 @@ Result cuFuncSetAttribute(cu::Function, int attr, int value) {
   record("cuFuncSetAttribute " + std::to_string(attr) + " " + std::to_string(value));
   return 0;
 }
+// "cuLaunchKernelEx params" and each parameter's first 8 bytes in hex, byte by byte (memory order).
+std::string param_bytes(void** params) {
+  std::string s = "cuLaunchKernelEx params";
+  for (int i = 0; params && params[i] && i < 64; ++i) {
+    const auto* b = static_cast<const unsigned char*>(params[i]);
+    char hex[17];
+    for (int j = 0; j < 8; ++j) std::snprintf(hex + 2 * j, 3, "%02x", b[j]);
+    s += ' ';
+    s += hex;
+  }
+  return s;
+}
 Result cuLaunchKernelEx(const cu::LaunchConfig* c, cu::Function, void** params, void**) {
   std::string s = "cuLaunchKernelEx stream " + std::to_string(reinterpret_cast<uintptr_t>(c->stream)) + " grid " +
                   std::to_string(c->grid_x) + "," + std::to_string(c->grid_y) + "," + std::to_string(c->grid_z) + " block " +
@@ -121,6 +136,7 @@ Result cuLaunchKernelEx(const cu::LaunchConfig* c, cu::Function, void** params, 
     s += " p" + std::to_string(i) + "=" + std::to_string(v);
   }
   record(s);
+  if (setting("log_params")) record(param_bytes(params));
   if (setting("capturing")) {
     std::lock_guard lock(mu);
     ++settings["captured_launches"];
@@ -344,6 +360,11 @@ __attribute__((visibility("default"))) const char* fake_cuda_log() {
 __attribute__((visibility("default"))) void fake_cuda_clear_log() {
   std::lock_guard lock(mu);
   log_text.clear();
+}
+
+__attribute__((visibility("default"))) unsigned long long fake_cuda_alloc(size_t bytes) {
+  unsigned long long p = 0;
+  return cuMemAlloc(&p, bytes) == 0 ? p : 0;
 }
 
 __attribute__((visibility("default"))) void fake_cuda_set(const char* key, long value) {

@@ -1,0 +1,58 @@
+"""Host cost of calling a Python kernel on CUDA arrays, measured without a GPU: the CUDA driver
+is the fake one (tests/runtime/fake_cuda.cpp, which logs each call: a few hundred ns of its own),
+the arrays are __cuda_array_interface__ objects in its memory. Prints µs per call of
+  - the whole call, axpy(x, y, 2.0): argument checks, shape binding, the bound-kernel lookup, launch;
+  - GpuKernel.launch alone (the C++ part: arguments into fixed arrays, the driver call);
+so the difference is the Python dispatch (ptxpp._call, ptxpp._gpu_call).
+
+    PYTHONPATH=<dir with ptxpp>:python/tests python bench/python_dispatch.py build/release/tests/libptxpp_fake_cuda.so
+"""
+
+import os
+import sys
+import time
+
+if len(sys.argv) != 2:
+    sys.exit(__doc__)
+os.environ["PTXPP_LIBCUDA"] = os.path.abspath(sys.argv[1])  # before the runtime loads a driver
+
+import ctypes  # noqa: E402
+
+fake = ctypes.CDLL(os.environ["PTXPP_LIBCUDA"])
+fake.fake_cuda_alloc.restype = ctypes.c_ulonglong
+fake.fake_cuda_alloc.argtypes = [ctypes.c_size_t]
+
+from test_run import axpy  # noqa: E402
+
+
+class CudaArray:
+    def __init__(self, n):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": "<f4", "data": (fake.fake_cuda_alloc(4 * n), False),
+                                         "strides": None, "version": 3}
+
+
+def per_call_us(fn, iters=20000):
+    fn()
+    best = float("inf")
+    for _ in range(5):
+        fake.fake_cuda_clear_log()  # the fake driver's log grows by a line per launch
+        t0 = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / iters)
+    return best * 1e6
+
+
+def main():
+    x, y = CudaArray(1024), CudaArray(1024)
+    axpy(x, y, 2.0)  # binds (traces, loads the module)
+    (bound,) = axpy._gpu_kernels.values()
+    args = [x.__cuda_array_interface__["data"][0], y.__cuda_array_interface__["data"][0], b"\0\0\0@"]
+    whole = per_call_us(lambda: axpy(x, y, 2.0))
+    launch = per_call_us(lambda: bound.launch(args, 0))
+    print(f"python dispatch (fake driver): axpy(x, y, 2.0) on __cuda_array_interface__ arrays: {whole:.2f} us/call; "
+          f"GpuKernel.launch alone: {launch:.2f} us/call; Python dispatch: {whole - launch:.2f} us/call")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""GPU part of the Python package check (scripts/gpu-check): the Python RMSNorm example
+(examples/python/rows.py) on torch CUDA tensors against torch (eager through the custom op,
+outputs given, a CUDA graph replay, torch.compile(fullgraph=True)), then the host time of a
+call next to a native torch op on tiny tensors, as mean µs per call over many calls with one
+torch.cuda.synchronize at the end. Without PyTorch or a CUDA device it says so and exits 0;
+a wrong result exits 1.
+
+    PYTHONPATH=<dir with the built ptxpp package> python bench/python_gpu_check.py [--no-compile]
+"""
+
+import os
+import struct
+import sys
+import time
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def per_call_us(fn, iters=5000):
+    for _ in range(100):
+        fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) / iters * 1e6
+
+
+def reference(x, w, eps):
+    return x * torch.rsqrt((x * x).mean(dim=-1, keepdim=True) + eps) * w
+
+
+def check(what, got, want, tol=2e-3):
+    err = (got - want).abs().max().item()
+    ok = err <= tol * max(1.0, want.abs().max().item())
+    print(f"python rmsnorm {what}: max abs error {err:.3g} vs torch ({'ok' if ok else 'WRONG'})")
+    return ok
+
+
+def correctness(rmsnorm, compile_too):
+    torch.manual_seed(0)
+    x = torch.randn(1024, 4096, device="cuda")
+    w = torch.randn(4096, device="cuda")
+    want = reference(x, w, 1e-5)
+    ok = check("eager (torch op, CUDA)", rmsnorm(x, w, eps=1e-5), want)
+    y = torch.empty_like(x)
+    rmsnorm(x, w, y, 1e-5)  # outputs given: the eager path
+    ok &= check("outputs given", y, want)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):  # bound above: the capture records only the launch
+        yg = rmsnorm(x, w, eps=1e-5)
+    x.copy_(torch.randn_like(x))
+    graph.replay()
+    ok &= check("CUDA graph replay", yg, reference(x, w, 1e-5))
+    if compile_too:
+        f = torch.compile(lambda a, b: rmsnorm(a * 2, b, eps=1e-5) + 1, fullgraph=True)
+        ok &= check("torch.compile(fullgraph=True)", f(x, w), reference(x * 2, w, 1e-5) + 1)
+    return ok
+
+
+def overhead(rmsnorm):
+    xs, ws = torch.randn(1, 32, device="cuda"), torch.randn(32, device="cuda")
+    ys = torch.empty_like(xs)
+    a, b = torch.zeros(32, device="cuda"), torch.zeros(32, device="cuda")
+    rmsnorm(xs, ws, ys, 1e-5)
+    (bound,) = [g for key, g in rmsnorm._gpu_kernels.items() if dict(key[1]) == {"M": 1, "N": 32}]
+    args = [xs.data_ptr(), ws.data_ptr(), ys.data_ptr(), struct.pack("<f", 1e-5)]
+    stream = torch.cuda.current_stream().cuda_stream
+    rows = [("torch.add(a, b) (native op, allocates)", lambda: torch.add(a, b)),
+            ("rmsnorm(x, w, eps=) (torch op, allocates)", lambda: rmsnorm(xs, ws, eps=1e-5)),
+            ("rmsnorm(x, w, y, eps) (outputs given)", lambda: rmsnorm(xs, ws, ys, 1e-5)),
+            ("GpuKernel.launch (the C++ floor)", lambda: bound.launch(args, stream))]
+    for what, fn in rows:
+        print(f"python launch overhead: {what}: {per_call_us(fn):.2f} us/call (1x32 f32)")
+
+
+def main():
+    if torch is None or not torch.cuda.is_available():
+        print("python_gpu_check: no PyTorch with a CUDA device here: nothing checked")
+        return 0
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "python"))
+    from rows import rmsnorm
+    print(f"python_gpu_check: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    ok = correctness(rmsnorm, "--no-compile" not in sys.argv)
+    overhead(rmsnorm)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

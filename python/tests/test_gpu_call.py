@@ -1,0 +1,97 @@
+"""Kernels called on CUDA arrays (__cuda_array_interface__, DLPack) launch on the GPU: checked against the
+fake CUDA driver (tests/runtime/fake_cuda.cpp, its library in $PTXPP_FAKE_CUDA), which logs the
+launch's grid, block, shared memory, stream and parameter bytes; DLPack arrays on the fake GPU
+are made with ctypes. One process runs every scenario
+(gpu_call_fake.py, about a second); each test reads its part. Without PTXPP_FAKE_CUDA the tests
+are skipped; with it set to something unusable they fail."""
+
+import json
+import os
+import struct
+import subprocess
+import sys
+
+import pytest
+
+import ptxpp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory):
+    lib = os.environ.get("PTXPP_FAKE_CUDA")
+    if lib is None:
+        pytest.skip("PTXPP_FAKE_CUDA (the fake CUDA driver's library, build/release/tests/libptxpp_fake_cuda.so) is not set")
+    if not os.path.isfile(lib):
+        pytest.fail(f"PTXPP_FAKE_CUDA={lib}: no such file")
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(ptxpp.__file__)))
+    env = dict(os.environ, PTXPP_LIBCUDA=lib, PTXPP_CACHE_DIR=str(tmp_path_factory.mktemp("cache")),
+               PYTHONPATH=os.pathsep.join([package_root, HERE]))
+    r = subprocess.run([sys.executable, os.path.join(HERE, "gpu_call_fake.py"), lib], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, f"gpu_call_fake.py failed:\n{r.stdout}\n{r.stderr}"
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def launches(result):
+    assert "log" in result, result.get("error")
+    return [line for line in result["log"].splitlines() if line.startswith("cuLaunchKernelEx")]
+
+
+def hex8(value, fmt="<Q"):
+    """A parameter's first 8 bytes as the fake driver logs them (a 4-byte scalar: its slot's zero padding)."""
+    return struct.pack(fmt, value).ljust(8, b"\0").hex()
+
+
+def test_a_launch_reaches_the_driver_with_grid_block_stream_and_parameter_bytes(fake):
+    launch, params = launches(fake["first"])
+    assert launch.startswith("cuLaunchKernelEx stream 77 grid 2,1,1 block 64,1,1 smem 0")  # N=100: 2 blocks of 64
+    assert params == f"cuLaunchKernelEx params {hex8(fake['x'])} {hex8(fake['y'])} {hex8(2.5, '<f')}"
+    assert "cuModuleLoadDataEx" in fake["first"]["log"]
+
+
+def test_the_second_call_reuses_the_bound_kernel(fake):
+    log = fake["second"]["log"]
+    assert "cuModuleLoadDataEx" not in log and "cuModuleGetFunction" not in log
+    assert len(launches(fake["second"])) == 2  # the launch and its parameters
+
+
+def test_arrays_without_a_stream_launch_on_the_default_stream(fake):
+    assert launches(fake["default_stream"])[0].startswith("cuLaunchKernelEx stream 0 ")
+
+
+def test_dlpack_arrays_on_a_cuda_device_launch_there(fake):
+    params = launches(fake["dlpack"])[1]
+    assert params == f"cuLaunchKernelEx params {hex8(fake['dx'])} {hex8(fake['dy'])} {hex8(1.0, '<f')}"
+    assert "argument 'x' must be a f32 array, not bfloat16" in fake["dlpack_dtype"]
+    assert "argument 'y' is in host memory, but 'x' is on CUDA device 0" in fake["dlpack_mixed"]
+
+
+def test_torch_cuda_tensors_launch_on_the_current_stream(fake):
+    launch, params = launches(fake["torch"])  # a stand-in tensor and torch.cuda.current_stream (stream 4242)
+    assert launch.startswith("cuLaunchKernelEx stream 4242 grid 2,1,1 block 64,1,1 smem 0")
+    assert params == f"cuLaunchKernelEx params {hex8(fake['tx'])} {hex8(fake['ty'])} {hex8(3.0, '<f')}"
+    assert "argument 'y' is on CUDA device 1, but 'x' is on CUDA device 0" in fake["two_gpus"]
+
+
+def test_dynamic_shared_memory_is_given_at_launch(fake):
+    assert fake["smem_bytes"] > 48 * 1024
+    assert launches(fake["smem"])[0].startswith(f"cuLaunchKernelEx stream 0 grid 1,1,1 block 32,1,1 smem {fake['smem_bytes']}")
+
+
+def test_a_tensor_map_is_encoded_on_the_gpu_from_the_array_address(fake):
+    log = fake["tensor_map"]["log"]
+    assert f"cuTensorMapEncodeTiled type=7 rank=2 addr={fake['m']} dims=32,8 strides=128 box=32,8" in log
+    params = launches(fake["tensor_map"])[1].split()[2:]
+    assert params[0] == hex8(fake["m"])  # the fake descriptor's first 8 bytes: the base address
+
+
+def test_mismatches_name_the_argument(fake):
+    assert "dimension 0 of 'y' is 50, but N is 100" in fake["shape"]
+    assert "argument 'x' must be a f32 array, not float64" in fake["dtype"]
+    assert "argument 'y' is on CUDA device 0, but 'x' is in host memory" in fake["mixed"]
+    assert "output 'y' is read-only" in fake["readonly"]
+    assert "argument 'x' is not contiguous" in fake["strided"]
+    assert "output 'y' cannot be allocated for CudaArray arrays: pass it" in fake["no_output"]
+    assert "scalar 'a' must be a number" in fake["scalar"]
