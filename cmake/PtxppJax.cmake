@@ -39,19 +39,26 @@ function(ptxpp_find_jax)
   endif()
 endfunction()
 
+# ptxpp_use_jax_ffi_headers(<target> <include>): compiles <target> against jaxlib's XLA FFI
+# headers in <include> (jax.ffi.include_dir()); also used by the Python extension
+# (python/CMakeLists.txt, PTXPP_JAX_INCLUDE).
+function(ptxpp_use_jax_ffi_headers target include)
+  target_include_directories(${target} SYSTEM PRIVATE ${include})
+  # XLA's c_api.h declares struct fields named as its function typedefs, which GCC
+  # before 13 rejects ("changes meaning", a permerror with no -Wno- switch);
+  # -fpermissive makes it a warning, silent in a system header. (With -Werror our own
+  # sources still get no leniency: what -fpermissive downgrades stays an error.)
+  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-fpermissive>)
+endfunction()
+
 function(ptxpp_add_jax_ops target)
   ptxpp_find_jax()
   if(NOT PTXPP_JAX_FOUND)
     message(FATAL_ERROR "ptxpp_add_jax_ops(${target}): JAX was not found (set PTXPP_PYTHON to a python that imports jax)")
   endif()
   add_library(${target} SHARED ${ARGN})
-  target_include_directories(${target} SYSTEM PRIVATE ${PTXPP_JAX_INCLUDE})
+  ptxpp_use_jax_ffi_headers(${target} "${PTXPP_JAX_INCLUDE}")
   target_link_libraries(${target} PRIVATE ptxpp::ptxpp)
-  # XLA's c_api.h declares struct fields named as its function typedefs, which GCC
-  # before 13 rejects ("changes meaning", a permerror with no -Wno- switch);
-  # -fpermissive makes it a warning, silent in a system header. (With -Werror our own
-  # sources still get no leniency: what -fpermissive downgrades stays an error.)
-  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-fpermissive>)
   # Hidden by default: the handlers and ptxpp_jax_ops are exported explicitly. With
   # default visibility, the static locals of jax.hpp's inline functions (the list of
   # ops) would be STB_GNU_UNIQUE, one per process, so a second library of ops would

@@ -117,5 +117,6 @@ void bind_ampere(nb::module_& m);
 void bind_hopper(nb::module_& m);
 void bind_blackwell(nb::module_& m);
 void bind_listing(nb::module_& m);
+void bind_jax_ffi(nb::module_& m);  // jax_ffi.cpp: built with PTXPP_JAX_INCLUDE only
 
 }  // namespace ptxpy

@@ -51,4 +51,10 @@ NB_MODULE(_core, m) {
   ptxpy::bind_hopper(m);
   ptxpy::bind_blackwell(m);
   ptxpy::bind_listing(m);
+#ifdef PTXPP_JAX_FFI
+  ptxpy::bind_jax_ffi(m);
+  m.attr("jax_ffi_available") = true;
+#else
+  m.attr("jax_ffi_available") = false;  // built without PTXPP_JAX_INCLUDE: JAX calls use jax.pure_callback
+#endif
 }

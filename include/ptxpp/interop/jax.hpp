@@ -169,9 +169,17 @@ inline std::string json_string(std::string_view s) {
 // One op: its kernel per target, and what its arguments must be. `refused` says why no
 // call can run (a kernel no FFI call can drive); the library still loads.
 struct Op {
+  // How a call gets its kernel loaded on a device, for a target (options.cpu_arch on the
+  // CPU, Device::arch() on a GPU) and the bindings the inputs' shapes give. A factory's
+  // op traces the factory's kernel; other front ends (the Python package's
+  // ptxpp._core, python/src/jax_ffi.cpp) bind kernels they traced beforehand.
+  using Binder = std::function<ptx::BoundKernel(const ptx::Device&, const std::string& arch, const ptx::Bindings&)>;
+
   std::string name;  // the handler's symbol
   KernelFactory make;
   OpOptions options;
+  Binder bind;
+  std::string dispatch_attribute;  // an attribute the handler reads itself (not a scalar), or ""
   std::string refused;
   std::vector<ParamSpec> params;   // the kernel's, in order
   std::vector<std::string> names;  // per param: in0.., out0.. when unnamed
@@ -186,8 +194,27 @@ struct Op {
 
   Op(std::string symbol, KernelFactory factory, OpOptions opts = {})
       : name(std::move(symbol)), make(std::move(factory)), options(std::move(opts)) {
+    bind = [this](const ptx::Device& d, const std::string& arch, const ptx::Bindings& b) {
+      return ptx::bind(d, kernel(arch), b);
+    };
     try {
-      describe(kernel(options.cpu_arch));
+      describe(kernel(options.cpu_arch).params());
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+    signature = json();
+  }
+
+  // An op whose kernels come from `binder` (no factory): `kernel_params` say what its
+  // calls take; `dispatch` names an attribute the handler reads before the call is checked.
+  Op(std::string kernel_name, const std::vector<ParamSpec>& kernel_params, Binder binder, std::string dispatch,
+     OpOptions opts = {})
+      : name(std::move(kernel_name)),
+        options(std::move(opts)),
+        bind(std::move(binder)),
+        dispatch_attribute(std::move(dispatch)) {
+    try {
+      describe(kernel_params);
     } catch (const std::exception& e) {
       refused = e.what();
     }
@@ -204,8 +231,8 @@ struct Op {
   ffi::Error error(const std::string& what) const { return ffi::Error::InvalidArgument(name + ": " + what); }
 
  private:
-  void describe(const ptx::Kernel& probe) {
-    params = probe.params();
+  void describe(const std::vector<ParamSpec>& kernel_params) {
+    params = kernel_params;
     for (const ParamSpec& p : params) {
       const std::string where = "kernel parameter " + (p.name.empty() ? "(unnamed)" : "'" + p.name + "'");
       switch (p.kind) {
@@ -333,7 +360,8 @@ ffi::Error check(Op& op, int device, const BindOnDevice& bind_on, const ffi::Rem
   if (rets.size() != op.outputs)
     return op.error("has " + std::to_string(op.outputs) + " result(s), not " + std::to_string(rets.size()));
   for (auto it = attrs.begin(); it != attrs.end(); ++it)
-    if (!op.scalar_names.count(*it)) return op.error("unknown attribute '" + std::string(*it) + "'");
+    if (!op.scalar_names.count(*it) && *it != op.dispatch_attribute)
+      return op.error("unknown attribute '" + std::string(*it) + "'");
 
   // inputs first (their shapes find the kernel), then outputs and scalars
   size_t in = 0, out = 0;
@@ -434,7 +462,7 @@ inline ffi::Error run_cpu(Op& op, ffi::RemainingArgs args, ffi::RemainingRets re
   Call& call = scratch();
   auto bind_on = [&op](const ptx::Bindings& b) {
     const ptx::Device cpu = ptx::device::cpu();
-    return std::pair(cpu, ptx::bind(cpu, op.kernel(op.options.cpu_arch), b));
+    return std::pair(cpu, op.bind(cpu, op.options.cpu_arch, b));
   };
   if (ffi::Error e = check(op, interop::kCpuKey, bind_on, args, rets, attrs, call); e.failure()) return e;
   // XLA may run independent calls at once; the emulator runs one launch at a time
@@ -463,7 +491,7 @@ inline ffi::Error run_cuda(Op& op, int32_t ordinal, void* stream, ffi::Remaining
   Call& call = scratch();
   auto bind_on = [&op, ordinal](const ptx::Bindings& b) {
     const ptx::Device dev = ptx::device::gpu(ordinal);
-    return std::pair(dev, ptx::bind(dev, op.kernel(dev.arch()), b));
+    return std::pair(dev, op.bind(dev, dev.arch(), b));
   };
   if (ffi::Error e = check(op, ordinal, bind_on, args, rets, attrs, call); e.failure()) return e;
   try {
