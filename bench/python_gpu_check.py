@@ -2,8 +2,11 @@
 (examples/python/rows.py) on torch CUDA tensors against torch (eager through the custom op,
 outputs given, a CUDA graph replay, torch.compile(fullgraph=True)), then the host time of a
 call next to a native torch op on tiny tensors, as mean µs per call over many calls with one
-torch.cuda.synchronize at the end. Without PyTorch or a CUDA device it says so and exits 0;
-a wrong result exits 1.
+torch.cuda.synchronize at the end. Then, with a JAX that has a GPU backend and the extension
+built with the JAX FFI, the same kernel on JAX GPU arrays under jax.jit (the custom call
+ptxpp.python_kernel on XLA's stream) against jax.numpy, and the time of a jitted call next to
+a jitted add. Without PyTorch, JAX or a CUDA device it says what it skipped and exits 0; a
+wrong result exits 1.
 
     PYTHONPATH=<dir with the built ptxpp package> python bench/python_gpu_check.py [--no-compile]
 """
@@ -78,15 +81,70 @@ def overhead(rmsnorm):
         print(f"python launch overhead: {what}: {per_call_us(fn):.2f} us/call (1x32 f32)")
 
 
+def jax_per_call_us(fn, args, iters=2000):
+    for _ in range(100):
+        fn(*args)
+    fn(*args).block_until_ready()
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        out = fn(*args)
+    out.block_until_ready()
+    return (time.perf_counter() - t0) / iters * 1e6
+
+
+def jax_check(rmsnorm):
+    """The RMSNorm kernel on JAX GPU arrays under jax.jit (the FFI target ptxpp.python_kernel on
+    XLA's stream) against jax.numpy, then the time of a jitted call next to a jitted add."""
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # leave torch its memory
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        print("python_gpu_check: no JAX here: the JAX check skipped")
+        return True
+    from ptxpp import _core, _jax_call
+    try:
+        gpus = jax.devices("gpu")
+    except RuntimeError:
+        print("python_gpu_check: JAX has no GPU backend (a CPU-only jaxlib, or JAX_PLATFORMS): the JAX check skipped")
+        return True
+    if not _core.jax_ffi_available:
+        print("python_gpu_check: ptxpp was built without the JAX FFI (PTXPP_JAX_INCLUDE): the JAX check skipped")
+        return True
+    kx, kw = jax.random.split(jax.random.PRNGKey(0))
+    x = jax.random.normal(kx, (1024, 4096), jnp.float32)
+    w = jax.random.normal(kw, (4096,), jnp.float32)
+    f = jax.jit(lambda a, b: rmsnorm(a * 2, b, eps=1e-5) + 1)
+    hlo = f.lower(x, w).as_text()
+    if f"custom_call @{_jax_call.TARGET}(" not in hlo:
+        print("python rmsnorm jax.jit: the lowered function has no ptxpp.python_kernel custom call (WRONG)")
+        return False
+    a2 = x * 2
+    want = a2 * jax.lax.rsqrt(jnp.mean(a2 * a2, axis=-1, keepdims=True) + 1e-5) * w + 1
+    got = f(x, w)
+    err = float(jnp.max(jnp.abs(got - want)))
+    ok = err <= 2e-3 * max(1.0, float(jnp.max(jnp.abs(want))))
+    print(f"python rmsnorm jax.jit on {gpus[0].device_kind} (jax {jax.__version__}): max abs error {err:.3g} "
+          f"vs jax.numpy ({'ok' if ok else 'WRONG'})")
+    xs, ws = jnp.ones((1, 32), jnp.float32), jnp.ones((32,), jnp.float32)
+    rows = [("jax.jit(a + b) (native op)", jax.jit(lambda a, b: a + b), (xs, xs)),
+            ("jax.jit(rmsnorm(x, w, eps=)) (FFI custom call)", jax.jit(lambda a, b: rmsnorm(a, b, eps=1e-5)), (xs, ws))]
+    for what, fn, args in rows:
+        print(f"python jax dispatch: {what}: {jax_per_call_us(fn, args):.2f} us/call (1x32 f32)")
+    return ok
+
+
 def main():
-    if torch is None or not torch.cuda.is_available():
-        print("python_gpu_check: no PyTorch with a CUDA device here: nothing checked")
-        return 0
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "python"))
     from rows import rmsnorm
-    print(f"python_gpu_check: {torch.cuda.get_device_name()}, torch {torch.__version__}")
-    ok = correctness(rmsnorm, "--no-compile" not in sys.argv)
-    overhead(rmsnorm)
+    ok = True
+    if torch is None or not torch.cuda.is_available():
+        print("python_gpu_check: no PyTorch with a CUDA device here: the torch checks skipped")
+    else:
+        print(f"python_gpu_check: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+        ok = correctness(rmsnorm, "--no-compile" not in sys.argv)
+        overhead(rmsnorm)
+    ok &= jax_check(rmsnorm)
     return 0 if ok else 1
 
 
