@@ -87,7 +87,7 @@ def _registered(kernel, bindings, template, arch):
     k, cpu = kernel._trace(dict(bindings), template, arch)
     fixed = arch not in (None, "auto")  # a kernel (or call) that names its target runs it on every GPU
     gpu = {a: kernel._trace(dict(bindings), template, arch if fixed else a)[1] for a in gpus}
-    ids[key] = _core.jax_ffi_register(k, bindings, cpu, gpu)
+    ids[key] = _core.jax_ffi_register(k, kernel.arg_names, bindings, cpu, gpu)
     return ids[key]
 
 

@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 #include <ptxpp/interop/jax.hpp>
 
 #include "common.hpp"
@@ -92,17 +93,22 @@ Registry& registry() {
   return *r;
 }
 
-int64_t register_kernel(const ptx::Kernel& kernel, const ptx::Bindings& bindings, const ptx::Traced& cpu,
-                        const nb::dict& gpu) {
+// `arg_names`: the Python function's parameter names, which name unnamed tensors in the
+// handler's errors as the Python side's checks name them.
+int64_t register_kernel(const ptx::Kernel& kernel, const std::vector<std::string>& arg_names,
+                        const ptx::Bindings& bindings, const ptx::Traced& cpu, const nb::dict& gpu) {
   auto r = std::make_unique<Registered>();
   r->bindings = bindings;
   // Copies: the registry keeps no Python objects (the handlers run without the GIL).
   r->cpu = std::make_shared<const ptx::Traced>(cpu);
   for (const auto& [arch, t] : gpu)
     r->gpu.emplace(nb::cast<std::string>(arch), std::make_shared<const ptx::Traced>(nb::cast<const ptx::Traced&>(t)));
+  std::vector<ptx::ParamSpec> params = kernel.params();
+  for (size_t i = 0; i < params.size() && i < arg_names.size(); ++i)
+    if (params[i].name.empty()) params[i].name = arg_names[i];
   const Registered* entry = r.get();
   r->op = std::make_unique<Op>(
-      kernel.name(), kernel.params(),
+      kernel.name(), params,
       [entry](const ptx::Device& d, const std::string&, const ptx::Bindings& b) {
         return bind_registered(*entry, d, b);
       },
@@ -165,7 +171,8 @@ void bind_jax_ffi(nb::module_& m) {
   m.def(
       "jax_ffi_handlers", [] { return nb::make_tuple(capsule(&cpu_handler), capsule(&cuda_handler)); },
       "(cpu, CUDA): the XLA FFI handlers of the target ptxpp.python_kernel, for jax.ffi.register_ffi_target");
-  m.def("jax_ffi_register", &register_kernel, nb::arg("kernel"), nb::arg("bindings"), nb::arg("cpu"), nb::arg("gpu"),
+  m.def("jax_ffi_register", &register_kernel, nb::arg("kernel"), nb::arg("arg_names"), nb::arg("bindings"),
+        nb::arg("cpu"), nb::arg("gpu"),
         "Registers a kernel's traces for FFI calls: `cpu` for the emulator, `gpu` per device target (Device::arch()); "
         "returns the id calls pass as the attribute ptxpp_kernel. ValueError when no FFI call can drive the kernel");
   m.def(

@@ -119,6 +119,22 @@ def test_a_call_with_an_unknown_id_is_an_xla_error():
         np.asarray(call(jnp.zeros(8, jnp.float32), ptxpp_kernel=np.int64(1 << 40), a=np.float32(1)))
 
 
+@ffi_only
+def test_the_handler_checks_a_direct_call_against_the_registered_trace():
+    axpy(jnp.zeros(8, jnp.float32), 1.0)  # registers axpy for N=8
+    (kernel_id,) = [i for key, i in axpy._jax_ffi_ids.items() if dict(key[1]) == {"N": 8}]
+
+    def direct(x):
+        out = jax.ShapeDtypeStruct(x.shape, jnp.float32)
+        return np.asarray(jax.ffi.ffi_call(_jax_call.TARGET, out)(x, ptxpp_kernel=np.int64(kernel_id), a=np.float32(2)))
+
+    assert np.array_equal(direct(jnp.arange(8, dtype=jnp.float32)), 2 * np.arange(8, dtype=np.float32))
+    with pytest.raises(Exception, match="axpy: argument 'x' must be a float32 array, not int32"):
+        direct(jnp.zeros(8, jnp.int32))
+    with pytest.raises(Exception, match="axpy: the kernel was traced for N=8, not N=16"):
+        direct(jnp.zeros(16, jnp.float32))
+
+
 def test_tensor_map_kernels_take_jax_arrays_under_jit(path):
     from test_tensor_map_run import tma_copy  # (through pure_callback on both: the FFI takes no tensor maps)
     x = jnp.arange(256, dtype=jnp.float32).reshape(8, 32)
