@@ -126,6 +126,7 @@ def call(kernel, args, kwargs):
     shape_kwargs = {k: v for k, v in kwargs.items() if k not in scalar_names}
     bindings, template, arch = kernel._split(dict(shape_kwargs))
     _call._bind(kernel, specs, bindings)
+    kernel._kernel_for(template, arch)  # (cached) unhashable template parameters: an error now, not in XLA
     results = []
     for i, p in enumerate(kernel.params):
         if kernel.outputs[i]:

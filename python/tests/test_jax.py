@@ -139,3 +139,12 @@ def test_tensor_map_kernels_take_jax_arrays_under_jit(path):
     from test_tensor_map_run import tma_copy  # (through pure_callback on both: the FFI takes no tensor maps)
     x = jnp.arange(256, dtype=jnp.float32).reshape(8, 32)
     assert np.array_equal(np.asarray(jax.jit(lambda v: tma_copy(v * 2))(x)), 2 * np.asarray(x))
+
+
+def test_unhashable_template_parameters_are_named(path):
+    @ptxpp.kernel(in_specs=(ptxpp.Tile("N", ptxpp.types.f32),), out_specs=(ptxpp.Tile("N", ptxpp.types.f32),))
+    def nothing(x, y, *, N, t=None):
+        ptxpp.ptx.ret()
+
+    with pytest.raises(TypeError, match="template parameters must be hashable"):
+        jax.jit(lambda v: nothing(v, t=[1]))(jnp.zeros(4))
