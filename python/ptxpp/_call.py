@@ -251,9 +251,9 @@ class _Call:
 
 
 def call(kernel, args, kwargs):
-    if kernel._gpu_plans:  # a call on CUDA arrays like an earlier one: its plan (ptxpp._gpu_plan)
+    if kernel._gpu_plans:  # a call on CUDA arrays like an earlier one (from the torch op): its plan (ptxpp._gpu_plan)
         result = _gpu_plan.call(kernel, args, kwargs)
-        if result is not _gpu_plan.MISS:
+        if result is not None:
             return result
     c = _Call(kernel, args, kwargs)
     ordinal = _one_device(kernel, c.given, c.arrays)

@@ -153,38 +153,31 @@ def _remember(kernel, c, ordinal, args, kwargs, values, bound):
     if any(getattr(values[i], "copied", False) for i in c.given):
         return
     try:
-        key = (tuple(map(type, args)), _gpu_plan.keyword_key(kernel._scalar_names, kwargs) if kwargs else ())
-        readers = [(pos, _gpu_plan.reader_for(a, _call._torch_tensor(a))) for pos, a in zip(c.array_pos, c.arrays)]
-        facts = tuple(reader(a)[0] for (_, reader), a in zip(readers, c.arrays))
-        hash((key, facts))
-    except Exception:  # noqa: BLE001 - an unhashable fact: no plan, every such call takes the full path
+        key = _gpu_plan.signature_key(kernel, args, kwargs)
+        hash(key)
+    except TypeError:  # an unhashable keyword value: every such call takes the full path
         return
-    _gpu_plan.store(kernel, key, readers, facts, _plan(kernel, c, ordinal, values, bound))
+    readers = [(pos, _gpu_plan.reader_for(a, _call._torch_tensor(a))) for pos, a in zip(c.array_pos, c.arrays)]
+    _gpu_plan.store(kernel, key, readers, args, _plan(kernel, c, ordinal, values, bound))
 
 
 def _plan(kernel, c, ordinal, values, bound):
-    scalars = [(i, c.scalar_from[i], _gpu_plan.packer_for(_call._scalar_layout(p.dtype),
-                                                          functools.partial(_call._scalar_bytes, kernel, p, p.name)))
+    scalars = [(i, c.scalar_from[i]) + _gpu_plan.packing(_call._scalar_layout(p.dtype),
+                                                         functools.partial(_call._scalar_bytes, kernel, p, p.name))
                for i, p in enumerate(kernel.params) if isinstance(p, Scalar)]
-    allocations, output_slots = [], []
+    allocations, outputs = [], []
     for i in c.tensor_idx:
         if i not in c.given:
             out, shape = values[i].result, c.output_shape(kernel, i)
             allocate = functools.partial(_allocate, kernel, i, shape=shape, ordinal=ordinal)  # (like)
             allocations.append((i, allocate, _gpu_plan.reader_for(out, _call._torch_tensor(out))))
         if kernel.outputs[i]:
-            output_slots.append(("arg", c.array_pos[c.given.index(i)]) if i in c.given
-                                else ("new", len(allocations) - 1))
+            outputs.append((False, c.array_pos[c.given.index(i)]) if i in c.given else (True, len(allocations) - 1))
+    stream_of = None  # the first array's __cuda_array_interface__ stream, as _stream_of
     if _call._torch_tensor(values[c.given[0]].result):
         import torch
-        current_stream = torch.cuda.current_stream
 
-        def stream_of(read):
+        def stream_of(current_stream=torch.cuda.current_stream):  # torch's current stream on the GPU
             return current_stream(ordinal).cuda_stream
-    else:
-        def stream_of(read):
-            stream = read[0][2]  # the first array's (__cuda_array_interface__), as _stream_of
-            return 0 if stream is None else int(stream)
-    return _gpu_plan.Plan(bound, len(kernel.params), list(c.given), scalars, allocations, output_slots, stream_of,
-                          c.array_pos[0])
+    return _core.Plan(bound, list(c.given), scalars, allocations, outputs, stream_of, c.array_pos[0])
 

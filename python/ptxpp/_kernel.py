@@ -288,6 +288,10 @@ class KernelFunction:
         if jax:
             from . import _jax_call
             return _jax_call.call(self, args, kwargs)
+        if self._gpu_plans:  # a call on CUDA arrays like an earlier one: its plan (ptxpp._gpu_plan), else None
+            result = _core.plan_call(self._gpu_plans, self._scalar_names, args, kwargs)
+            if result is not None:
+                return result
         return (_call or _import_call()).call(self, args, kwargs)
 
     def __repr__(self):

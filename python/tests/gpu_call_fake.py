@@ -13,7 +13,7 @@ import numpy as np
 
 import ptxpp
 from ptxpp import Scalar, Tile, smem
-from ptxpp.types import f32, u32
+from ptxpp.types import f32, s8, u32, u64
 from ptxpp import _call
 from test_run import axpy
 from test_tensor_map_run import tma_copy
@@ -117,6 +117,18 @@ def takes_n(x, n):
     ptxpp.ptx.ret()
 
 
+@ptxpp.kernel(in_specs=(Tile("N", u32),), scalars=(Scalar("n", u64),), block=32, arch="sm_90a")
+def takes_n64(x, n):
+    """A 64-bit unsigned scalar (past a C long long)."""
+    ptxpp.ptx.ret()
+
+
+@ptxpp.kernel(in_specs=(Tile("N", u32),), scalars=(Scalar("n", s8),), block=32, arch="sm_90a")
+def takes_s8(x, n):
+    """A signed scalar."""
+    ptxpp.ptx.ret()
+
+
 class CudaArrayOnDevice(CudaArray):
     """A __cuda_array_interface__ array that names its device by __dlpack_device__ (as CuPy does)."""
 
@@ -175,7 +187,12 @@ def cached_calls(out, x, y):
     out["cached_bool_keyword"] = error_of(lambda: axpy(one_x, one_y, 1.0, N=True))  # True == 1 as a dict key
     u = CudaArray((32,), "<u4")
     out["cached_int_values"] = [log_of(lambda: takes_n(u, 7)), log_of(lambda: takes_n(u, 9))]
-    out["cached_int_range"] = [error_of(lambda: takes_n(u, -1)), error_of(lambda: takes_n(u, 2**32))]
+    out["cached_int_range"] = [error_of(lambda: takes_n(u, -1)), error_of(lambda: takes_n(u, 2**32)),
+                               error_of(lambda: takes_n(u, 2**63))]
+    out["cached_u64"] = [log_of(lambda: takes_n64(u, 2**64 - 1)), error_of(lambda: takes_n64(u, -1)),
+                         error_of(lambda: takes_n64(u, 2**64))]
+    out["cached_s8"] = [log_of(lambda: takes_s8(u, -128)), error_of(lambda: takes_s8(u, -129)),
+                        error_of(lambda: takes_s8(u, 128))]
     out["cached_int_type"] = [error_of(lambda: takes_n(u, 1.5)), error_of(lambda: takes_n(u, True))]
     d0, d1 = DLPackArray((100,)), DLPackArray((100,), ordinal=1)
     warm(lambda: axpy(d0, DLPackArray((100,)), 1.0))

@@ -119,6 +119,14 @@ def test_a_cached_call_passes_its_own_scalar_values(fake):
 def test_a_cached_call_still_checks_integer_scalars(fake):
     assert "scalar 'n': -1 does not fit a u32" in fake["cached_int_range"][0]
     assert f"scalar 'n': {2**32} does not fit a u32" in fake["cached_int_range"][1]
+    assert f"scalar 'n': {2**63} does not fit a u32" in fake["cached_int_range"][2]
+    smallest, below, above = fake["cached_s8"]
+    assert launches(smallest)[1].split()[-1] == hex8(-128, "<b")
+    assert "scalar 'n': -129 does not fit a s8" in below and "scalar 'n': 128 does not fit a s8" in above
+    largest, negative, too_large = fake["cached_u64"]
+    assert launches(largest)[1].split()[-1] == "ff" * 8
+    assert "scalar 'n': -1 does not fit a u64" in negative
+    assert f"scalar 'n': {2**64} does not fit a u64" in too_large
     assert "scalar 'n' is a u32: give an integer, not 1.5" in fake["cached_int_type"][0]
     assert "scalar 'n' must be a number, not bool" in fake["cached_int_type"][1]
 
