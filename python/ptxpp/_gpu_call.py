@@ -180,4 +180,3 @@ def _plan(kernel, c, ordinal, values, bound):
         def stream_of(current_stream=torch.cuda.current_stream):  # torch's current stream on the GPU
             return current_stream(ordinal).cuda_stream
     return _core.Plan(bound, list(c.given), scalars, allocations, outputs, stream_of, c.array_pos[0])
-

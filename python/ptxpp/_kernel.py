@@ -137,6 +137,7 @@ class KernelFunction:
         self._check_signature()
         self._kernels = {}  # template key -> the C++ kernel
         self._torch_ops = {}  # (template, bindings, arch) -> its torch custom op (ptxpp._torch_op)
+        self._torch_op_plain = None  # the op of calls with no keyword arguments (ptxpp._torch_op)
         self._gpu_kernels = {}  # (template, bindings, arch, GPU ordinal) -> its _core.GpuKernel (ptxpp._gpu_call)
         self._gpu_plans = {}  # (argument types, keywords) -> the plans of calls on CUDA arrays (ptxpp._gpu_plan)
         self._scalar_names = frozenset(p.name for p in self.params if isinstance(p, Scalar))
