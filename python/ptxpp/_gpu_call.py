@@ -177,6 +177,6 @@ def _plan(kernel, c, ordinal, values, bound):
     if _call._torch_tensor(values[c.given[0]].result):
         import torch
 
-        def stream_of(current_stream=torch.cuda.current_stream):  # torch's current stream on the GPU
-            return current_stream(ordinal).cuda_stream
+        def stream_of():  # torch's current stream on the GPU, at each call
+            return torch.cuda.current_stream(ordinal).cuda_stream
     return _core.Plan(bound, list(c.given), scalars, allocations, outputs, stream_of, c.array_pos[0])

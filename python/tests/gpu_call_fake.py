@@ -100,7 +100,8 @@ TorchLikeTensor.__module__, TorchLikeTensor.__name__ = "torch", "Tensor"
 def stub_torch():
     """torch.cuda.current_stream(device) of a stand-in torch module: stream 4242 (CUDA torch is not here)."""
     torch = types.ModuleType("torch")
-    torch.cuda = types.SimpleNamespace(current_stream=lambda device: types.SimpleNamespace(cuda_stream=4242))
+    torch.cuda = types.SimpleNamespace(stream=4242)  # what current_stream gives (a test may change it)
+    torch.cuda.current_stream = lambda device: types.SimpleNamespace(cuda_stream=torch.cuda.stream)
     sys.modules["torch"] = torch
 
 
@@ -203,6 +204,12 @@ def cached_calls(out, x, y):
     warm(lambda: _call.call(axpy, (TorchLikeTensor(48), TorchLikeTensor(48), 1.0), {}))  # N=48: not bound on GPU 1 yet
     t1 = TorchLikeTensor(48, ordinal=1)
     out["cached_torch_device_1"] = log_of(lambda: _call.call(axpy, (t1, TorchLikeTensor(48, ordinal=1), 1.0), {}))
+    tx, ty = TorchLikeTensor(100), TorchLikeTensor(100)
+    warm(lambda: _call.call(axpy, (tx, ty, 1.0), {}))
+    sys.modules["torch"].cuda.stream = 5151  # another current stream: the next launch's
+    out["cached_torch_stream"] = log_of(lambda: _call.call(axpy, (tx, ty, 1.0), {}))
+    sys.modules["torch"].cuda.stream = 4242
+    out["cached_interface_stream"] = log_of(lambda: axpy(CudaArray((100,), stream=99), y, 1.0))  # x's plan: stream 77
     stub_cupy()
     c = CupyLikeArray((100,))
     allocated = [axpy(c, 1.0), axpy(c, 2.0)]

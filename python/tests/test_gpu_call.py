@@ -116,6 +116,11 @@ def test_a_cached_call_passes_its_own_scalar_values(fake):
         assert launches(result)[1].split()[-1] == hex8(n, "<I")
 
 
+def test_a_cached_call_launches_on_its_own_stream(fake):
+    assert launches(fake["cached_torch_stream"])[0].startswith("cuLaunchKernelEx stream 5151 ")  # torch's current one
+    assert launches(fake["cached_interface_stream"])[0].startswith("cuLaunchKernelEx stream 99 ")  # the interface's
+
+
 def test_a_cached_call_still_checks_integer_scalars(fake):
     assert "scalar 'n': -1 does not fit a u32" in fake["cached_int_range"][0]
     assert f"scalar 'n': {2**32} does not fit a u32" in fake["cached_int_range"][1]
