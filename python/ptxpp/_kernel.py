@@ -124,7 +124,7 @@ class KernelFunction:
         self.in_specs, self.out_specs, self.scalars = tuple(in_specs), tuple(out_specs), tuple(scalars)
         self.params = list(self.in_specs) + list(self.out_specs) + list(self.scalars)
         self.outputs = [False] * len(self.in_specs) + [True] * len(self.out_specs) + [False] * len(self.scalars)
-        self.grid, self.block, self.cluster, self.arch = grid, block, cluster, arch
+        self.grid, self.block, self.cluster, self._arch = grid, block, cluster, arch
         self.debug, self.ptx_version_, self.directives = debug, ptx_version, dict(directives)
         for p in self.params:
             if not isinstance(p, (Tile, Scalar, TensorMap)):
@@ -142,6 +142,16 @@ class KernelFunction:
         self._gpu_plans = {}  # (argument types, keywords) -> the plans of calls on CUDA arrays (ptxpp._gpu_plan)
         self._scalar_names = frozenset(p.name for p in self.params if isinstance(p, Scalar))
         self._lock = threading.Lock()
+
+    @property
+    def arch(self):
+        """The default target of calls and traces without arch=."""
+        return self._arch
+
+    @arch.setter
+    def arch(self, value):  # the plans and the keyword-less torch op were found for the old default
+        self._arch, self._torch_op_plain = value, None
+        self._gpu_plans.clear()
 
     def _check_signature(self):
         sig = inspect.signature(self.fn)

@@ -130,6 +130,12 @@ def takes_s8(x, n):
     ptxpp.ptx.ret()
 
 
+@ptxpp.kernel(in_specs=(Tile("N", f32),), block=32, arch="sm_90a")
+def retargeted(x):
+    """A kernel whose default arch a test changes."""
+    ptxpp.ptx.ret()
+
+
 class CudaArrayOnDevice(CudaArray):
     """A __cuda_array_interface__ array that names its device by __dlpack_device__ (as CuPy does)."""
 
@@ -210,6 +216,9 @@ def cached_calls(out, x, y):
     out["cached_torch_stream"] = log_of(lambda: _call.call(axpy, (tx, ty, 1.0), {}))
     sys.modules["torch"].cuda.stream = 4242
     out["cached_interface_stream"] = log_of(lambda: axpy(CudaArray((100,), stream=99), y, 1.0))  # x's plan: stream 77
+    warm(lambda: retargeted(CudaArray((32,))))
+    retargeted.arch = "sm_80"
+    out["cached_new_arch"] = log_of(lambda: retargeted(CudaArray((32,))))
     stub_cupy()
     c = CupyLikeArray((100,))
     allocated = [axpy(c, 1.0), axpy(c, 2.0)]

@@ -143,6 +143,10 @@ def test_a_call_on_another_device_binds_there(fake):
     assert "cuModuleLoadDataEx" not in fake["cached_device_1_again"]["log"]
 
 
+def test_a_new_default_arch_binds_anew(fake):
+    assert "cuModuleLoadDataEx" in fake["cached_new_arch"]["log"]
+
+
 def test_a_cached_call_allocates_each_output_anew(fake):
     first, second = fake["cached_allocations"]
     assert first != second
