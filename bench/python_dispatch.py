@@ -3,7 +3,9 @@ is the fake one (tests/runtime/fake_cuda.cpp, which logs each call: a few hundre
 the arrays are __cuda_array_interface__ objects in its memory. Prints µs per call of
   - the whole call, axpy(x, y, 2.0): argument checks, shape binding, the bound-kernel lookup, launch;
   - GpuKernel.launch alone (the C++ part: arguments into fixed arrays, the driver call);
-so the difference is the Python dispatch (ptxpp._call, ptxpp._gpu_call).
+so the difference is the Python dispatch (ptxpp._call, ptxpp._gpu_call, the plan of a repeated call:
+ptxpp._gpu_plan). For reference, a native op's per-call cost on the same machine: torch.add on two
+4-element CPU tensors when torch is importable, else numpy.add on two 4-element arrays.
 
     PYTHONPATH=<dir with ptxpp>:python/tests python bench/python_dispatch.py build/release/tests/libptxpp_fake_cuda.so
 """
@@ -43,6 +45,18 @@ def per_call_us(fn, iters=20000):
     return best * 1e6
 
 
+def native_op():
+    """(name, a call of a framework's own op on tiny CPU arrays): what "within 2 us of a native op" compares to."""
+    try:
+        import torch
+    except ImportError:
+        import numpy as np
+        a, b = np.ones(4, np.float32), np.ones(4, np.float32)
+        return "numpy.add on 4-element arrays", lambda: np.add(a, b)
+    a, b = torch.ones(4), torch.ones(4)
+    return "torch.add on 4-element CPU tensors", lambda: torch.add(a, b)
+
+
 def main():
     x, y = CudaArray(1024), CudaArray(1024)
     axpy(x, y, 2.0)  # binds (traces, loads the module)
@@ -52,6 +66,10 @@ def main():
     launch = per_call_us(lambda: bound.launch(args, 0))
     print(f"python dispatch (fake driver): axpy(x, y, 2.0) on __cuda_array_interface__ arrays: {whole:.2f} us/call; "
           f"GpuKernel.launch alone: {launch:.2f} us/call; Python dispatch: {whole - launch:.2f} us/call")
+    name, op = native_op()
+    native = per_call_us(op)
+    print(f"native op for reference: {name}: {native:.2f} us/call; axpy - native: {whole - native:.2f} us/call "
+          f"({whole / native:.1f}x)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 
-from . import _core
+from . import _core, _gpu_plan
 from ._kernel import Scalar, TensorMap, Tile
 
 _NUMPY = {
@@ -215,8 +215,10 @@ class _Call:
         kwargs = dict(kwargs)
         self.tensor_idx, input_idx, scalar_idx = _layout(kernel)
         is_array = [_is_array(a) for a in args]
-        self.arrays = [a for a, array in zip(args, is_array) if array]
-        numbers = [a for a, array in zip(args, is_array) if not array]
+        self.array_pos = [p for p, array in enumerate(is_array) if array]  # where each came from (a plan reads them there)
+        number_pos = [p for p, array in enumerate(is_array) if not array]
+        self.arrays = [args[p] for p in self.array_pos]
+        numbers = [args[p] for p in number_pos]
         if len(self.arrays) == len(self.tensor_idx):
             self.given = self.tensor_idx
         elif len(self.arrays) == len(input_idx):
@@ -227,12 +229,13 @@ class _Call:
         if len(numbers) > len(scalar_idx):
             raise TypeError(f"kernel {kernel.name} takes {len(scalar_idx)} scalar(s), not {len(numbers)}")
         self.scalars = dict(zip(scalar_idx, numbers))
+        self.scalar_from = dict(zip(scalar_idx, number_pos))  # a position in args, or a keyword's name
         for i in scalar_idx:
             name = kernel.params[i].name
             if name in kwargs:
                 if i in self.scalars:
                     raise TypeError(f"kernel {kernel.name}: scalar '{name}' given twice")
-                self.scalars[i] = kwargs.pop(name)
+                self.scalars[i], self.scalar_from[i] = kwargs.pop(name), name
             elif i not in self.scalars:
                 raise TypeError(f"kernel {kernel.name}: scalar '{name}' is missing")
         self.bindings, self.template, self.arch = kernel._split(kwargs)
@@ -248,11 +251,15 @@ class _Call:
 
 
 def call(kernel, args, kwargs):
+    if kernel._gpu_plans:  # a call on CUDA arrays like an earlier one (from the torch op): its plan (ptxpp._gpu_plan)
+        result = _gpu_plan.call(kernel, args, kwargs)
+        if result is not None:
+            return result
     c = _Call(kernel, args, kwargs)
     ordinal = _one_device(kernel, c.given, c.arrays)
     if ordinal is not None:
         from . import _gpu_call
-        return _gpu_call.run(kernel, c, ordinal)
+        return _gpu_call.run(kernel, c, ordinal, args, kwargs)
     return _run_cpu(kernel, c)
 
 

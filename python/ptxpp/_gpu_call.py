@@ -5,9 +5,11 @@ is launched through a ptxpp._core.GpuKernel bound once per (template, bindings, 
 on torch's current stream for torch tensors, the interface's stream for __cuda_array_interface__,
 else the default stream. Nothing here synchronizes with the host."""
 
+import functools
+
 import numpy as np
 
-from . import _call, _core
+from . import _call, _core, _gpu_plan
 from ._kernel import Scalar, TensorMap
 
 _TORCH_NUMPY = {"float32": np.float32, "float64": np.float64, "float16": np.float16, "int8": np.int8,
@@ -59,7 +61,8 @@ class _GpuArg:
         self._dtype_name = str(t.dtype).replace("torch.", "")
         self.np_dtype = None if self._dtype_name == "bfloat16" else np.dtype(_TORCH_NUMPY.get(self._dtype_name, np.void))
         self.shape = tuple(t.shape)
-        if not output and not t.is_contiguous():
+        self.copied = not output and not t.is_contiguous()
+        if self.copied:
             t = t.contiguous()  # an input: read from a copy (on the current stream)
         self.keep, self.contiguous, self.ptr = t, t.is_contiguous(), t.data_ptr()
 
@@ -125,7 +128,8 @@ def _bound(kernel, c, ordinal):
     return g
 
 
-def run(kernel, c, ordinal):
+def run(kernel, c, ordinal, args=None, kwargs=None):
+    """Checks and launches the call `c` (from args, kwargs): then keeps its plan for calls like it (ptxpp._gpu_plan)."""
     values = {i: _GpuArg(kernel, i, a) for i, a in zip(c.given, c.arrays)}
     _call._bind(kernel, [(kernel.params[i], values[i]) for i in c.given], c.bindings)
     first = values[c.given[0]]
@@ -137,5 +141,42 @@ def run(kernel, c, ordinal):
             outputs.append(values[i].result)
     launch_args = [_call._scalar_bytes(kernel, p, p.name, c.scalars[i]) if isinstance(p, Scalar) else values[i].ptr
                    for i, p in enumerate(kernel.params)]
-    _bound(kernel, c, ordinal).launch(launch_args, _stream_of(first, ordinal))
+    bound = _bound(kernel, c, ordinal)
+    bound.launch(launch_args, _stream_of(first, ordinal))
+    if args is not None:
+        _remember(kernel, c, ordinal, args, kwargs, values, bound)
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _remember(kernel, c, ordinal, args, kwargs, values, bound):
+    """Keeps the plan of this call, which passed every check, under its signature (no plan when an input was copied)."""
+    if any(getattr(values[i], "copied", False) for i in c.given):
+        return
+    try:
+        key = _gpu_plan.signature_key(kernel, args, kwargs)
+        hash(key)
+    except TypeError:  # an unhashable keyword value: every such call takes the full path
+        return
+    readers = [(pos, _gpu_plan.reader_for(a, _call._torch_tensor(a))) for pos, a in zip(c.array_pos, c.arrays)]
+    _gpu_plan.store(kernel, key, readers, args, _plan(kernel, c, ordinal, values, bound))
+
+
+def _plan(kernel, c, ordinal, values, bound):
+    scalars = [(i, c.scalar_from[i]) + _gpu_plan.packing(_call._scalar_layout(p.dtype),
+                                                         functools.partial(_call._scalar_bytes, kernel, p, p.name))
+               for i, p in enumerate(kernel.params) if isinstance(p, Scalar)]
+    allocations, outputs = [], []
+    for i in c.tensor_idx:
+        if i not in c.given:
+            out, shape = values[i].result, c.output_shape(kernel, i)
+            allocate = functools.partial(_allocate, kernel, i, shape=shape, ordinal=ordinal)  # (like)
+            allocations.append((i, allocate, _gpu_plan.reader_for(out, _call._torch_tensor(out))))
+        if kernel.outputs[i]:
+            outputs.append((False, c.array_pos[c.given.index(i)]) if i in c.given else (True, len(allocations) - 1))
+    stream_of = None  # the first array's __cuda_array_interface__ stream, as _stream_of
+    if _call._torch_tensor(values[c.given[0]].result):
+        import torch
+
+        def stream_of():  # torch's current stream on the GPU, at each call
+            return torch.cuda.current_stream(ordinal).cuda_stream
+    return _core.Plan(bound, list(c.given), scalars, allocations, outputs, stream_of, c.array_pos[0])

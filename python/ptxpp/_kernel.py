@@ -17,6 +17,15 @@ import threading
 from . import _core
 
 _state = threading.local()  # the bindings of the trace running on this thread
+_FRAMEWORKS = ("torch", "jax")  # modules whose arrays have their own call path
+_call = None  # ptxpp._call, imported on the first call (it imports NumPy)
+
+
+def _import_call():
+    global _call
+    from . import _call as module
+    _call = module
+    return module
 
 
 class Tile:
@@ -115,7 +124,7 @@ class KernelFunction:
         self.in_specs, self.out_specs, self.scalars = tuple(in_specs), tuple(out_specs), tuple(scalars)
         self.params = list(self.in_specs) + list(self.out_specs) + list(self.scalars)
         self.outputs = [False] * len(self.in_specs) + [True] * len(self.out_specs) + [False] * len(self.scalars)
-        self.grid, self.block, self.cluster, self.arch = grid, block, cluster, arch
+        self.grid, self.block, self.cluster, self._arch = grid, block, cluster, arch
         self.debug, self.ptx_version_, self.directives = debug, ptx_version, dict(directives)
         for p in self.params:
             if not isinstance(p, (Tile, Scalar, TensorMap)):
@@ -128,8 +137,21 @@ class KernelFunction:
         self._check_signature()
         self._kernels = {}  # template key -> the C++ kernel
         self._torch_ops = {}  # (template, bindings, arch) -> its torch custom op (ptxpp._torch_op)
+        self._torch_op_plain = None  # the op of calls with no keyword arguments (ptxpp._torch_op)
         self._gpu_kernels = {}  # (template, bindings, arch, GPU ordinal) -> its _core.GpuKernel (ptxpp._gpu_call)
+        self._gpu_plans = {}  # (argument types, keywords) -> the plans of calls on CUDA arrays (ptxpp._gpu_plan)
+        self._scalar_names = frozenset(p.name for p in self.params if isinstance(p, Scalar))
         self._lock = threading.Lock()
+
+    @property
+    def arch(self):
+        """The default target of calls and traces without arch=."""
+        return self._arch
+
+    @arch.setter
+    def arch(self, value):  # the plans and the keyword-less torch op were found for the old default
+        self._arch, self._torch_op_plain = value, None
+        self._gpu_plans.clear()
 
     def _check_signature(self):
         sig = inspect.signature(self.fn)
@@ -265,15 +287,23 @@ class KernelFunction:
         """Runs the kernel on arrays: NumPy arrays (and CPU torch tensors) on the CPU emulator, CUDA
         arrays (torch, __cuda_array_interface__, DLPack) on their GPU without waiting for it.
         Inputs (and scalars) in order; the outputs may follow, else they are allocated and returned."""
-        # (startswith: what torch.compile's tracer follows without a graph break)
-        if any(type(a).__module__.startswith("torch") for a in args):
-            from . import _torch_op
-            return _torch_op.call(self, args, kwargs)
-        if any(type(a).__module__.startswith("jax") for a in args):
+        # (startswith: what torch.compile's tracer follows without a graph break; one loop: this is every call's cost)
+        jax = False
+        for a in args:
+            module = type(a).__module__
+            if module.startswith(_FRAMEWORKS):
+                if module.startswith("torch"):
+                    from . import _torch_op
+                    return _torch_op.call(self, args, kwargs)
+                jax = True
+        if jax:
             from . import _jax_call
             return _jax_call.call(self, args, kwargs)
-        from . import _call
-        return _call.call(self, args, kwargs)
+        if self._gpu_plans:  # a call on CUDA arrays like an earlier one: its plan (ptxpp._gpu_plan), else None
+            result = _core.plan_call(self._gpu_plans, self._scalar_names, args, kwargs)
+            if result is not None:
+                return result
+        return (_call or _import_call()).call(self, args, kwargs)
 
     def __repr__(self):
         params = ", ".join(repr(p) for p in self.params)

@@ -83,14 +83,18 @@ def call(kernel, args, kwargs):
             op_args.append(rest.pop(p.name) if p.name in rest else next(numbers, None))
         elif not kernel.outputs[i]:
             op_args.append(next(inputs, None))
-    if len(arrays) != sum(1 for i, p in enumerate(kernel.params) if _call._array_param(p) and not kernel.outputs[i]) \
-            or any(a is None for a in op_args) or next(numbers, None) is not None:
+    if len(arrays) != len(_call._layout(kernel)[1]) or any(a is None for a in op_args) \
+            or next(numbers, None) is not None:
         return _call.call(kernel, args, kwargs)  # outputs given, or a mistake the eager path names
-    bindings, template, arch = kernel._split(rest)
-    key = (tuple(sorted(template.items())), tuple(sorted(bindings.items())), arch)
-    op = kernel._torch_ops.get(key)
+    op = kernel._torch_op_plain if not rest else None  # the op of calls without keywords, found once
     if op is None:
-        with _lock:
-            op = kernel._torch_ops.get(key) or _make_op(kernel, bindings, template, arch)
-            kernel._torch_ops[key] = op
+        bindings, template, arch = kernel._split(rest)
+        key = (tuple(sorted(template.items())), tuple(sorted(bindings.items())), arch)
+        op = kernel._torch_ops.get(key)
+        if op is None:
+            with _lock:
+                op = kernel._torch_ops.get(key) or _make_op(kernel, bindings, template, arch)
+                kernel._torch_ops[key] = op
+        if not rest:
+            kernel._torch_op_plain = op
     return op(*op_args)

@@ -113,6 +113,7 @@ void bind_kernel(nb::module_& m);
 void bind_smem_warp(nb::module_& m);
 void bind_run(nb::module_& m);
 void bind_gpu_launch(nb::module_& m);
+void bind_gpu_plan(nb::module_& m);
 void bind_ampere(nb::module_& m);
 void bind_hopper(nb::module_& m);
 void bind_blackwell(nb::module_& m);

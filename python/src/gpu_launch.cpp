@@ -15,31 +15,17 @@
 #include <ptxpp/runtime.hpp>
 
 #include "common.hpp"
+#include "gpu_kernel.hpp"
 #include "tensor_map_spec.hpp"
 
 namespace ptxpy {
 
 namespace {
 
-constexpr size_t kMaxParams = 64;    // the runtime's limit (src/runtime/gpu_device.cpp)
 constexpr size_t kMaxTensorMaps = 8;  // descriptors encoded per launch, on the stack
-
-enum class ParamKind : uint8_t { Pointer, Scalar, TensorMap };
 
 // A tensor map parameter's description from Python: dims, box (outermost first), dtype, swizzle bytes.
 using TensorMapDesc = std::tuple<std::vector<uint64_t>, std::vector<uint32_t>, ptx::DType, uint32_t>;
-
-// A kernel traced for some bindings and loaded on one GPU (ptxpp._core.GpuKernel).
-struct GpuKernel {
-  ptx::Device dev;
-  ptx::BoundKernel bound;
-  std::string name;
-  std::vector<std::string> param_names;
-  std::vector<ParamKind> kinds;
-  std::vector<ptx::DType> dtypes;
-  std::vector<uint8_t> scalar_bytes;
-  std::vector<ptx::TensorMapSpec> specs;  // per parameter (empty but for tensor maps)
-};
 
 GpuKernel bind_gpu(const ptx::Kernel& k, const ptx::Bindings& b, int ordinal, const std::map<size_t, TensorMapDesc>& maps) {
   GpuKernel g;
@@ -92,38 +78,49 @@ void launch(const GpuKernel& g, const nb::list& args, uintptr_t stream) {
   const size_t n = g.kinds.size();
   if (args.size() != n)
     throw ptx::Error(fmt::format("kernel {} takes {} arguments, not {}", g.name, n, args.size()), {});
-  std::array<uint64_t, kMaxParams> slots;  // pointers and scalars, what the launch args point at
-  std::array<ptx::LaunchArg, kMaxParams> launch_args;
+  std::array<uint64_t, kMaxParams> slots;
+  for (size_t i = 0; i < n; ++i) {
+    PyObject* item = PyList_GET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i));
+    if (g.kinds[i] != ParamKind::Scalar) {
+      slots[i] = address_of(g, i, item);
+      continue;
+    }
+    char* data = nullptr;
+    Py_ssize_t size = 0;
+    if (!PyBytes_Check(item) || PyBytes_AsStringAndSize(item, &data, &size) != 0 || size != g.scalar_bytes[i]) {
+      PyErr_Clear();
+      throw nb::type_error(fmt::format("kernel {}: scalar '{}' takes {} bytes", g.name, g.param_names[i], g.scalar_bytes[i]).c_str());
+    }
+    slots[i] = 0;
+    std::memcpy(&slots[i], data, static_cast<size_t>(size));
+  }
+  launch_slots(g, slots.data(), stream);
+}
+
+}  // namespace
+
+void launch_slots(const GpuKernel& g, const uint64_t* slots, uintptr_t stream) {
+  const size_t n = g.kinds.size();
+  std::array<ptx::LaunchArg, kMaxParams> launch_args;  // point at the slots
   std::array<ptx::TensorMap, kMaxTensorMaps> maps;
   const ptx::DeviceImpl* device = g.dev.impl().get();
   size_t map_count = 0;
   for (size_t i = 0; i < n; ++i) {
-    PyObject* item = PyList_GET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i));
     switch (g.kinds[i]) {
       case ParamKind::Pointer:
-        slots[i] = address_of(g, i, item);
         launch_args[i] = ptx::LaunchArg{true, ptx::DType::u64, 8, &slots[i], device, false};
         break;
       case ParamKind::TensorMap:
         try {
-          maps[map_count] = ptx::make_tensor_map(g.dev, ptx::DevicePtr{address_of(g, i, item), device}, g.specs[i]);
+          maps[map_count] = ptx::make_tensor_map(g.dev, ptx::DevicePtr{slots[i], device}, g.specs[i]);
         } catch (const ptx::runtime::Error& e) {  // the driver's rule: name the parameter, and its order
           throw ptx::Error(fmt::format("{}: {} (the driver's dimension order: innermost first)", g.param_names[i], e.what()), {});
         }
         launch_args[i] = ptx::launch_arg(maps[map_count++]);
         break;
-      case ParamKind::Scalar: {
-        char* data = nullptr;
-        Py_ssize_t size = 0;
-        if (!PyBytes_Check(item) || PyBytes_AsStringAndSize(item, &data, &size) != 0 || size != g.scalar_bytes[i]) {
-          PyErr_Clear();
-          throw nb::type_error(fmt::format("kernel {}: scalar '{}' takes {} bytes", g.name, g.param_names[i], g.scalar_bytes[i]).c_str());
-        }
-        slots[i] = 0;
-        std::memcpy(&slots[i], data, static_cast<size_t>(size));
+      case ParamKind::Scalar:
         launch_args[i] = ptx::LaunchArg{false, g.dtypes[i], g.scalar_bytes[i], &slots[i], nullptr, false};
         break;
-      }
     }
   }
   // A wrapped stream is kept per thread by the runtime: no allocation after its first use.
@@ -145,7 +142,6 @@ nb::tuple dlpack_cuda(nb::ndarray<nb::device::cuda> a) {
                         nb::make_tuple(t.code, t.bits, t.lanes), a.device_id());
 }
 
-}  // namespace
 
 void bind_gpu_launch(nb::module_& m) {
   nb::class_<GpuKernel>(m, "GpuKernel", "A kernel traced for some bindings and loaded on one GPU")

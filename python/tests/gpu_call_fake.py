@@ -3,6 +3,7 @@ tests/runtime/fake_cuda.cpp's library, argv[1]): calls kernels on __cuda_array_i
 arrays backed by the fake driver's memory and prints, as JSON, each scenario's driver log
 (the calls the launch made) or error message."""
 
+import contextlib
 import ctypes
 import json
 import sys
@@ -11,8 +12,8 @@ import types
 import numpy as np
 
 import ptxpp
-from ptxpp import Tile, smem
-from ptxpp.types import f32
+from ptxpp import Scalar, Tile, smem
+from ptxpp.types import f32, s8, u32, u64
 from ptxpp import _call
 from test_run import axpy
 from test_tensor_map_run import tma_copy
@@ -65,17 +66,17 @@ _capsule.restype, _capsule.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes
 class DLPackArray:
     """The smallest DLPack producer (unversioned "dltensor" capsules): CUDA memory of the fake driver."""
 
-    def __init__(self, shape, code=2, bits=32):
+    def __init__(self, shape, code=2, bits=32, ordinal=0):
         self.shape = (ctypes.c_int64 * len(shape))(*shape)
         self.ptr = fake.fake_cuda_alloc(max(int(np.prod(shape)) * bits // 8, 1))
-        self.dtype = DLDataType(code, bits, 1)
+        self.dtype, self.ordinal = DLDataType(code, bits, 1), ordinal
 
     def __dlpack_device__(self):
-        return (2, 0)  # kDLCUDA, device 0
+        return (2, self.ordinal)  # kDLCUDA
 
     def __dlpack__(self, **kwargs):
-        self.managed = DLManagedTensor(DLTensor(self.ptr, DLDevice(2, 0), len(self.shape), self.dtype, self.shape,
-                                                None, 0), None, None)
+        self.managed = DLManagedTensor(DLTensor(self.ptr, DLDevice(2, self.ordinal), len(self.shape), self.dtype,
+                                                self.shape, None, 0), None, None)
         return _capsule(ctypes.addressof(self.managed), b"dltensor", None)
 
 
@@ -99,7 +100,8 @@ TorchLikeTensor.__module__, TorchLikeTensor.__name__ = "torch", "Tensor"
 def stub_torch():
     """torch.cuda.current_stream(device) of a stand-in torch module: stream 4242 (CUDA torch is not here)."""
     torch = types.ModuleType("torch")
-    torch.cuda = types.SimpleNamespace(current_stream=lambda device: types.SimpleNamespace(cuda_stream=4242))
+    torch.cuda = types.SimpleNamespace(stream=4242)  # what current_stream gives (a test may change it)
+    torch.cuda.current_stream = lambda device: types.SimpleNamespace(cuda_stream=torch.cuda.stream)
     sys.modules["torch"] = torch
 
 
@@ -108,6 +110,55 @@ def big_smem(x):
     """Shared memory past 48 KB: dynamic, given at launch."""
     smem.alloc(f32, 16384)
     ptxpp.ptx.ret()
+
+
+@ptxpp.kernel(in_specs=(Tile("N", u32),), scalars=(Scalar("n", u32),), block=32, arch="sm_90a")
+def takes_n(x, n):
+    """An integer scalar (range-checked)."""
+    ptxpp.ptx.ret()
+
+
+@ptxpp.kernel(in_specs=(Tile("N", u32),), scalars=(Scalar("n", u64),), block=32, arch="sm_90a")
+def takes_n64(x, n):
+    """A 64-bit unsigned scalar (past a C long long)."""
+    ptxpp.ptx.ret()
+
+
+@ptxpp.kernel(in_specs=(Tile("N", u32),), scalars=(Scalar("n", s8),), block=32, arch="sm_90a")
+def takes_s8(x, n):
+    """A signed scalar."""
+    ptxpp.ptx.ret()
+
+
+@ptxpp.kernel(in_specs=(Tile("N", f32),), block=32, arch="sm_90a")
+def retargeted(x):
+    """A kernel whose default arch a test changes."""
+    ptxpp.ptx.ret()
+
+
+class CudaArrayOnDevice(CudaArray):
+    """A __cuda_array_interface__ array that names its device by __dlpack_device__ (as CuPy does)."""
+
+    def __init__(self, shape, ordinal):
+        super().__init__(shape)
+        self.ordinal = ordinal
+
+    def __dlpack_device__(self):
+        return (2, self.ordinal)
+
+
+class CupyLikeArray(CudaArray):
+    """An array of a stand-in cupy module (cupy.empty allocates outputs in the fake driver's memory)."""
+
+
+CupyLikeArray.__module__ = "cupy"
+
+
+def stub_cupy():
+    cupy = types.ModuleType("cupy")
+    cupy.cuda = types.SimpleNamespace(Device=lambda ordinal: contextlib.nullcontext())
+    cupy.empty = lambda shape, dtype: CupyLikeArray(shape, np.dtype(dtype).str)
+    sys.modules["cupy"] = cupy
 
 
 def log_of(fn):
@@ -124,8 +175,61 @@ def error_of(fn):
     return log_of(fn).get("error", "no error")
 
 
+def cached_calls(out, x, y):
+    """Calls after one that stored a plan (ptxpp._gpu_plan): each differs from it in one fact the plan's
+    signature must hold, so each must still raise its error, launch with its own bytes, or bind anew."""
+    def warm(fn):
+        assert "log" in log_of(fn)  # the plan of a call like fn's is stored
+
+    warm(lambda: axpy(x, y, 1.0))
+    out["cached_shape"] = error_of(lambda: axpy(x, CudaArray((50,)), 1.0))
+    out["cached_dtype"] = error_of(lambda: axpy(CudaArray((100,), "<f8"), y, 1.0))
+    out["cached_readonly"] = error_of(lambda: axpy(x, CudaArray((100,), readonly=True), 1.0))
+    out["cached_strided_output"] = error_of(lambda: axpy(x, CudaArray((100,), strides=(8,)), 1.0))
+    out["cached_strided_input"] = error_of(lambda: axpy(CudaArray((100,), strides=(8,)), y, 1.0))
+    out["cached_values"] = [log_of(lambda: axpy(x, y, 1.5)), log_of(lambda: axpy(x, y, -3.25)),
+                            log_of(lambda: axpy(x, y, a=0.5)), log_of(lambda: axpy(x, y, a=7.0))]
+    one_x, one_y = CudaArray((1,)), CudaArray((1,))
+    warm(lambda: axpy(one_x, one_y, 1.0, N=1))
+    out["cached_bool_keyword"] = error_of(lambda: axpy(one_x, one_y, 1.0, N=True))  # True == 1 as a dict key
+    u = CudaArray((32,), "<u4")
+    out["cached_int_values"] = [log_of(lambda: takes_n(u, 7)), log_of(lambda: takes_n(u, 9))]
+    out["cached_int_range"] = [error_of(lambda: takes_n(u, -1)), error_of(lambda: takes_n(u, 2**32)),
+                               error_of(lambda: takes_n(u, 2**63))]
+    out["cached_u64"] = [log_of(lambda: takes_n64(u, 2**64 - 1)), error_of(lambda: takes_n64(u, -1)),
+                         error_of(lambda: takes_n64(u, 2**64))]
+    out["cached_s8"] = [log_of(lambda: takes_s8(u, -128)), error_of(lambda: takes_s8(u, -129)),
+                        error_of(lambda: takes_s8(u, 128))]
+    out["cached_int_type"] = [error_of(lambda: takes_n(u, 1.5)), error_of(lambda: takes_n(u, True))]
+    d0, d1 = DLPackArray((100,)), DLPackArray((100,), ordinal=1)
+    warm(lambda: axpy(d0, DLPackArray((100,)), 1.0))
+    out["cached_device_1"] = log_of(lambda: axpy(d1, DLPackArray((100,), ordinal=1), 1.0))
+    out["cached_device_1_again"] = log_of(lambda: axpy(d1, DLPackArray((100,), ordinal=1), 1.0))
+    warm(lambda: axpy(CudaArrayOnDevice((24,), 0), CudaArrayOnDevice((24,), 0), 1.0))  # N=24: not bound on GPU 1 yet
+    out["cached_interface_device_1"] = log_of(lambda: axpy(CudaArrayOnDevice((24,), 1), CudaArrayOnDevice((24,), 1), 1.0))
+    warm(lambda: _call.call(axpy, (TorchLikeTensor(48), TorchLikeTensor(48), 1.0), {}))  # N=48: not bound on GPU 1 yet
+    t1 = TorchLikeTensor(48, ordinal=1)
+    out["cached_torch_device_1"] = log_of(lambda: _call.call(axpy, (t1, TorchLikeTensor(48, ordinal=1), 1.0), {}))
+    tx, ty = TorchLikeTensor(100), TorchLikeTensor(100)
+    warm(lambda: _call.call(axpy, (tx, ty, 1.0), {}))
+    sys.modules["torch"].cuda.stream = 5151  # another current stream: the next launch's
+    out["cached_torch_stream"] = log_of(lambda: _call.call(axpy, (tx, ty, 1.0), {}))
+    sys.modules["torch"].cuda.stream = 4242
+    out["cached_interface_stream"] = log_of(lambda: axpy(CudaArray((100,), stream=99), y, 1.0))  # x's plan: stream 77
+    warm(lambda: retargeted(CudaArray((32,))))
+    retargeted.arch = "sm_80"
+    out["cached_new_arch"] = log_of(lambda: retargeted(CudaArray((32,))))
+    stub_cupy()
+    c = CupyLikeArray((100,))
+    allocated = [axpy(c, 1.0), axpy(c, 2.0)]
+    out["cached_allocations"] = [a.ptr for a in allocated]
+    out["cached_allocation_log"] = log_of(lambda: allocated.append(axpy(c, 3.0)))
+    out["cached_allocation_last"] = allocated[-1].ptr
+
+
 def main():
     fake.fake_cuda_set(b"log_params", 1)
+    fake.fake_cuda_set(b"devices", 2)
     x, y = CudaArray((100,), stream=77), CudaArray((100,))
     out = {"x": x.ptr, "y": y.ptr}
     out["first"] = log_of(lambda: axpy(x, y, 2.5))
@@ -153,6 +257,7 @@ def main():
     m = CudaArray((8, 32))
     out["m"] = m.ptr
     out["tensor_map"] = log_of(lambda: tma_copy(m, CudaArray((8, 32))))
+    cached_calls(out, x, y)
     print(json.dumps(out))
 
 

@@ -95,3 +95,59 @@ def test_mismatches_name_the_argument(fake):
     assert "argument 'x' is not contiguous" in fake["strided"]
     assert "output 'y' cannot be allocated for CudaArray arrays: pass it" in fake["no_output"]
     assert "scalar 'a' must be a number" in fake["scalar"]
+
+
+# A call like an earlier one takes its plan (ptxpp._gpu_plan): these differ from the earlier call in one
+# fact each, which the plan's signature must hold (gpu_call_fake.cached_calls).
+def test_a_cached_call_still_checks_shapes_dtypes_contiguity_and_read_only_outputs(fake):
+    assert "dimension 0 of 'y' is 50, but N is 100" in fake["cached_shape"]
+    assert "argument 'x' must be a f32 array, not float64" in fake["cached_dtype"]
+    assert "output 'y' is read-only" in fake["cached_readonly"]
+    assert "output 'y' is not contiguous" in fake["cached_strided_output"]
+    assert "argument 'x' is not contiguous" in fake["cached_strided_input"]
+    assert "shape variable N must be an int, not True" in fake["cached_bool_keyword"]
+
+
+def test_a_cached_call_passes_its_own_scalar_values(fake):
+    values = [1.5, -3.25, 0.5, 7.0]  # positional, then by keyword
+    for result, value in zip(fake["cached_values"], values):
+        assert launches(result)[1] == f"cuLaunchKernelEx params {hex8(fake['x'])} {hex8(fake['y'])} {hex8(value, '<f')}"
+    for result, n in zip(fake["cached_int_values"], [7, 9]):
+        assert launches(result)[1].split()[-1] == hex8(n, "<I")
+
+
+def test_a_cached_call_launches_on_its_own_stream(fake):
+    assert launches(fake["cached_torch_stream"])[0].startswith("cuLaunchKernelEx stream 5151 ")  # torch's current one
+    assert launches(fake["cached_interface_stream"])[0].startswith("cuLaunchKernelEx stream 99 ")  # the interface's
+
+
+def test_a_cached_call_still_checks_integer_scalars(fake):
+    assert "scalar 'n': -1 does not fit a u32" in fake["cached_int_range"][0]
+    assert f"scalar 'n': {2**32} does not fit a u32" in fake["cached_int_range"][1]
+    assert f"scalar 'n': {2**63} does not fit a u32" in fake["cached_int_range"][2]
+    smallest, below, above = fake["cached_s8"]
+    assert launches(smallest)[1].split()[-1] == hex8(-128, "<b")
+    assert "scalar 'n': -129 does not fit a s8" in below and "scalar 'n': 128 does not fit a s8" in above
+    largest, negative, too_large = fake["cached_u64"]
+    assert launches(largest)[1].split()[-1] == "ff" * 8
+    assert "scalar 'n': -1 does not fit a u64" in negative
+    assert f"scalar 'n': {2**64} does not fit a u64" in too_large
+    assert "scalar 'n' is a u32: give an integer, not 1.5" in fake["cached_int_type"][0]
+    assert "scalar 'n' must be a number, not bool" in fake["cached_int_type"][1]
+
+
+def test_a_call_on_another_device_binds_there(fake):
+    for name in ("cached_device_1", "cached_interface_device_1", "cached_torch_device_1"):  # DLPack, CAI, torch
+        assert "cuModuleLoadDataEx" in fake[name]["log"], name
+        assert len(launches(fake[name])) == 2
+    assert "cuModuleLoadDataEx" not in fake["cached_device_1_again"]["log"]
+
+
+def test_a_new_default_arch_binds_anew(fake):
+    assert "cuModuleLoadDataEx" in fake["cached_new_arch"]["log"]
+
+
+def test_a_cached_call_allocates_each_output_anew(fake):
+    first, second = fake["cached_allocations"]
+    assert first != second
+    assert launches(fake["cached_allocation_log"])[0].split()[-1] == f"p1={fake['cached_allocation_last'] & 0xFFFFFFFF}"
