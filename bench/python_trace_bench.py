@@ -1,25 +1,39 @@
 """Tracing speed of the Python front end: PTX instructions per second for kernels traced from
-Python (each trace a fresh one: the shapes change, so the cache never answers).
+Python, each trace a fresh one (the shapes change, so no cache answers), ptxpp side by side with
+pyptx (PyPI; the Python DSL this front end's interface follows) tracing the equivalent kernel.
 
     PYTHONPATH=python python3 bench/python_trace_bench.py      # or with ptxpp installed
 
-Kernels: the rows example's RMS norm (examples/python/rows.py: operators, ptx.inst chains, a
-run-time loop), the 15-line RMS norm with N/32 unrolled columns (examples/python/rmsnorm_short.py),
-and a straight run of ptx.inst chains (the per-call cost of an instruction chain).
+pyptx is a benchmark anchor only: install it in a separate venv (`pip install pyptx numpy`) and
+run this with that venv's python and ptxpp on PYTHONPATH. Without it, ptxpp's figures alone.
 
-When pyptx (PyPI; the Python DSL this front end's interface follows) is installed, the same
-straight run of ptx.inst chains is traced with it too, in the same process, and the ratio is
-printed: `pip install pyptx` in the venv first (a benchmark anchor only)."""
+Kernels, each timed on both sides (a trace is the kernel's PTX text: ptxpp's `trace().ptx`,
+pyptx's `ptx()`; its instructions are the instruction lines of that text, counted the same way
+for both, outside the timed part):
+
+  - RMS norm: examples/python/rows.py's (examples/python/rmsnorm.py runs it), N = 4096 + 32 i;
+    pyptx: bench/pyptx_rmsnorm.py, the same instructions (its warp reduction moves the f32
+    through b32 registers around each shfl: 10 more);
+  - the Hopper GEMM: examples/python/gemm_sm90.py (TMA + wgmma, warp-specialized, 4 stages),
+    M = N = 8192, K = 8192 + 256 i; pyptx: bench/pyptx_gemm_sm90.py, the same instructions but for
+    what its docstring lists (pyptx has no pipeline-stage or run-time-address descriptor helper,
+    its TMA tile helper misplaces the coordinates, so those are spelled with ptx.inst chains);
+  - a straight run of 10000 ptx.inst fma/mul chains (the per-call cost of an instruction).
+
+Both pyptx kernels' PTX assembles with `ptxas -arch sm_90a` (checked by hand; see their files).
+Also, ptxpp only: the 15-line RMS norm with N/32 unrolled columns (examples/python/rmsnorm_short.py)."""
 
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ptxpp  # noqa: E402
 from ptxpp import Tile, ptx, reg  # noqa: E402
 from ptxpp.types import f32  # noqa: E402
+from gemm_sm90 import gemm  # noqa: E402
 from rmsnorm_short import rmsnorm as rmsnorm_short  # noqa: E402
 from rows import rmsnorm  # noqa: E402
 
@@ -37,14 +51,11 @@ def chain(x):
 
 
 def pyptx_chain():
-    """The same straight run written with pyptx, or None without it."""
-    try:
-        import pyptx
-        from pyptx import ptx as pptx
-        from pyptx import reg as preg
-        from pyptx.types import f32 as pf32
-    except ImportError:
-        return None
+    """The same straight run written with pyptx."""
+    import pyptx
+    from pyptx import ptx as pptx
+    from pyptx import reg as preg
+    from pyptx.types import f32 as pf32
 
     @pyptx.kernel(in_specs=(pyptx.Tile("N", pf32),), out_specs=(), grid=(1, 1, 1), block=(32, 1, 1), arch="sm_90a")
     def pchain(X):
@@ -57,46 +68,74 @@ def pyptx_chain():
     return pchain
 
 
-def rate(trace, shapes_for, seconds=1.0):
-    """Instructions per second over fresh traces (trace(shapes) -> instruction count) for at least `seconds`."""
+def pyptx_kernels():
+    """name -> the pyptx kernel, or None without pyptx."""
+    try:
+        from pyptx_gemm_sm90 import gemm_sm90 as pgemm
+        from pyptx_rmsnorm import rmsnorm as prmsnorm
+    except ImportError:
+        return None
+    return {"rmsnorm": prmsnorm, "gemm_sm90": pgemm, "chain": pyptx_chain()}
+
+
+def instruction_lines(text):
+    """The instruction lines of PTX text: statements ending in ';' that are not directives or braces."""
+    n = 0
+    for line in text.splitlines():
+        s = line.strip()
+        n += s.endswith(";") and not s.startswith((".", "//", "{", "}"))
+    return n
+
+
+def rate(trace, shapes_for, seconds):
+    """(traces/s, instructions/s, instructions a trace) over fresh traces (trace(shapes) -> PTX text)."""
     instructions, spent, i = 0, 0.0, 0
     while spent < seconds:
         shapes = shapes_for(i)
         start = time.perf_counter()
-        n = trace(shapes)
+        text = trace(shapes)
         spent += time.perf_counter() - start
+        n = instruction_lines(text)
         instructions += n
         i += 1
-    return instructions / spent, n
+    return i / spent, instructions / spent, n
 
 
 def ptxpp_trace(kernel):
-    return lambda shapes: kernel.trace(**shapes).instructions
+    return lambda shapes: kernel.trace(**shapes).ptx
 
 
 def pyptx_trace(kernel):
-    return lambda shapes: kernel.ptx(**shapes).count(";") - 2  # instructions: the statements but the two .param/.reg lines
+    return lambda shapes: kernel.ptx(**shapes)
+
+
+COMPARED = [  # (name, ptxpp kernel, pyptx kernel's key, fresh shapes for trace i)
+    ("rmsnorm (rows.py)", rmsnorm, "rmsnorm", lambda i: {"M": 1024, "N": 4096 + 32 * i}),
+    ("gemm_sm90, M=N=8192", gemm, "gemm_sm90", lambda i: {"M": 8192, "N": 8192, "K": 8192 + 256 * i}),
+    (f"ptx.inst chain x {CHAIN}", chain, "chain", lambda i: {"N": 1024 + i}),
+]
+
+
+def row(name, side, r):
+    traces, instr, n = r
+    print(f"{name:28} {side:6} {n:8d} {traces:10.1f} {instr / 1e6:10.3f}")
 
 
 def main():
-    rows = [
-        ("rmsnorm (rows.py)", ptxpp_trace(rmsnorm), lambda i: {"M": 1024, "N": 4096 + 32 * i}),
-        ("rmsnorm_short, N=4096 (unrolled)", ptxpp_trace(rmsnorm_short), lambda i: {"M": 1024 + i, "N": 4096}),
-        (f"ptx.inst chain x {CHAIN}", ptxpp_trace(chain), lambda i: {"N": 1024 + i}),
-    ]
-    print(f"{'kernel':40} {'instructions':>12} {'M instr/s':>10}")
-    for name, trace, shapes in rows:
-        r, n = rate(trace, shapes)
-        print(f"{name:40} {n:12d} {r / 1e6:10.3f}")
-        if name.startswith("ptx.inst chain"):
-            ours = r
-    other = pyptx_chain()
-    if other is None:
-        print("pyptx is not installed: no comparison (pip install pyptx)")
-        return
-    r, n = rate(pyptx_trace(other), lambda i: {"N": 1024 + i}, seconds=3.0)
-    print(f"{'pyptx: the same chain':40} {n:12d} {r / 1e6:10.3f}")
-    print(f"ptxpp / pyptx trace speed: {ours / r:.1f}x")
+    others = pyptx_kernels()
+    print(f"{'kernel':28} {'side':6} {'instr':>8} {'traces/s':>10} {'M instr/s':>10}")
+    for name, kernel, key, shapes in COMPARED:
+        ours = rate(ptxpp_trace(kernel), shapes, 1.0)
+        row(name, "ptxpp", ours)
+        if others is None:
+            continue
+        theirs = rate(pyptx_trace(others[key]), shapes, 2.0)
+        row("", "pyptx", theirs)
+        print(f"{'':28} ptxpp / pyptx trace speed: {ours[1] / theirs[1]:.1f}x instructions/s, "
+              f"{ours[0] / theirs[0]:.1f}x traces/s")
+    row("rmsnorm_short, N=4096", "ptxpp", rate(ptxpp_trace(rmsnorm_short), lambda i: {"M": 1024 + i, "N": 4096}, 1.0))
+    if others is None:
+        print("pyptx is not installed: ptxpp's figures only (pip install pyptx numpy, in a separate venv)")
 
 
 if __name__ == "__main__":
