@@ -292,9 +292,9 @@ class KernelFunction:
         for a in args:
             module = type(a).__module__
             if module.startswith(_FRAMEWORKS):
-                if module.startswith("torch"):
-                    from . import _torch_op
-                    return _torch_op.call(self, args, kwargs)
+                if module.startswith("torch"):  # eager CUDA calls directly, the rest through the op
+                    from . import _torch_eager
+                    return _torch_eager.call(self, args, kwargs)
                 jax = True
         if jax:
             from . import _jax_call

@@ -83,6 +83,8 @@ class DLPackArray:
 class TorchLikeTensor:
     """What ptxpp reads of a torch CUDA tensor (no CUDA torch here): a stand-in named torch.Tensor."""
 
+    requires_grad, is_cuda = False, True
+
     def __init__(self, n, ordinal=0):
         self.shape, self.dtype, self.ptr = (n,), "torch.float32", fake.fake_cuda_alloc(4 * n)
         self.device = types.SimpleNamespace(type="cuda", index=ordinal)
@@ -97,12 +99,43 @@ class TorchLikeTensor:
 TorchLikeTensor.__module__, TorchLikeTensor.__name__ = "torch", "Tensor"
 
 
+class TorchSubclassLike(TorchLikeTensor):
+    """A stand-in for a tensor subclass of torch's (FakeTensor, FunctionalTensor, DTensor, ...)."""
+
+
+class ParameterLike(TorchLikeTensor):
+    """A stand-in for torch.nn.Parameter (a plain tensor for ptxpp)."""
+
+
+TorchSubclassLike.__module__ = "torch._subclasses.fake_tensor"
+ParameterLike.__module__, ParameterLike.__name__ = "torch.nn.parameter", "Parameter"
+
+
 def stub_torch():
-    """torch.cuda.current_stream(device) of a stand-in torch module: stream 4242 (CUDA torch is not here)."""
+    """A stand-in torch module (CUDA torch is not here): torch.cuda.current_stream(device) gives stream 4242,
+    torch.empty a TorchLikeTensor; the checks ptxpp._torch_eager makes read `torch.state` (a test sets them)."""
     torch = types.ModuleType("torch")
     torch.cuda = types.SimpleNamespace(stream=4242)  # what current_stream gives (a test may change it)
     torch.cuda.current_stream = lambda device: types.SimpleNamespace(cuda_stream=torch.cuda.stream)
+    torch.empty = lambda shape, dtype, device: TorchLikeTensor(shape[0], device.index)
+    torch.Tensor, torch.nn = TorchLikeTensor, types.SimpleNamespace(Parameter=ParameterLike)
+    state = torch.state = {"compiling": False, "function_mode": False, "dispatch_modes": 0, "transform": None,
+                           "jit_tracing": False, "grad": True}
+    torch.compiler = types.SimpleNamespace(is_compiling=lambda: state["compiling"])
+    torch._C = types.SimpleNamespace(
+        _is_torch_function_mode_enabled=lambda: state["function_mode"],
+        _len_torch_dispatch_stack=lambda: state["dispatch_modes"],
+        _functorch=types.SimpleNamespace(peek_interpreter_stack=lambda: state["transform"]),
+        _is_tracing=lambda: state["jit_tracing"], is_grad_enabled=lambda: state["grad"])
     sys.modules["torch"] = torch
+
+
+def stub_torch_op(calls):
+    """A stand-in for ptxpp._torch_op (which needs torch.library): its call only counts in `calls`."""
+    op = types.ModuleType("ptxpp._torch_op")
+    op._TORCH = {"f32": "torch.float32"}
+    op.call = lambda kernel, args, kwargs: calls.append(kernel.name)
+    sys.modules["ptxpp._torch_op"] = ptxpp._torch_op = op
 
 
 @ptxpp.kernel(in_specs=(Tile("N", f32),), block=32, arch="sm_90a")
@@ -227,6 +260,36 @@ def cached_calls(out, x, y):
     out["cached_allocation_last"] = allocated[-1].ptr
 
 
+def torch_eager_calls(out):
+    """k(torch tensors) through KernelFunction: launched directly (no op) when eager, else through the op."""
+    torch, op_calls = sys.modules["torch"], []
+    stub_torch_op(op_calls)
+
+    def routed(fn):  # (the driver log, how many times fn called the op)
+        before = len(op_calls)
+        return log_of(fn), len(op_calls) - before
+
+    tx, ty = TorchLikeTensor(64), TorchLikeTensor(64)
+    out["eager_tx"], out["eager_ty"] = tx.ptr, ty.ptr
+    out["eager_first"] = routed(lambda: axpy(tx, ty, 3.0))  # the full path: binds (N=64 is new), keeps the plan
+    out["eager_planned"] = routed(lambda: axpy(tx, ty, 4.0))
+    out["eager_allocated"] = [routed(lambda: axpy(tx, 5.0)), routed(lambda: axpy(tx, 5.0))]  # full path, then plan
+    out["eager_parameter"] = routed(lambda: axpy(ParameterLike(64), ty, 1.0))  # requires_grad False
+    gates = {"compiling": True, "function_mode": True, "dispatch_modes": 1, "transform": object(), "jit_tracing": True}
+    out["gated"] = {}
+    for name, value in gates.items():  # each after the plan of axpy(tx, ty, a) is kept: checked before it
+        saved, torch.state[name] = torch.state[name], value
+        out["gated"][name] = routed(lambda: axpy(tx, ty, 1.0))
+        torch.state[name] = saved
+    grad_x = TorchLikeTensor(64)
+    grad_x.requires_grad = True
+    out["gated"]["requires_grad"] = routed(lambda: axpy(grad_x, ty, 1.0))
+    out["gated"]["subclass"] = routed(lambda: axpy(TorchSubclassLike(64), ty, 1.0))
+    torch.state["grad"] = False
+    out["eager_no_grad_requires_grad"] = routed(lambda: axpy(grad_x, ty, 1.0))
+    torch.state["grad"] = True
+
+
 def main():
     fake.fake_cuda_set(b"log_params", 1)
     fake.fake_cuda_set(b"devices", 2)
@@ -258,6 +321,7 @@ def main():
     out["m"] = m.ptr
     out["tensor_map"] = log_of(lambda: tma_copy(m, CudaArray((8, 32))))
     cached_calls(out, x, y)
+    torch_eager_calls(out)
     print(json.dumps(out))
 
 

@@ -151,3 +151,31 @@ def test_a_cached_call_allocates_each_output_anew(fake):
     first, second = fake["cached_allocations"]
     assert first != second
     assert launches(fake["cached_allocation_log"])[0].split()[-1] == f"p1={fake['cached_allocation_last'] & 0xFFFFFFFF}"
+
+
+# k(torch CUDA tensors) through KernelFunction (gpu_call_fake.torch_eager_calls: stand-ins for torch and its op).
+def direct(routed):
+    """The launch lines of a call that did not go through the op."""
+    result, op_calls = routed
+    assert op_calls == 0
+    return launches(result)
+
+
+def test_eager_torch_calls_launch_without_the_op(fake):
+    launch, params = direct(fake["eager_first"])
+    assert launch.startswith("cuLaunchKernelEx stream 4242 grid 1,1,1 block 64,1,1")
+    assert params == f"cuLaunchKernelEx params {hex8(fake['eager_tx'])} {hex8(fake['eager_ty'])} {hex8(3.0, '<f')}"
+    assert "cuModuleLoadDataEx" not in fake["eager_planned"][0]["log"]  # the plan
+    assert direct(fake["eager_planned"])[1].endswith(hex8(4.0, "<f"))
+    for name in ("eager_parameter", "eager_no_grad_requires_grad"):
+        assert len(direct(fake[name])) == 2, name
+    for allocated in fake["eager_allocated"]:  # the output from torch.empty: by the full path, then the plan
+        assert len(direct(allocated)) == 2
+
+
+def test_traced_intercepted_or_recorded_torch_calls_go_through_the_op(fake):
+    gated = ["compiling", "function_mode", "dispatch_modes", "transform", "jit_tracing", "requires_grad", "subclass"]
+    assert list(fake["gated"]) == gated
+    for name in gated:
+        result, op_calls = fake["gated"][name]
+        assert launches(result) == [] and op_calls == 1, name  # the op's stand-in only counts: no launch

@@ -64,3 +64,90 @@ def test_the_op_has_a_cuda_implementation():
         name = f"ptxpp::{op.__name__.split('.')[-1]}"
         assert torch._C._dispatch_has_kernel_for_dispatch_key(name, "CUDA")
         assert torch._C._dispatch_has_kernel_for_dispatch_key(name, "CPU")
+
+
+# ptxpp._torch_eager.eager: whether a call may bypass the op (then, on CUDA tensors, it launches directly).
+def test_eager_plain_tensors_bypass_the_op():
+    from ptxpp._torch_eager import eager
+    x, p = torch.zeros(4), torch.nn.Parameter(torch.zeros(4), requires_grad=False)
+    assert eager((x, 2.0)) and eager((p, x, 1))
+    g = torch.zeros(4, requires_grad=True)
+    with torch.no_grad():
+        assert eager((g, x, 1.0))
+    with torch.inference_mode():
+        assert eager((torch.zeros(4), 1.0))
+
+
+def test_eager_not_when_autograd_would_record():
+    from ptxpp._torch_eager import eager
+    assert not eager((torch.zeros(4, requires_grad=True), 1.0))
+    assert not eager((torch.zeros(4), torch.nn.Parameter(torch.zeros(4))))
+
+
+def test_eager_not_under_dispatch_or_function_modes():
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from ptxpp._torch_eager import eager
+
+    class Passing(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    class PassingFunctions(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    x = torch.zeros(4)
+    with Passing():
+        assert not eager((x, 1.0))
+    with PassingFunctions():
+        assert not eager((x, 1.0))
+    with FakeTensorMode():
+        assert not eager((x, 1.0))  # a plain tensor, but the mode sees every op
+    assert eager((x, 1.0))
+
+
+def test_eager_not_for_tensor_subclasses():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from ptxpp._torch_eager import eager
+
+    class Sub(torch.Tensor):
+        pass
+
+    with FakeTensorMode():
+        fake = torch.zeros(4)
+    assert not eager((fake, 1.0)) and not eager((torch.zeros(4).as_subclass(Sub), 1.0))
+
+
+def test_eager_not_under_tracers_or_transforms():
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from ptxpp._torch_eager import eager
+    seen = []
+
+    def f(v):
+        seen.append(eager((v, 1.0)))
+        return v + 1
+
+    make_fx(f)(torch.zeros(4))
+    torch.func.vmap(f)(torch.zeros(2, 4))
+    torch.jit.trace(f, torch.zeros(4), check_trace=False)
+    assert seen == [False, False, False]
+
+
+def test_eager_not_under_torch_compile():
+    from ptxpp._torch_eager import eager
+
+    def f(v):  # the branch dynamo takes shows what eager() gave while it traced
+        return v + 1 if eager((v, 1.0)) else v - 1
+
+    x = torch.zeros(4)
+    assert torch.equal(f(x), x + 1)
+    assert torch.equal(torch.compile(f, fullgraph=True, backend="eager")(x), x - 1)
+
+
+def test_cpu_tensors_go_through_the_op():
+    k = ptxpp.kernel(in_specs=axpy.in_specs, out_specs=axpy.out_specs, scalars=axpy.scalars, grid=axpy.grid,
+                     block=axpy.block, arch=axpy.arch)(axpy.fn)
+    assert torch.equal(k(torch.ones(8), 2.0), torch.full((8,), 2.0))
+    assert len(k._torch_ops) == 1
