@@ -6,6 +6,11 @@ the arrays are __cuda_array_interface__ objects in its memory. Prints µs per ca
 so the difference is the Python dispatch (ptxpp._call, ptxpp._gpu_call, the plan of a repeated call:
 ptxpp._gpu_plan). For reference, a native op's per-call cost on the same machine: torch.add on two
 4-element CPU tensors when torch is importable, else numpy.add on two 4-element arrays.
+With torch importable, also:
+  - the eager gate alone (ptxpp._torch_eager.eager: may a call on torch tensors skip the torch op?);
+  - axpy(x, y, 2.0) on 4-element torch tensors through KernelFunction, the gate and a plan: CPU torch
+    has no CUDA tensors, so the plan is made for CPU tensors by ptxpp._gpu_call.run and
+    torch.cuda.current_stream is a stand-in (its cost on a GPU machine is not in this figure).
 
     PYTHONPATH=<dir with ptxpp>:python/tests python bench/python_dispatch.py build/release/tests/libptxpp_fake_cuda.so
 """
@@ -70,6 +75,22 @@ def main():
     native = per_call_us(op)
     print(f"native op for reference: {name}: {native:.2f} us/call; axpy - native: {whole - native:.2f} us/call "
           f"({whole / native:.1f}x)")
+    if name.startswith("torch"):
+        torch_eager(native)
+
+
+def torch_eager(native):
+    import types
+    import torch
+    from ptxpp import _call, _gpu_call, _torch_eager
+    x, y = torch.ones(4), torch.ones(4)
+    gate = per_call_us(lambda: _torch_eager.eager((x, y, 2.0)))
+    torch.cuda.current_stream = lambda device: types.SimpleNamespace(cuda_stream=0)  # no CUDA in CPU torch
+    _gpu_call.run(axpy, _call._Call(axpy, (x, y, 2.0), {}), 0, (x, y, 2.0), {})  # the plan, as for CUDA tensors
+    whole = per_call_us(lambda: axpy(x, y, 2.0))
+    print(f"torch eager gate (ptxpp._torch_eager.eager, 2 tensors + a scalar, grad mode on): {gate:.2f} us/call; "
+          f"axpy(x, y, 2.0) on torch tensors through the gate and a plan: {whole:.2f} us/call "
+          f"(- native: {whole - native:.2f} us/call)")
 
 
 if __name__ == "__main__":

@@ -19,12 +19,20 @@ from . import _core
 _state = threading.local()  # the bindings of the trace running on this thread
 _FRAMEWORKS = ("torch", "jax")  # modules whose arrays have their own call path
 _call = None  # ptxpp._call, imported on the first call (it imports NumPy)
+_torch_eager = None  # ptxpp._torch_eager, imported on the first call on torch tensors (it imports torch)
 
 
 def _import_call():
     global _call
     from . import _call as module
     _call = module
+    return module
+
+
+def _import_torch_eager():  # (a function's `from . import` costs every call a lookup)
+    global _torch_eager
+    from . import _torch_eager as module
+    _torch_eager = module
     return module
 
 
@@ -293,8 +301,7 @@ class KernelFunction:
             module = type(a).__module__
             if module.startswith(_FRAMEWORKS):
                 if module.startswith("torch"):  # eager CUDA calls directly, the rest through the op
-                    from . import _torch_eager
-                    return _torch_eager.call(self, args, kwargs)
+                    return (_torch_eager or _import_torch_eager()).call(self, args, kwargs)
                 jax = True
         if jax:
             from . import _jax_call
