@@ -1,6 +1,6 @@
 """GPU part of the Python package check (scripts/gpu-check): the Python RMSNorm example
-(examples/python/rows.py) on torch CUDA tensors against torch (eager through the custom op,
-outputs given, a CUDA graph replay, torch.compile(fullgraph=True)), then the host time of a
+(examples/python/rows.py) on torch CUDA tensors against torch (eager: directly, ptxpp._torch_eager;
+through the custom op; outputs given; a CUDA graph replay; torch.compile(fullgraph=True)), then the host time of a
 call next to a native torch op on tiny tensors, as mean µs per call over many calls with one
 torch.cuda.synchronize at the end. Then, with a JAX that has a GPU backend and the extension
 built with the JAX FFI, the same kernel on JAX GPU arrays under jax.jit (the custom call
@@ -45,11 +45,13 @@ def check(what, got, want, tol=2e-3):
 
 
 def correctness(rmsnorm, compile_too):
+    from ptxpp import _torch_op
     torch.manual_seed(0)
     x = torch.randn(1024, 4096, device="cuda")
     w = torch.randn(4096, device="cuda")
     want = reference(x, w, 1e-5)
-    ok = check("eager (torch op, CUDA)", rmsnorm(x, w, eps=1e-5), want)
+    ok = check("eager (direct: no torch op)", rmsnorm(x, w, eps=1e-5), want)
+    ok &= check("through the torch op (CUDA)", _torch_op.call(rmsnorm, (x, w), {"eps": 1e-5}), want)
     y = torch.empty_like(x)
     rmsnorm(x, w, y, 1e-5)  # outputs given: the eager path
     ok &= check("outputs given", y, want)
@@ -66,6 +68,7 @@ def correctness(rmsnorm, compile_too):
 
 
 def overhead(rmsnorm):
+    from ptxpp import _torch_eager, _torch_op
     xs, ws = torch.randn(1, 32, device="cuda"), torch.randn(32, device="cuda")
     ys = torch.empty_like(xs)
     a, b = torch.zeros(32, device="cuda"), torch.zeros(32, device="cuda")
@@ -74,7 +77,10 @@ def overhead(rmsnorm):
     args = [xs.data_ptr(), ws.data_ptr(), ys.data_ptr(), struct.pack("<f", 1e-5)]
     stream = torch.cuda.current_stream().cuda_stream
     rows = [("torch.add(a, b) (native op, allocates)", lambda: torch.add(a, b)),
-            ("rmsnorm(x, w, eps=) (torch op, allocates)", lambda: rmsnorm(xs, ws, eps=1e-5)),
+            ("rmsnorm(x, w, eps=) (eager: direct, allocates)", lambda: rmsnorm(xs, ws, eps=1e-5)),
+            ("rmsnorm(x, w, eps=) through the torch op (as traced calls, allocates)",
+             lambda: _torch_op.call(rmsnorm, (xs, ws), {"eps": 1e-5})),
+            ("ptxpp._torch_eager.eager((x, w)) (the gate alone)", lambda: _torch_eager.eager((xs, ws))),
             ("rmsnorm(x, w, y, eps) (outputs given)", lambda: rmsnorm(xs, ws, ys, 1e-5)),
             ("GpuKernel.launch (the C++ floor)", lambda: bound.launch(args, stream))]
     for what, fn in rows:
