@@ -1,8 +1,9 @@
 """Eager calls on torch CUDA tensors skip the kernel's torch op when nothing would see it: no
 torch.compile/export trace, no TorchDispatchMode (FakeTensorMode, make_fx, functionalization)
 or TorchFunctionMode, no torch.func transform (vmap, grad), no torch.jit trace, only plain
-tensors (torch.Tensor, nn.Parameter: no FakeTensor or other subclass), and no input autograd
-would record (requires_grad under grad mode: the op is what such calls get). Such a call takes
+tensors (torch.Tensor, nn.Parameter: no FakeTensor or other subclass), and nothing autograd
+would record (an input requiring grad under grad mode, a forward-AD dual level: the op is what
+such calls get). Such a call takes
 the kernel's plan (ptxpp._gpu_plan), else the full CUDA path (ptxpp._call), which checks it,
 launches on torch.cuda.current_stream (the capture stream during CUDA graph capture) and
 keeps its plan. Anything else, CPU and meta tensors included, goes through the op
@@ -19,6 +20,7 @@ _dispatch_modes = torch._C._len_torch_dispatch_stack  # user modes and infra mod
 _transforms = torch._C._functorch.peek_interpreter_stack  # vmap, grad, jvp: None outside them
 _jit_tracing = torch._C._is_tracing
 _grad_enabled = torch._C.is_grad_enabled
+_forward_ad = torch.autograd.forward_ad  # its _current_level is -1 outside a dual_level()
 _Tensor, _Parameter = torch.Tensor, torch.nn.Parameter
 
 
@@ -27,6 +29,8 @@ def eager(args):
     if _compiling():  # first: dynamo traces this function, folds it to True and reads no further
         return False
     if _function_mode() or _dispatch_modes() or _transforms() is not None or _jit_tracing():
+        return False
+    if _forward_ad._current_level >= 0:  # dual tensors are plain ones: the op refuses them, not silently drops tangents
         return False
     grad = _grad_enabled()
     for a in args:

@@ -122,6 +122,7 @@ def stub_torch():
     state = torch.state = {"compiling": False, "function_mode": False, "dispatch_modes": 0, "transform": None,
                            "jit_tracing": False, "grad": True}
     torch.compiler = types.SimpleNamespace(is_compiling=lambda: state["compiling"])
+    torch.autograd = types.SimpleNamespace(forward_ad=types.SimpleNamespace(_current_level=-1))
     torch._C = types.SimpleNamespace(
         _is_torch_function_mode_enabled=lambda: state["function_mode"],
         _len_torch_dispatch_stack=lambda: state["dispatch_modes"],
@@ -281,6 +282,9 @@ def torch_eager_calls(out):
         saved, torch.state[name] = torch.state[name], value
         out["gated"][name] = routed(lambda: axpy(tx, ty, 1.0))
         torch.state[name] = saved
+    torch.autograd.forward_ad._current_level = 0  # inside a dual_level()
+    out["gated"]["forward_ad"] = routed(lambda: axpy(tx, ty, 1.0))
+    torch.autograd.forward_ad._current_level = -1
     grad_x = TorchLikeTensor(64)
     grad_x.requires_grad = True
     out["gated"]["requires_grad"] = routed(lambda: axpy(grad_x, ty, 1.0))

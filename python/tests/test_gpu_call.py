@@ -174,7 +174,8 @@ def test_eager_torch_calls_launch_without_the_op(fake):
 
 
 def test_traced_intercepted_or_recorded_torch_calls_go_through_the_op(fake):
-    gated = ["compiling", "function_mode", "dispatch_modes", "transform", "jit_tracing", "requires_grad", "subclass"]
+    gated = ["compiling", "function_mode", "dispatch_modes", "transform", "jit_tracing", "forward_ad", "requires_grad",
+             "subclass"]
     assert list(fake["gated"]) == gated
     for name in gated:
         result, op_calls = fake["gated"][name]

@@ -82,6 +82,9 @@ def test_eager_not_when_autograd_would_record():
     from ptxpp._torch_eager import eager
     assert not eager((torch.zeros(4, requires_grad=True), 1.0))
     assert not eager((torch.zeros(4), torch.nn.Parameter(torch.zeros(4))))
+    import torch.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        assert not eager((fwAD.make_dual(torch.zeros(4), torch.ones(4)), 1.0))
 
 
 def test_eager_not_under_dispatch_or_function_modes():
