@@ -3,17 +3,16 @@ torch.compile/export trace, no TorchDispatchMode (FakeTensorMode, make_fx, funct
 or TorchFunctionMode, no torch.func transform (vmap, grad), no torch.jit trace, only plain
 tensors (torch.Tensor, nn.Parameter: no FakeTensor or other subclass), and nothing autograd
 would record (an input requiring grad under grad mode, a forward-AD dual level: the op is what
-such calls get). Such a call takes
-the kernel's plan (ptxpp._gpu_plan), else the full CUDA path (ptxpp._call), which checks it,
-launches on torch.cuda.current_stream (the capture stream during CUDA graph capture) and
-keeps its plan. Anything else, CPU and meta tensors included, goes through the op
+such calls get). Such a call takes the kernel's plan (ptxpp._gpu_plan), else the full CUDA
+path (ptxpp._call), which checks it, launches on torch.cuda.current_stream (the capture stream
+during CUDA graph capture) and keeps its plan. Anything else, CPU and meta tensors included, goes through the op
 (ptxpp._torch_op), as before."""
 
 import torch
 
 from . import _call, _core
 
-# Bound once: each check is one C call (the gate runs on every call; bench/python_dispatch.py times it).
+# Bound once: each check is one call or attribute read (the gate runs on every call; bench/python_dispatch.py times it).
 _compiling = torch.compiler.is_compiling
 _function_mode = torch._C._is_torch_function_mode_enabled
 _dispatch_modes = torch._C._len_torch_dispatch_stack  # user modes and infra modes (fake, proxy, functional)
@@ -30,7 +29,7 @@ def eager(args):
         return False
     if _function_mode() or _dispatch_modes() or _transforms() is not None or _jit_tracing():
         return False
-    if _forward_ad._current_level >= 0:  # dual tensors are plain ones: the op refuses them, not silently drops tangents
+    if _forward_ad._current_level >= 0:  # dual tensors are plain ones: the op, where an autograd formula would see them
         return False
     grad = _grad_enabled()
     for a in args:
