@@ -140,3 +140,19 @@ def test_a_kernel_belongs_to_one_module_of_its_target():
         ptxpp.Module(arch="sm_90a").add(kernel_calling(lambda: ptx.ret(), arch="sm_100a"))
     with pytest.raises(TypeError, match="unknown keyword argument"):
         ptxpp.Module(arch="sm_90a").add(kernel_calling(lambda: ptx.ret())).ptx(N=4, M=3)
+
+
+def test_a_debug_module_locates_function_and_kernel_lines():
+    @ptxpp.func(ret=u32, params=(u32,))
+    def inc(a):
+        a.ret(a.param(0) + 1)  # the function's line
+
+    @ptxpp.kernel(in_specs=(Tile("N", u32),), arch="sm_90a")
+    def k(x):
+        inc(ptx.read(ptx.special.tid.x(), u32))  # the kernel's line
+        ptx.ret()
+
+    text = ptxpp.Module(arch="sm_90a", debug=True).add(inc).add(k).ptx(N=4)
+    lines = {l for l in text.splitlines() if ".loc" in l}
+    func_line = inc.fn.__code__.co_firstlineno + 2  # (the decorator's line, then the def)
+    assert f"\t.loc 1 {func_line} 0" in lines and f"\t.loc 1 {func_line + 4} 0" in lines
