@@ -139,7 +139,10 @@ std::vector<ptx::Reg> lane_regs(nb::handle h, const char* fn) {
 bw::MmaOptions mma_options(const MmaKeywords& k, std::vector<ptx::Reg>& lanes, const char* fn) {
   bw::MmaOptions o;
   o.collector_a = optional_enum_arg<bw::CollectorOp>(k.collector_a, fn, "collector_a");
-  if (!k.scale_input_d.is_none()) o.scale_input_d = nb::cast<int>(k.scale_input_d);
+  if (!k.scale_input_d.is_none()) {
+    if (!PyLong_Check(k.scale_input_d.ptr())) wrong_argument(fn, "scale_input_d", "an int", k.scale_input_d);
+    o.scale_input_d = nb::cast<int>(k.scale_input_d);
+  }
   o.ashift = k.ashift;
   o.sparse_metadata = optional_reg_arg(k.sparse_metadata, fn, "sparse_metadata");
   lanes = lane_regs(k.disable_output_lane, fn);

@@ -263,6 +263,12 @@ def test_wrong_register_type_names_the_operand_at_the_users_line():
                                         r"register, not int"):
         sm100(body3)
 
+    def body4():
+        ta, sd = regs()
+        bw.mma(bw.bf16_f32(128, 64), ta, sd, sd, ta == 0, scale_input_d=1.5)
+    with pytest.raises(TypeError, match=r"test_blackwell_forms\.py:\d+: mma: argument 'scale_input_d' is an int, not float"):
+        sm100(body4)
+
 
 def test_form_misuse_is_the_cxx_error():
     def sparse_without_metadata():
