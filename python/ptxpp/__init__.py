@@ -32,11 +32,12 @@ else:
 
     from . import listing, ptx, reg, smem, types
     from ._kernel import KernelFunction, Scalar, Tensor, TensorMap, Tile, kernel
+    from ._module import DeviceFunction, Module, func
 
     _core._set_package_dir(_os.path.dirname(_os.path.abspath(__file__)) + _os.sep)
     Error = _core.Error
     ChainError = _core.ChainError
     DType = _core.DType
     Traced = _core.Traced
-    __all__ = ["kernel", "KernelFunction", "Tile", "Tensor", "TensorMap", "Scalar", "ptx", "reg", "smem", "types", "listing", "Error",
+    __all__ = ["kernel", "KernelFunction", "func", "DeviceFunction", "Module", "Tile", "Tensor", "TensorMap", "Scalar", "ptx", "reg", "smem", "types", "listing", "Error",
                "ChainError", "DType", "Traced", "__version__"]

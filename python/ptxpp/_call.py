@@ -297,8 +297,8 @@ def _run_cpu(kernel, c):
                 run_args.append((array, back, list(array.shape), list(p.box), p.dtype, p.swizzle))
             else:
                 run_args.append((array, back))
-    k, _ = kernel._trace(bindings, c.template, c.arch)
-    _core.run_cpu(k, bindings, run_args)
+    _, traced = kernel._trace(bindings, c.template, c.arch)
+    _core.run_cpu(traced, run_args)
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 

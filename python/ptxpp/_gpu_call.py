@@ -119,6 +119,9 @@ def _bound(kernel, c, ordinal):
     except TypeError:  # unhashable template parameters: _trace names them
         key, g = None, None
     if g is None:
+        if kernel._module is not None:
+            raise _core.Error(f"kernel {kernel.name} is in a ptxpp.Module: such kernels run on the CPU emulator "
+                              f"(NumPy arrays) only so far")
         k, _ = kernel._trace(c.bindings, c.template, c.arch)
         maps = {i: (list(c.output_shape(kernel, i)), list(p.box), p.dtype, p.swizzle)
                 for i, p in enumerate(kernel.params) if isinstance(p, TensorMap)}

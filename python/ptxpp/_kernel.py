@@ -148,6 +148,7 @@ class KernelFunction:
         self._torch_op_plain = None  # the op of calls with no keyword arguments (ptxpp._torch_op)
         self._gpu_kernels = {}  # (template, bindings, arch, GPU ordinal) -> its _core.GpuKernel (ptxpp._gpu_call)
         self._gpu_plans = {}  # (argument types, keywords) -> the plans of calls on CUDA arrays (ptxpp._gpu_plan)
+        self._module = None  # the ptxpp.Module it was added to: traced (and run) in it
         self._scalar_names = frozenset(p.name for p in self.params if isinstance(p, Scalar))
         self._lock = threading.Lock()
 
@@ -279,6 +280,10 @@ class KernelFunction:
         missing = [s for s in self.symbols if s not in bindings]
         if missing:
             raise TypeError(f"kernel {self.name}: shape variable(s) {', '.join(missing)} not given")
+        if self._module is not None:  # the whole module, with this kernel's launch metadata (no C++ kernel alone)
+            if arch not in (None, self._module.arch):
+                raise _core.Error(f"kernel {self.name} is in a module for {self._module.arch or 'sm_80'}, not {arch}")
+            return None, self._module._trace_kernel(self, bindings, template)
         k = self._kernel_for(template, arch)
         saved = getattr(_state, "bindings", None)
         _state.bindings = bindings

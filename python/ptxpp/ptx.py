@@ -8,6 +8,7 @@ checked when it is read. Python keywords get a trailing underscore (``global_``,
 from types import SimpleNamespace
 
 from . import _core
+from ._module import call  # ptx.call(f, [args]): a device function's call sequence
 
 inst = _core.inst
 Label = _core.Label

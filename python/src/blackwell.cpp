@@ -1,13 +1,15 @@
-// The Blackwell helpers (ptx::blackwell, sm_100a) from Python, as far as they are bound:
-// tensor-memory allocation, the tcgen05.mma instruction and shared-memory descriptors,
-// tcgen05.mma (A from shared or tensor memory, the descriptor a trace-time value or a register),
+// The Blackwell helpers (ptx::blackwell, sm_100a) from Python: tensor-memory allocation, the
+// tcgen05.mma instruction and shared-memory descriptors, tcgen05.mma (A from shared or tensor
+// memory, the descriptor a trace-time value or a register, with the options of MmaOptions:
+// collector hints, .ashift, sparse metadata, disable-output-lane, scale-input-d),
 // tcgen05.commit, tcgen05.ld/st with their fragment maps, the tcgen05 fences, and the TMA tile
-// load of a CTA pair (tma_load_pair). Each emits what the C++ helper emits (docs/dsl.md,
-// "Blackwell helpers"); the options of the sparse, .ws and block-scaled forms are C++ only so far.
+// load of a CTA pair (tma_load_pair). The .ws and block-scaled forms, tcgen05.cp/shift and the
+// TMA gather/scatter are in blackwell_forms.cpp. Each emits what the C++ helper emits
+// (docs/dsl.md, "Blackwell helpers").
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 
-#include "common.hpp"
+#include "blackwell_args.hpp"
 #include "tma_coords.hpp"
 
 namespace ptxpy {
@@ -63,15 +65,19 @@ void bind_descriptors(nb::module_& b) {
       .def(
           "__init__",
           [](bw::InstrDescriptor* self, bw::MmaKind kind, bw::MmaType a, bw::MmaType bt, bw::AccType d, int m, int n,
-             bw::CtaGroup group, bool transpose_a, bool transpose_b, bool negate_a, bool negate_b, bool saturate) {
+             bw::CtaGroup group, bool transpose_a, bool transpose_b, bool negate_a, bool negate_b, bool saturate,
+             bool sparse, int selector, bool ws, bw::WsMaxShift max_shift) {
             new (self) bw::InstrDescriptor{.kind = kind, .a = a, .b = bt, .d = d, .m = m, .n = n, .group = group,
                                            .transpose_a = transpose_a, .transpose_b = transpose_b,
-                                           .negate_a = negate_a, .negate_b = negate_b, .saturate = saturate};
+                                           .negate_a = negate_a, .negate_b = negate_b, .saturate = saturate,
+                                           .sparse = sparse, .sparsity_selector = selector, .ws = ws,
+                                           .max_shift = max_shift};
           },
           nb::arg("kind") = bw::MmaKind::F16, nb::arg("a") = bw::MmaType::bf16, nb::arg("b") = bw::MmaType::bf16,
           nb::arg("d") = bw::AccType::f32, nb::arg("m") = 128, nb::arg("n") = 256, nb::arg("group") = bw::CtaGroup::One,
           nb::arg("transpose_a") = false, nb::arg("transpose_b") = false, nb::arg("negate_a") = false,
-          nb::arg("negate_b") = false, nb::arg("saturate") = false)
+          nb::arg("negate_b") = false, nb::arg("saturate") = false, nb::arg("sparse") = false,
+          nb::arg("sparsity_selector") = 0, nb::arg("ws") = false, nb::arg("max_shift") = bw::WsMaxShift::None)
       .def_rw("kind", &bw::InstrDescriptor::kind)
       .def_rw("a", &bw::InstrDescriptor::a)
       .def_rw("b", &bw::InstrDescriptor::b)
@@ -81,6 +87,13 @@ void bind_descriptors(nb::module_& b) {
       .def_rw("group", &bw::InstrDescriptor::group)
       .def_rw("transpose_a", &bw::InstrDescriptor::transpose_a)
       .def_rw("transpose_b", &bw::InstrDescriptor::transpose_b)
+      .def_rw("negate_a", &bw::InstrDescriptor::negate_a)
+      .def_rw("negate_b", &bw::InstrDescriptor::negate_b)
+      .def_rw("saturate", &bw::InstrDescriptor::saturate)
+      .def_rw("sparse", &bw::InstrDescriptor::sparse)
+      .def_rw("sparsity_selector", &bw::InstrDescriptor::sparsity_selector)
+      .def_rw("ws", &bw::InstrDescriptor::ws)
+      .def_rw("max_shift", &bw::InstrDescriptor::max_shift)
       .def("bits", [](const bw::InstrDescriptor& d) { return d.bits(python_location()); }, "encodes (and checks) it")
       .def_static("decode", &bw::InstrDescriptor::decode, nb::arg("bits"), nb::arg("kind"),
                   nb::arg("group") = bw::CtaGroup::One, nb::arg("ws") = false)
@@ -148,41 +161,43 @@ void bind_tmem(nb::module_& b) {
   b.def("tmem_wait_st", [] { bw::tmem_wait_st(here()); });
 }
 
-bw::MmaOptions mma_options(nb::handle collector_a, nb::handle scale_input_d) {
-  bw::MmaOptions o;
-  if (!collector_a.is_none()) o.collector_a = nb::cast<bw::CollectorOp>(collector_a);
-  if (!scale_input_d.is_none()) o.scale_input_d = nb::cast<int>(scale_input_d);
-  return o;
-}
-
 void bind_mma(nb::module_& b) {
   b.def(
       "mma",
       [](nb::handle id, nb::handle d, nb::handle a, nb::handle bdesc, nb::handle enable, nb::handle group,
-         nb::handle kind, nb::handle collector_a, nb::handle scale_input_d) {
-        const bw::MmaOptions o = mma_options(collector_a, scale_input_d);
+         nb::handle kind, nb::handle collector_a, nb::handle scale_input_d, bool ashift, nb::handle meta,
+         nb::handle lanes) {
+        const char* fn = "mma";
+        std::vector<ptx::Reg> lane_regs;
+        const bw::MmaOptions o = mma_options({collector_a, scale_input_d, meta, lanes, ashift}, lane_regs, fn);
+        ptx::Reg &dr = reg_arg(d, fn, "d_tmem"), &ar = reg_arg(a, fn, "a_desc"), &br = reg_arg(bdesc, fn, "b_desc");
+        ptx::Reg& p = reg_arg(enable, fn, "enable_input_d");
         if (nb::isinstance<bw::InstrDescriptor>(id))  // a trace-time descriptor: an immediate
-          return bw::mma(nb::cast<bw::InstrDescriptor>(id), reg_of(d), reg_of(a), reg_of(bdesc), reg_of(enable), o,
-                         here());
+          return bw::mma(nb::cast<bw::InstrDescriptor>(id), dr, ar, br, p, o, here());
         if (group.is_none() || kind.is_none())
           throw nb::type_error("mma with a run-time descriptor (a register) needs group= and kind=");
-        bw::mma(nb::cast<bw::CtaGroup>(group), nb::cast<bw::MmaKind>(kind), reg_of(d), reg_of(a), reg_of(bdesc),
-                reg_of(id), reg_of(enable), o, here());
+        bw::mma(enum_arg<bw::CtaGroup>(group, fn, "group"), enum_arg<bw::MmaKind>(kind, fn, "kind"), dr, ar, br,
+                reg_arg(id, fn, "idesc"), p, o, here());
       },
       nb::arg("idesc"), nb::arg("d_tmem"), nb::arg("a_desc"), nb::arg("b_desc"), nb::arg("enable_input_d"),
       nb::arg("group") = nb::none(), nb::arg("kind") = nb::none(), nb::arg("collector_a") = nb::none(),
-      nb::arg("scale_input_d") = nb::none(),
-      "tcgen05.mma.cta_group::N.kind::K [d_tmem], a_desc, b_desc, IDESC, enable_input_d; idesc an InstrDescriptor "
-      "(an immediate) or a 32-bit register (then group= and kind=)");
+      nb::arg("scale_input_d") = nb::none(), nb::arg("ashift") = false, nb::arg("sparse_metadata") = nb::none(),
+      nb::arg("disable_output_lane") = nb::none(),
+      "tcgen05.mma{.sp}.cta_group::N.kind::K [d_tmem], a_desc, b_desc, {[meta],} IDESC, {{lanes},} enable_input_d; "
+      "idesc an InstrDescriptor (an immediate) or a 32-bit register (then group= and kind=)");
   b.def(
       "mma_tmem_a",
       [](const bw::InstrDescriptor& id, nb::handle d, nb::handle a, nb::handle bdesc, nb::handle enable,
-         nb::handle collector_a, nb::handle scale_input_d) {
-        bw::mma_tmem_a(id, reg_of(d), reg_of(a), reg_of(bdesc), reg_of(enable), mma_options(collector_a, scale_input_d),
-                       here());
+         nb::handle collector_a, nb::handle scale_input_d, bool ashift, nb::handle meta, nb::handle lanes) {
+        const char* fn = "mma_tmem_a";
+        std::vector<ptx::Reg> lane_regs;
+        const bw::MmaOptions o = mma_options({collector_a, scale_input_d, meta, lanes, ashift}, lane_regs, fn);
+        bw::mma_tmem_a(id, reg_arg(d, fn, "d_tmem"), reg_arg(a, fn, "a_tmem"), reg_arg(bdesc, fn, "b_desc"),
+                       reg_arg(enable, fn, "enable_input_d"), o, here());
       },
       nb::arg("idesc"), nb::arg("d_tmem"), nb::arg("a_tmem"), nb::arg("b_desc"), nb::arg("enable_input_d"),
-      nb::arg("collector_a") = nb::none(), nb::arg("scale_input_d") = nb::none(),
+      nb::arg("collector_a") = nb::none(), nb::arg("scale_input_d") = nb::none(), nb::arg("ashift") = false,
+      nb::arg("sparse_metadata") = nb::none(), nb::arg("disable_output_lane") = nb::none(),
       "tcgen05.mma.cta_group::N.kind::K [d_tmem], [a_tmem], b_desc, IDESC, enable_input_d;");
   b.def(
       "commit",
@@ -215,9 +230,11 @@ void bind_mma(nb::module_& b) {
 void bind_blackwell(nb::module_& m) {
   nb::module_ b = m.def_submodule("blackwell", "The Blackwell helpers (ptx::blackwell, sm_100a)");
   bind_enums(b);
+  bind_blackwell_form_enums(b);
   bind_descriptors(b);
   bind_tmem(b);
   bind_mma(b);
+  bind_blackwell_forms(b);
 }
 
 }  // namespace ptxpy

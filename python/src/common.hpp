@@ -23,6 +23,8 @@ ptx::SourceLocation python_location();
 // python_location() while a kernel with .debug() is traced (for .loc), else no location:
 // errors get the user's line when they are raised (errors.cpp), which costs nothing here.
 ptx::SourceLocation here();
+// Whether a LocationScope has turned them on.
+bool locations_on();
 // Turns locations on for the scope (debug traces).
 class LocationScope {
  public:
@@ -110,6 +112,7 @@ void bind_regs(nb::module_& m);
 void bind_chains(nb::module_& m);
 void bind_control(nb::module_& m);
 void bind_kernel(nb::module_& m);
+void bind_functions(nb::module_& m);
 void bind_smem_warp(nb::module_& m);
 void bind_run(nb::module_& m);
 void bind_gpu_launch(nb::module_& m);

@@ -54,6 +54,8 @@ ptx::SourceLocation python_location() {
 
 ptx::SourceLocation here() { return g_locations ? python_location() : ptx::SourceLocation{}; }
 
+bool locations_on() { return g_locations; }
+
 LocationScope::LocationScope(bool on) : saved_(g_locations) { g_locations = on; }
 LocationScope::~LocationScope() { g_locations = saved_; }
 

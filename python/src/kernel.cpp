@@ -57,7 +57,7 @@ std::vector<ptx::Dim> dims_of(nb::handle shape) {
 
 // The body as ptx::Kernel calls it: parameter objects, the Python function, then the objects retired.
 void run_body(const nb::callable& f, bool debug, std::span<const ptx::dsl::detail::Param> ps) {
-  LocationScope locations(debug);
+  LocationScope locations(debug || locations_on());  // on in a debug module: its kernels too
   std::vector<nb::object> made;
   nb::list args;
   for (const auto& p : ps) {

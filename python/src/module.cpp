@@ -44,6 +44,7 @@ NB_MODULE(_core, m) {
   ptxpy::bind_chains(m);
   ptxpy::bind_control(m);
   ptxpy::bind_kernel(m);
+  ptxpy::bind_functions(m);
   ptxpy::bind_smem_warp(m);
   ptxpy::bind_run(m);
   ptxpy::bind_gpu_launch(m);

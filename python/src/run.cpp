@@ -6,6 +6,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -45,15 +46,14 @@ uint64_t param_bytes(const ptx::ParamInfo& p) {
 }
 
 // args: per kernel parameter, (a C-contiguous array, whether to copy it back) for tensors,
-// or the scalar's bytes.
-void run_cpu(const ptx::Kernel& k, const ptx::Bindings& b, const nb::list& args) {
-  const std::shared_ptr<const ptx::Traced> traced = k.trace(b);  // with the GIL: the body is Python
+// or the scalar's bytes. `traced`: a kernel's trace (Kernel.trace) or a module's (Module.trace).
+void run_cpu(const std::shared_ptr<const ptx::Traced>& traced, const nb::list& args) {
   const auto& params = traced->params;
   if (args.size() != params.size())
     throw ptx::Error(fmt::format("kernel {} takes {} arguments, not {}", traced->name, params.size(), args.size()), {});
   Buffers bufs{ptx::device::cpu(), {}};
   bufs.ptrs.reserve(params.size());  // launch[] points into it
-  const ptx::BoundKernel bound = ptx::bind(bufs.dev, k, b);
+  const ptx::BoundKernel bound = ptx::bind(bufs.dev, traced);
   std::vector<HostArray> arrays(params.size());
   std::vector<bool> writeback(params.size());
   std::vector<std::string> scalars(params.size());
@@ -159,8 +159,8 @@ ptx::TensorMapSpec tensor_map_spec(const std::vector<uint64_t>& dims, const std:
 }
 
 void bind_run(nb::module_& m) {
-  m.def("run_cpu", &run_cpu, nb::arg("kernel"), nb::arg("bindings"), nb::arg("args"),
-        "Runs the kernel traced for `bindings` on the CPU emulator: args per parameter, a C-contiguous "
+  m.def("run_cpu", &run_cpu, nb::arg("traced"), nb::arg("args"),
+        "Runs a traced kernel on the CPU emulator: args per parameter, a C-contiguous "
         "array (copied in, and back unless read-only), a scalar's bytes, or for a tensor map (array, copy back, "
         "dims, box, dtype, swizzle bytes), dims and box outermost first");
 }

@@ -352,6 +352,22 @@ void assemble_module(Trace& t, std::vector<ir::Stmt> body, Target target,
   m.root().stmts = std::move(root);
 }
 
+std::shared_ptr<Traced> traced_of(const Kernel::Impl& k, KernelPiece piece, const Bindings& bindings, const Trace& t,
+                                  Target target) {
+  auto out = std::make_shared<Traced>();
+  out->name = k.name;
+  out->ptx = text::print(t.m, text::PrintMode::Canonical);
+  out->target = target.name();
+  out->ptx_version = t.needed;
+  out->grid = eval(k.grid, bindings);
+  out->block = eval(k.block, bindings);
+  out->cluster = k.cluster;
+  out->instructions = t.m.instructions.size();
+  (piece.dynamic_smem ? out->dynamic_smem_bytes : out->static_smem_bytes) = piece.smem_bytes;
+  out->params = std::move(piece.params);
+  return out;
+}
+
 }  // namespace dsl
 
 namespace {
@@ -365,18 +381,7 @@ std::shared_ptr<const Traced> run_trace(Kernel::Impl& k, const Bindings& binding
   Trace::Scope scope(t);
   dsl::KernelPiece piece = dsl::trace_kernel_into(t, k, bindings, k.target);
   dsl::assemble_module(t, {piece.function}, k.target, k.version, piece.dynamic_smem, k.where);
-  auto out = std::make_shared<Traced>();
-  out->name = k.name;
-  out->ptx = text::print(t.m, text::PrintMode::Canonical);
-  out->target = k.target.name();
-  out->ptx_version = t.needed;
-  out->grid = eval(k.grid, bindings);
-  out->block = eval(k.block, bindings);
-  out->cluster = k.cluster;
-  out->instructions = t.m.instructions.size();
-  (piece.dynamic_smem ? out->dynamic_smem_bytes : out->static_smem_bytes) = piece.smem_bytes;
-  out->params = std::move(piece.params);
-  return out;
+  return dsl::traced_of(k, std::move(piece), bindings, t, k.target);
 }
 
 }  // namespace

@@ -48,6 +48,10 @@ struct KernelPiece {
 };
 KernelPiece trace_kernel_into(Trace& t, Kernel::Impl& k, const Bindings& bindings, Target target);
 
+// The launch metadata of kernel k traced into t (assembled: t.m is the whole module, its PTX).
+std::shared_ptr<Traced> traced_of(const Kernel::Impl& k, KernelPiece piece, const Bindings& bindings, const Trace& t,
+                                  Target target);
+
 // Kernel::ptx_version / Module::ptx_version's ints as a version (clamped to 0..65535:
 // a negative one is then below what any kernel needs, and refused as such).
 PtxVersion requested_version(int major, int minor);

@@ -1,5 +1,7 @@
 #include "ptxpp/dsl/module.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "kernel_impl.hpp"
@@ -86,6 +88,10 @@ void FuncArgs::ret(const Reg& value, ptx::SourceLocation where) const {
 }
 
 Reg call(const Func& f, std::initializer_list<Operand> args, ptx::SourceLocation where) {
+  return call(f, std::span<const Operand>(args.begin(), args.size()), where);
+}
+
+Reg call(const Func& f, std::span<const Operand> args, ptx::SourceLocation where) {
   Trace& t = Trace::current(where);
   if (!t.in_module) throw Error(fmt::format("calling {}: kernels that call device functions are traced by a ptx::Module", f.name()), where);
   if (args.size() != f.params().size())
@@ -211,8 +217,12 @@ ir::ExprId init_value(ir::Module& m, DType t, double v) {
 
 }  // namespace
 
-std::string Module::ptx(const Bindings& b) const {
-  Impl& mi = *impl_;
+namespace {
+
+// Traces the whole module for `b`; `done(t, pieces)` gets the assembled trace and each kernel's
+// piece (in the order they were added), and its result is returned.
+template <class F>
+auto trace_module(Module::Impl& mi, const Bindings& b, F done) {
   dsl::TraceOptions o;
   o.target = mi.target;
   o.debug = mi.debug;
@@ -250,13 +260,32 @@ std::string Module::ptx(const Bindings& b) const {
     body.push_back(func_statement(m, f, block));
   }
   bool dynamic = false;
+  std::vector<dsl::KernelPiece> pieces;
   for (const Kernel& k : mi.kernels) {
-    dsl::KernelPiece piece = dsl::trace_kernel_into(t, *k.impl(), b, mi.target);
-    dynamic = dynamic || piece.dynamic_smem;
-    body.push_back(piece.function);
+    pieces.push_back(dsl::trace_kernel_into(t, *k.impl(), b, mi.target));
+    dynamic = dynamic || pieces.back().dynamic_smem;
+    body.push_back(pieces.back().function);
   }
   dsl::assemble_module(t, std::move(body), mi.target, mi.version, dynamic, mi.where);
-  return text::print(m, text::PrintMode::Canonical);
+  return done(t, pieces);
+}
+
+}  // namespace
+
+std::string Module::ptx(const Bindings& b) const {
+  return trace_module(*impl_, b, [](Trace& t, std::vector<dsl::KernelPiece>&) {
+    return text::print(t.m, text::PrintMode::Canonical);
+  });
+}
+
+std::shared_ptr<const Traced> Module::trace(std::string_view kernel, const Bindings& b) const {
+  const auto& ks = impl_->kernels;
+  const auto it = std::find_if(ks.begin(), ks.end(), [&](const Kernel& k) { return k.name() == kernel; });
+  if (it == ks.end()) throw Error(fmt::format("the module has no kernel '{}'", kernel), impl_->where);
+  const size_t i = static_cast<size_t>(it - ks.begin());
+  return trace_module(*impl_, b, [&](Trace& t, std::vector<dsl::KernelPiece>& pieces) {
+    return std::shared_ptr<const Traced>(dsl::traced_of(*ks[i].impl(), std::move(pieces[i]), b, t, impl_->target));
+  });
 }
 
 }  // namespace ptx

@@ -692,6 +692,31 @@ TEST(DslModule, KernelsFunctionsCallsAndVariables) {
   expect_clean(text, "sm_90a");
 }
 
+// Module::trace: the whole module's text with one kernel's launch metadata (what running it needs).
+TEST(DslModule, TraceOfOneKernelCarriesTheModule) {
+  auto f = func("f").ret(u32).param(u32).body([](const FuncArgs& a) { a.ret(a.param(0) + 1); });
+  auto k1 = kernel("first").in(tensor(u32, {"N"})).grid(Dim3(2)).block(Dim3(32)).body([&](Tensor t) {
+    Reg p = t.global_ptr();
+    inst::st.global.u32(addr(p), call(f, {7u}));
+    ret();
+  });
+  auto k2 = kernel("second").scalar("x", f32).body([](Scalar) { ret(); });
+  Module mod;
+  mod.arch("sm_90a").add(f).add(k1).add(k2);
+  const Bindings b{{"N", 64}};
+  const auto t = mod.trace("first", b);
+  EXPECT_EQ(t->ptx, mod.ptx(b));
+  EXPECT_EQ(t->name, "first");
+  EXPECT_EQ(t->target, "sm_90a");
+  EXPECT_EQ(t->grid.x, 2u);
+  EXPECT_EQ(t->block.x, 32u);
+  ASSERT_EQ(t->params.size(), 1u);
+  EXPECT_EQ(t->params[0].shape, std::vector<int64_t>{64});
+  ASSERT_EQ(mod.trace("second", b)->params.size(), 1u);
+  EXPECT_EQ(mod.trace("second", b)->params[0].name, "second_x");
+  EXPECT_NE(thrown_by([&] { (void)mod.trace("third", b); }).find("the module has no kernel 'third'"), std::string::npos);
+}
+
 TEST(DslModule, Misuse) {
   auto f = func("f").ret(u32).param(u32).body([](const FuncArgs& a) { a.ret(a.param(0)); });
   EXPECT_THROW(trace_body([&] { Reg x(u32); Reg y = call(f, {x}); (void)y; }), Error);  // not in a module

@@ -14,6 +14,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,8 @@ inline Func func(std::string name, ptx::SourceLocation where = ptx::SourceLocati
 //   .param .b32 param_N_i;  st.param.b32 [param_N_i], arg_i;  ...  .param .b32 retval_N;
 //   call.uni (retval_N), f, (param_N_0, ...);  ld.param.b32 r, [retval_N];
 Reg call(const Func& f, std::initializer_list<Operand> args, ptx::SourceLocation where = ptx::SourceLocation::current());
+// The same with the arguments in a span (front ends that collect them at run time: Python).
+Reg call(const Func& f, std::span<const Operand> args, ptx::SourceLocation where = ptx::SourceLocation::current());
 
 class Module {
  public:
@@ -82,6 +85,9 @@ class Module {
   Module& add(const Kernel& k);
   // The whole module's PTX: variables, function declarations, functions, kernels.
   std::string ptx(const Bindings& b = {}) const;
+  // The module traced for running one of its kernels: ptx is the whole module's text, the rest
+  // (grid, block, shared memory, parameters) that kernel's; an error for a name not added.
+  std::shared_ptr<const Traced> trace(std::string_view kernel, const Bindings& b = {}) const;
 
   struct Impl;
 
