@@ -10,7 +10,7 @@ With torch importable, also:
   - the eager gate alone (ptxpp._torch_eager.eager: may a call on torch tensors skip the torch op?);
   - axpy(x, y, 2.0) on 4-element torch tensors through KernelFunction, the gate and a plan: CPU torch
     has no CUDA tensors, so the plan is made for CPU tensors by ptxpp._gpu_call.run and
-    torch.cuda.current_stream is a stand-in (its cost on a GPU machine is not in this figure).
+    torch's current stream is a stand-in (its cost on a GPU machine is not in this figure).
 
     PYTHONPATH=<dir with ptxpp>:python/tests python bench/python_dispatch.py build/release/tests/libptxpp_fake_cuda.so
 """
@@ -85,7 +85,9 @@ def torch_eager(native):
     from ptxpp import _call, _gpu_call, _torch_eager
     x, y = torch.ones(4), torch.ones(4)
     gate = per_call_us(lambda: _torch_eager.eager((x, y, 2.0)))
-    torch.cuda.current_stream = lambda device: types.SimpleNamespace(cuda_stream=0)  # no CUDA in CPU torch
+    # no CUDA in CPU torch: stand-ins for what ptxpp reads torch's current stream with (_gpu_call.torch_stream_reader)
+    torch.cuda.current_stream = lambda device: types.SimpleNamespace(cuda_stream=0)
+    torch._C._cuda_getCurrentRawStream = lambda device: 0
     _gpu_call.run(axpy, _call._Call(axpy, (x, y, 2.0), {}), 0, (x, y, 2.0), {})  # the plan, as for CUDA tensors
     whole = per_call_us(lambda: axpy(x, y, 2.0))
     print(f"torch eager gate (ptxpp._torch_eager.eager, 2 tensors + a scalar, grad mode on): {gate:.2f} us/call; "

@@ -12,6 +12,7 @@ parameters (anything else: trace-time constants that change the PTX). Both key t
 """
 
 import inspect
+import sys
 import threading
 
 from . import _core
@@ -151,6 +152,7 @@ class KernelFunction:
         self._module = None  # the ptxpp.Module it was added to: traced (and run) in it
         self._scalar_names = frozenset(p.name for p in self.params if isinstance(p, Scalar))
         self._lock = threading.Lock()
+        self._prepare_torch()
 
     @property
     def arch(self):
@@ -161,6 +163,18 @@ class KernelFunction:
     def arch(self, value):  # the plans and the keyword-less torch op were found for the old default
         self._arch, self._torch_op_plain = value, None
         self._gpu_plans.clear()
+        self._prepare_torch()
+
+    def _prepare_torch(self):
+        """With torch imported, the torch op of calls without keywords is made now (ptxpp._torch_op.plain_op:
+        a first call inside torch.compile cannot make it)."""
+        if not hasattr(sys.modules.get("torch"), "library"):  # not imported (or a stand-in without it)
+            return
+        from . import _torch_op
+        try:
+            _torch_op.plain_op(self)
+        except Exception:  # noqa: BLE001 - e.g. a required keyword: the call itself raises it, naming it
+            pass
 
     def _check_signature(self):
         sig = inspect.signature(self.fn)

@@ -86,15 +86,26 @@ def call(kernel, args, kwargs):
     if len(arrays) != len(_call._layout(kernel)[1]) or any(a is None for a in op_args) \
             or next(numbers, None) is not None:
         return _call.call(kernel, args, kwargs)  # outputs given, or a mistake the eager path names
-    op = kernel._torch_op_plain if not rest else None  # the op of calls without keywords, found once
-    if op is None:
-        bindings, template, arch = kernel._split(rest)
-        key = (tuple(sorted(template.items())), tuple(sorted(bindings.items())), arch)
-        op = kernel._torch_ops.get(key)
-        if op is None:
-            with _lock:
-                op = kernel._torch_ops.get(key) or _make_op(kernel, bindings, template, arch)
-                kernel._torch_ops[key] = op
-        if not rest:
-            kernel._torch_op_plain = op
+    op = (kernel._torch_op_plain or plain_op(kernel)) if not rest else _op_for(kernel, rest)
     return op(*op_args)
+
+
+def plain_op(kernel):
+    """The op of calls without keywords, found (or made) once. ptxpp.kernel makes it when the kernel
+    is made, if torch is imported by then, and again when its default arch changes: dynamo
+    (torch.compile) cannot trace making an op, so a kernel's first call inside a compiled function
+    needs it made already."""
+    if kernel._torch_op_plain is None:
+        kernel._torch_op_plain = _op_for(kernel, {})
+    return kernel._torch_op_plain
+
+
+def _op_for(kernel, rest):
+    bindings, template, arch = kernel._split(dict(rest))
+    key = (tuple(sorted(template.items())), tuple(sorted(bindings.items())), arch)
+    op = kernel._torch_ops.get(key)
+    if op is None:
+        with _lock:
+            op = kernel._torch_ops.get(key) or _make_op(kernel, bindings, template, arch)
+            kernel._torch_ops[key] = op
+    return op

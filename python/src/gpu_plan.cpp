@@ -51,10 +51,9 @@ struct Names {
   PyObject* data = PyUnicode_InternFromString("data");
   PyObject* strides = PyUnicode_InternFromString("strides");
   PyObject* stream = PyUnicode_InternFromString("stream");
-  PyObject* device = PyUnicode_InternFromString("device");
   PyObject* dtype = PyUnicode_InternFromString("dtype");
-  PyObject* type = PyUnicode_InternFromString("type");
-  PyObject* index = PyUnicode_InternFromString("index");
+  PyObject* is_cuda = PyUnicode_InternFromString("is_cuda");
+  PyObject* get_device = PyUnicode_InternFromString("get_device");
   PyObject* is_contiguous = PyUnicode_InternFromString("is_contiguous");
   PyObject* data_ptr = PyUnicode_InternFromString("data_ptr");
   PyObject* dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
@@ -104,13 +103,14 @@ nb::object dlpack_device(PyObject* a) {
   return nb::steal(checked(PySequence_Tuple(call_method(a, names().dlpack_device).ptr())));
 }
 
+// The device as is_cuda and get_device() (tensor.device makes a torch.device object: about
+// 0.5 us a tensor, against 0.07 for each of these).
 Read read_torch(PyObject* t) {
   const Names& n = names();
-  nb::object device = attr(t, n.device);
   nb::object shape = attr(t, n.shape);
   Read r;
-  r.facts = nb::make_tuple(attr(t, n.dtype), nb::steal(checked(PySequence_Tuple(shape.ptr()))), attr(device.ptr(), n.type),
-                           attr(device.ptr(), n.index), call_method(t, n.is_contiguous));
+  r.facts = nb::make_tuple(attr(t, n.dtype), nb::steal(checked(PySequence_Tuple(shape.ptr()))), attr(t, n.is_cuda),
+                           call_method(t, n.get_device), call_method(t, n.is_contiguous));
   r.ptr = to_u64(call_method(t, n.data_ptr).ptr());
   r.stream = nb::none();
   return r;

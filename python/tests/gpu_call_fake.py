@@ -92,6 +92,9 @@ class TorchLikeTensor:
     def is_contiguous(self):
         return True
 
+    def get_device(self):
+        return self.device.index
+
     def data_ptr(self):
         return self.ptr
 

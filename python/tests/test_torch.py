@@ -48,6 +48,31 @@ def test_under_torch_compile_fullgraph():
     assert torch.equal(compiled(x[:32]), x[:32] + 1)  # another N: the kernel traced for it
 
 
+def test_a_kernels_first_call_may_be_inside_torch_compile_fullgraph():
+    # dynamo cannot trace making the torch op (a lock, torch.library calls): a kernel made after
+    # torch is imported has the op of its keyword-less calls already, also after a new default arch
+    from ptxpp import Scalar, Tile, ptx, reg
+    from ptxpp.types import f32, u32
+
+    @ptxpp.kernel(in_specs=(Tile("N", f32),), out_specs=(Tile("N", f32),), scalars=(Scalar("a", f32),), block=32,
+                  arch="sm_80")
+    def scale(x, y, a, *, N):
+        i = ptx.read(ptx.special.tid.x(), u32)
+        px, py = ptx.global_ptrs(x, y)
+        w = reg.scalar(f32)
+        ptx.inst.ld.global_.f32(w, ptx.addr(px + i * 4))
+        ptx.inst.mul.rn.f32(w, w, a.load())
+        ptx.inst.st.global_.f32(ptx.addr(py + i * 4), w)
+        ptx.ret()
+
+    x = torch.arange(32, dtype=torch.float32)
+    compiled = torch.compile(lambda v: scale(v, 3.0) + 1, fullgraph=True, backend="eager")
+    assert torch.equal(compiled(x), 3 * x + 1)
+    scale.arch = "sm_90a"  # a new default: a new op, made at once
+    compiled = torch.compile(lambda v: scale(v, 2.0) - 1, fullgraph=True, backend="eager")
+    assert torch.equal(compiled(x), 2 * x - 1)
+
+
 def test_tensor_map_kernels_take_cpu_tensors_as_an_op_and_under_torch_compile():
     from test_tensor_map_run import tma_copy
     x = torch.arange(256, dtype=torch.float32).reshape(8, 32)
