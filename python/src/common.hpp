@@ -101,6 +101,7 @@ const ptx::RegArray& reg_array_of(nb::handle h);
 const ptx::smem::Buffer& buffer_of(nb::handle h);
 // The C++ mbarrier of a ptx.hopper.Mbarrier (of the running trace), or TypeError.
 const ptx::hopper::Mbarrier& mbarrier_of(nb::handle h);
+bool is_mbarrier(nb::handle h);
 // The Python spelling of a modifier or name of the ISA table: the leading dot dropped,
 // `::` -> `_`, a leading digit gets `_`, a Python keyword a trailing `_` (global_, and_).
 std::string python_name(std::string_view ptx_spelling);
@@ -119,6 +120,7 @@ void bind_gpu_launch(nb::module_& m);
 void bind_gpu_plan(nb::module_& m);
 void bind_ampere(nb::module_& m);
 void bind_hopper(nb::module_& m);
+void bind_hopper_forms(nb::module_& hopper);  // hopper_forms.cpp: called by bind_hopper
 void bind_blackwell(nb::module_& m);
 void bind_listing(nb::module_& m);
 void bind_jax_ffi(nb::module_& m);  // jax_ffi.cpp: built with PTXPP_JAX_INCLUDE only

@@ -1,7 +1,7 @@
-// The Hopper helpers (ptx::hopper, sm_90+) from Python, as far as they are bound: mbarriers
-// and full/empty pipelines, TMA tensor copies (tile loads, stores, reductions, prefetches),
-// bulk groups and proxy fences, and warp specialization. Each emits what the C++ helper
-// emits (docs/dsl.md, "Hopper helpers").
+// The Hopper helpers (ptx::hopper, sm_90+) from Python: mbarriers and full/empty pipelines,
+// TMA tensor copies (tile loads, stores, reductions, prefetches), bulk groups and proxy fences,
+// warp specialization and wgmma (the tensor-map edits, im2col and the fragment maps:
+// hopper_forms.cpp). Each emits what the C++ helper emits (docs/dsl.md, "Hopper helpers").
 #include <fmt/format.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -94,7 +94,8 @@ void bind_wgmma(nb::module_& h) {
           nb::arg("a"), nb::arg("b"), nb::arg("d"), nb::arg("satfinite") = false)
       .def_ro("a", &hop::WgmmaKind::a)
       .def_ro("b", &hop::WgmmaKind::b)
-      .def_ro("d", &hop::WgmmaKind::d);
+      .def_ro("d", &hop::WgmmaKind::d)
+      .def_ro("satfinite", &hop::WgmmaKind::satfinite);
   h.def(
       "mma_async",
       [](int n, nb::handle kind, nb::handle acc, int first, nb::handle a, nb::handle desc_b, nb::handle scale_d,
@@ -130,6 +131,8 @@ void bind_wgmma(nb::module_& h) {
 }
 
 }  // namespace
+
+bool is_mbarrier(nb::handle h) { return nb::isinstance<PyMbarrier>(h); }
 
 const ptx::hopper::Mbarrier& mbarrier_of(nb::handle h) {
   if (!nb::isinstance<PyMbarrier>(h)) throw nb::type_error("expected an mbarrier (ptx.hopper.Mbarrier)");
@@ -268,6 +271,7 @@ void bind_hopper(nb::module_& m) {
       nb::arg("consumers"),
       "warpgroup 0's first warp runs producer(), the warpgroups after it consumers(consumer_tid), with setmaxnreg");
   bind_wgmma(h);
+  bind_hopper_forms(h);
 }
 
 }  // namespace ptxpy

@@ -17,13 +17,13 @@ from test_examples import PTXAS
 bw, hop = ptx.blackwell, ptx.hopper
 
 
-def assert_ptxas_accepts(text):
+def assert_ptxas_accepts(text, arch="sm_100a"):
     if not PTXAS:
         return
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "t.ptx"), "w") as f:
             f.write(text)
-        r = subprocess.run([PTXAS, "-arch=sm_100a", "t.ptx", "-o", "t.cubin"], cwd=d, capture_output=True, text=True)
+        r = subprocess.run([PTXAS, f"-arch={arch}", "t.ptx", "-o", "t.cubin"], cwd=d, capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
 
 

@@ -1,7 +1,7 @@
 // The C++ twins of python/tests' programs for the Python bindings that have no C++ example: each
 // prints the PTX of one program written with the C++ DSL; the Python test writes the same program
 // with ptxpp and compares the text byte for byte (test_blackwell_forms.py, test_module.py).
-//   ptxpp_python_twins NAME   (mma_forms, mma_pair_forms, copy_shift, gather4, module)
+//   ptxpp_python_twins NAME   (mma_forms, mma_pair_forms, copy_shift, gather4, module, hopper_forms)
 #include <array>
 #include <cstdio>
 #include <functional>
@@ -202,6 +202,63 @@ std::string module() {
   return mod.ptx({{"N", 64}});
 }
 
+
+// The Hopper helpers of python/src/hopper_forms.cpp: tma_modes_test.cpp's tensor-map edits and
+// im2col copies in one kernel (python/tests/test_hopper_forms.py's program).
+void edit_tensormap(const ptx::smem::Buffer& smap, const ptx::Reg& src, const ptx::Reg& dst, const ptx::Reg& ptr) {
+  namespace hop = ptx::hopper;
+  using hop::TensormapSpace;
+  ptx::Reg rows(u32);
+  inst::mov.u32(rows, 40);
+  ptx::Reg stride(u64);
+  inst::mov.u64(stride, 256);
+  hop::tensormap_replace_global_address(TensormapSpace::shared, smap.addr(0), ptr);
+  hop::tensormap_replace_rank(TensormapSpace::shared, smap.addr(0), 2);
+  hop::tensormap_replace_box_dim(TensormapSpace::shared, smap.addr(0), 1, 8);
+  hop::tensormap_replace_global_dim(TensormapSpace::shared, smap.addr(0), 1, rows);
+  hop::tensormap_replace_global_stride(TensormapSpace::shared, smap.addr(0), 1, stride);
+  hop::tensormap_replace_element_stride(TensormapSpace::global, ptx::addr(src), 0, 1);
+  hop::tensormap_replace(TensormapSpace::shared, smap.addr(0), hop::TensormapElemtype::bf16);
+  hop::tensormap_replace(TensormapSpace::shared, smap.addr(0), hop::TensormapInterleave::none);
+  hop::tensormap_replace(TensormapSpace::shared, smap.addr(0), hop::TensormapSwizzle::b128);
+  hop::tensormap_replace(TensormapSpace::global, ptx::addr(src), hop::TensormapFill::nan_request_zero_fma);
+  hop::tensormap_publish(ptx::addr(dst), smap.addr(0));
+  hop::tensormap_acquire(ptr);
+}
+
+std::string hopper_forms() {
+  namespace hop = ptx::hopper;
+  return ptx::kernel("hf")
+      .in("tmpl", ptx::tensor(u8, {128}))
+      .in("ws", ptx::tensor(u8, {128}))
+      .tensor_map("m")
+      .arch("sm_90a")
+      .body([](ptx::Tensor tmpl, ptx::Tensor ws, ptx::TensorMapParam m) {
+        auto smap = ptx::smem::alloc(b64, {16}, 128);
+        auto buf = ptx::smem::alloc(f32, {256}, 128);
+        auto bars = ptx::smem::alloc(b64, {1}, 8);
+        ptx::Reg src = tmpl.global_ptr(), dst = ws.global_ptr(), ptr = ws.ptr();  // in Python's order
+        edit_tensormap(smap, src, dst, ptr);
+        hop::Mbarrier bar(bars.addr(0));
+        ptx::Reg map = m.generic_address();
+        ptx::Reg x = ptx::read(ptx::special::tid.x(), u32);
+        ptx::Reg p = x == 0u;
+        ptx::Reg off(u16);
+        inst::mov.u16(off, 2);
+        ptx::Reg policy(b64);
+        inst::createpolicy.fractional.L2_evict_first.b64(policy, 1.0f);
+        ptx::Reg mask(b16);
+        inst::mov.b16(mask, 1);
+        hop::tma_load_im2col(buf.addr(0), map, {x, 0, 0}, {off}, bar);
+        hop::tma_load_im2col(buf.addr(0), map, {x, 0, 0, 0, 1}, {off, 1, 65535}, bar,
+                             {.guard = &p, .multicast = &mask, .cache_hint = &policy});
+        hop::tma_prefetch_im2col(map, {x, 0, 0, 0}, {off, 0}, {.cache_hint = &policy});
+        hop::tma_prefetch_im2col(map, {x, 0, 0}, {7}, {.guard = &p});
+        ptx::ret();
+      })
+      .ptx();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -209,10 +266,11 @@ int main(int argc, char** argv) {
                                                                         {"mma_pair_forms", mma_pair_forms},
                                                                         {"copy_shift", copy_shift},
                                                                         {"gather4", gather4},
-                                                                        {"module", module}};
+                                                                        {"module", module},
+                                                                        {"hopper_forms", hopper_forms}};
   const auto it = argc == 2 ? programs.find(argv[1]) : programs.end();
   if (it == programs.end()) {
-    std::fprintf(stderr, "usage: ptxpp_python_twins mma_forms|mma_pair_forms|copy_shift|gather4|module\n");
+    std::fprintf(stderr, "usage: ptxpp_python_twins mma_forms|mma_pair_forms|copy_shift|gather4|module|hopper_forms\n");
     return 2;
   }
   std::fputs(it->second().c_str(), stdout);
