@@ -130,13 +130,11 @@ def _bound(kernel, c, ordinal):
     except TypeError:  # unhashable template parameters: _trace names them
         key, g = None, None
     if g is None:
-        if kernel._module is not None:
-            raise _core.Error(f"kernel {kernel.name} is in a ptxpp.Module: such kernels run on the CPU emulator "
-                              f"(NumPy arrays) only so far")
-        k, _ = kernel._trace(c.bindings, c.template, c.arch)
+        k, traced = kernel._trace(c.bindings, c.template, c.arch)
         maps = {i: (list(c.output_shape(kernel, i)), list(p.box), p.dtype, p.swizzle)
                 for i, p in enumerate(kernel.params) if isinstance(p, TensorMap)}
-        g = _core.bind_gpu(k, c.bindings, ordinal, maps)
+        # A kernel of a ptxpp.Module (k None) runs in its module's trace, as on the emulator.
+        g = _core.bind_gpu(traced if k is None else k, c.bindings, ordinal, maps)
         if key is not None:
             kernel._gpu_kernels[key] = g
     return g

@@ -84,12 +84,12 @@ def _registered(kernel, bindings, template, arch):
     ids = kernel.__dict__.setdefault("_jax_ffi_ids", {})
     if key in ids:
         return ids[key]
-    if kernel._module is not None:
-        raise _core.Error(f"kernel {kernel.name} is in a ptxpp.Module: such kernels run on the CPU emulator "
-                          f"(NumPy arrays) only so far")
     k, cpu = kernel._trace(dict(bindings), template, arch)
-    fixed = arch not in (None, "auto")  # a kernel (or call) that names its target runs it on every GPU
-    gpu = {a: kernel._trace(dict(bindings), template, arch if fixed else a)[1] for a in gpus}
+    if k is None:  # a kernel of a ptxpp.Module: its module's trace (the module's target) everywhere
+        k, gpu = kernel._kernel_for(template, kernel._module.arch), {a: cpu for a in gpus}
+    else:
+        fixed = arch not in (None, "auto")  # a kernel (or call) that names its target runs it on every GPU
+        gpu = {a: kernel._trace(dict(bindings), template, arch if fixed else a)[1] for a in gpus}
     ids[key] = _core.jax_ffi_register(k, kernel.arg_names, bindings, cpu, gpu)
     return ids[key]
 

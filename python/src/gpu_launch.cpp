@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -27,10 +28,17 @@ constexpr size_t kMaxTensorMaps = 8;  // descriptors encoded per launch, on the 
 // A tensor map parameter's description from Python: dims, box (outermost first), dtype, swizzle bytes.
 using TensorMapDesc = std::tuple<std::vector<uint64_t>, std::vector<uint32_t>, ptx::DType, uint32_t>;
 
-GpuKernel bind_gpu(const ptx::Kernel& k, const ptx::Bindings& b, int ordinal, const std::map<size_t, TensorMapDesc>& maps) {
+// `kernel`: a Kernel, traced here for `b`, or a Traced made elsewhere (Module.trace: a kernel of a
+// ptxpp.Module runs in its module's PTX, with the device functions it calls).
+ptx::BoundKernel bind_kernel(const ptx::Device& d, nb::handle kernel, const ptx::Bindings& b) {
+  if (nb::isinstance<ptx::Traced>(kernel)) return ptx::bind(d, nb::cast<std::shared_ptr<const ptx::Traced>>(kernel));
+  return ptx::bind(d, nb::cast<const ptx::Kernel&>(kernel), b);  // with the GIL: a trace not cached yet runs the body
+}
+
+GpuKernel bind_gpu(nb::handle kernel, const ptx::Bindings& b, int ordinal, const std::map<size_t, TensorMapDesc>& maps) {
   GpuKernel g;
   g.dev = ptx::device::gpu(ordinal);
-  g.bound = ptx::bind(g.dev, k, b);  // with the GIL: a trace not cached yet runs the Python body
+  g.bound = bind_kernel(g.dev, kernel, b);
   const ptx::Traced& t = g.bound.traced();
   g.name = t.name;
   if (t.params.size() > kMaxParams)
@@ -150,7 +158,8 @@ void bind_gpu_launch(nb::module_& m) {
            "Launches on `stream` (a CUstream as an int; 0: the default stream): args per parameter, a device "
            "address (int) for a tensor or tensor map, the scalar's bytes for a scalar");
   m.def("bind_gpu", &bind_gpu, nb::arg("kernel"), nb::arg("bindings"), nb::arg("ordinal"), nb::arg("tensor_maps"),
-        "Traces the kernel for `bindings` and loads it on GPU `ordinal` (through the cubin cache); "
+        "Traces the kernel for `bindings` (or takes a Traced: a module's, Module.trace) and loads it on GPU "
+        "`ordinal` (through the cubin cache); "
         "tensor_maps: per tensor map parameter index, (dims, box, dtype, swizzle bytes), outermost first");
   m.def("dlpack_cuda", &dlpack_cuda, nb::arg("array"),
         "(address, shape, strides in elements, (code, bits, lanes), device) of a CUDA array through DLPack");

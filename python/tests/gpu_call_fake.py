@@ -297,6 +297,14 @@ def torch_eager_calls(out):
     torch.state["grad"] = True
 
 
+def module_calls(out):
+    """A kernel calling device functions (test_module's program) on CUDA arrays: bound from its module's trace."""
+    from test_module import program
+    _, k = program()
+    out["module_ptx"] = k.trace(N=64).ptx
+    out["module"] = log_of(lambda: k(CudaArray((64,), "<u4"), CudaArray((64,), "<u4")))
+
+
 def main():
     fake.fake_cuda_set(b"log_params", 1)
     fake.fake_cuda_set(b"devices", 2)
@@ -327,6 +335,7 @@ def main():
     m = CudaArray((8, 32))
     out["m"] = m.ptr
     out["tensor_map"] = log_of(lambda: tma_copy(m, CudaArray((8, 32))))
+    module_calls(out)
     cached_calls(out, x, y)
     torch_eager_calls(out)
     print(json.dumps(out))

@@ -87,6 +87,14 @@ def test_a_tensor_map_is_encoded_on_the_gpu_from_the_array_address(fake):
     assert params[0] == hex8(fake["m"])  # the fake descriptor's first 8 bytes: the base address
 
 
+def test_a_kernel_of_a_module_launches_in_its_modules_ptx(fake):
+    log = fake["module"]["log"]
+    assert "cuModuleLoadDataEx" in log and "cuModuleGetFunction k\n" in log + "\n"
+    assert launches(fake["module"])[0].startswith("cuLaunchKernelEx stream 0 grid 1,1,1 block 64,1,1")
+    text = fake["module_ptx"]  # the trace bound: the whole module, with the functions k calls
+    assert ".visible .func (.param .b32 twice_plus1_retval) twice_plus1(" in text and ".visible .entry k2(" in text
+
+
 def test_mismatches_name_the_argument(fake):
     assert "dimension 0 of 'y' is 50, but N is 100" in fake["shape"]
     assert "argument 'x' must be a f32 array, not float64" in fake["dtype"]

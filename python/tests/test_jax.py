@@ -148,3 +148,13 @@ def test_unhashable_template_parameters_are_named(path):
 
     with pytest.raises(TypeError, match="template parameters must be hashable"):
         jax.jit(lambda v: nothing(v, t=[1]))(jnp.zeros(4))
+
+
+def test_a_kernel_of_a_module_takes_jax_arrays(path):
+    from test_module import program
+    _, k = program()  # k calls device functions: it runs in its module's trace
+    x = jnp.arange(64, dtype=jnp.uint32) * 3
+    assert np.array_equal(np.asarray(k(x)), 2 * np.arange(64, dtype=np.uint32) * 3 + 1)
+    assert np.array_equal(np.asarray(jax.jit(lambda v: k(v + 1))(x)), 2 * (np.arange(64, dtype=np.uint32) * 3 + 1) + 1)
+    if path == "ffi":
+        assert f"stablehlo.custom_call @{_jax_call.TARGET}(" in jax.jit(k).lower(x).as_text()
