@@ -12,34 +12,27 @@ import torch
 
 from . import _call, _core
 
-# Bound once: each check is one call or attribute read (the gate runs on every call; bench/python_dispatch.py times it).
+# Bound once (the gate runs on every call; bench/python_dispatch.py times it): is_compiling here, the
+# rest in C++ (_core.TorchGate: torch's callables called from there cost a fraction of a Python call).
 _compiling = torch.compiler.is_compiling
-_function_mode = torch._C._is_torch_function_mode_enabled
-_dispatch_modes = torch._C._len_torch_dispatch_stack  # user modes and infra modes (fake, proxy, functional)
-_transforms = torch._C._functorch.peek_interpreter_stack  # vmap, grad, jvp: None outside them
-_jit_tracing = torch._C._is_tracing
-_grad_enabled = torch._C.is_grad_enabled
-_forward_ad = torch.autograd.forward_ad  # its _current_level is -1 outside a dual_level()
-_Tensor, _Parameter = torch.Tensor, torch.nn.Parameter
+_gate = _core.TorchGate(
+    torch._C._is_torch_function_mode_enabled,
+    torch._C._len_torch_dispatch_stack,  # user modes and infra modes (fake, proxy, functional)
+    torch._C._functorch.peek_interpreter_stack,  # vmap, grad, jvp: None outside them
+    torch._C._is_tracing,
+    torch._C.is_grad_enabled,
+    torch.autograd.forward_ad,  # its _current_level is -1 outside a dual_level(): dual tensors are plain ones
+    torch.Tensor, torch.nn.Parameter)  # plain tensors; any other subclass (FakeTensor, DTensor, ...) is not
+_Tensor = torch.Tensor
 
 
 def eager(args):
-    """Whether a call on these arguments may bypass the torch op (on any device: the caller checks it)."""
+    """Whether a call on these arguments may bypass the torch op (on any device: the caller checks it):
+    no function or dispatch mode, functorch transform or jit trace, forward-AD level, plain tensors
+    only (torch.Tensor, nn.Parameter), none requiring grad under grad mode."""
     if _compiling():  # first: dynamo traces this function, folds it to True and reads no further
         return False
-    if _function_mode() or _dispatch_modes() or _transforms() is not None or _jit_tracing():
-        return False
-    if _forward_ad._current_level >= 0:  # dual tensors are plain ones: the op, where an autograd formula would see them
-        return False
-    grad = _grad_enabled()
-    for a in args:
-        t = type(a)
-        if t is _Tensor or t is _Parameter:
-            if grad and a.requires_grad:
-                return False
-        elif t is not float and t is not int and isinstance(a, _Tensor):  # a subclass: FakeTensor, DTensor, ...
-            return False
-    return True
+    return _gate.eager(args)
 
 
 def _on_cuda(args):
@@ -49,12 +42,13 @@ def _on_cuda(args):
 
 def call(kernel, args, kwargs):
     """k(args, **kwargs) on torch tensors: directly when eager() allows it and the tensors are CUDA, else the op."""
-    if eager(args):
-        if kernel._gpu_plans:  # a hit implies CUDA tensors: a plan's facts hold each tensor's device
-            result = _core.plan_call(kernel._gpu_plans, kernel._scalar_names, args, kwargs)
+    if not _compiling():  # first, as in eager(): dynamo folds it and never reaches the C++ gate
+        # eager()'s gate and the kernel's plan (a hit implies CUDA tensors: a plan's facts hold each tensor's device)
+        result = _gate.call(kernel._gpu_plans, kernel._scalar_names, args, kwargs)
+        if result is not False:  # eager: the plan's result, or None (no plan)
             if result is not None:
                 return result
-        if _on_cuda(args):
-            return _call.call(kernel, args, kwargs)
+            if _on_cuda(args):
+                return _call.call(kernel, args, kwargs)
     from . import _torch_op
     return _torch_op.call(kernel, args, kwargs)

@@ -118,6 +118,10 @@ void bind_smem_warp(nb::module_& m);
 void bind_run(nb::module_& m);
 void bind_gpu_launch(nb::module_& m);
 void bind_gpu_plan(nb::module_& m);
+void bind_torch_gate(nb::module_& m);
+// The result of a call whose signature has a plan in `signatures` (after its launch), else None (gpu_plan.cpp).
+nb::object plan_call(const nb::dict& signatures, const nb::handle& scalar_names, const nb::handle& args,
+                     const nb::handle& kwargs);
 void bind_ampere(nb::module_& m);
 void bind_hopper(nb::module_& m);
 void bind_hopper_forms(nb::module_& hopper);  // hopper_forms.cpp: called by bind_hopper

@@ -330,7 +330,8 @@ nb::object signature_key(const nb::handle& scalar_names, const nb::tuple& args, 
   return nb::make_tuple(types, keywords);
 }
 
-// The result of a call whose signature has a plan (after its launch), else None (ptxpp._gpu_plan.call).
+}  // namespace
+
 nb::object plan_call(const nb::dict& signatures, const nb::handle& scalar_names, const nb::handle& args_, const nb::handle& kwargs_) {
   if (!PyTuple_CheckExact(args_.ptr()) || !PyDict_CheckExact(kwargs_.ptr())) return nb::none();  // not from a call: the full path
   const nb::tuple args = nb::borrow<nb::tuple>(args_);
@@ -347,8 +348,6 @@ nb::object plan_call(const nb::dict& signatures, const nb::handle& scalar_names,
   nb::object keep = nb::borrow(signature);
   return nb::inst_ptr<PlanSignature>(keep)->run(args, kwargs);
 }
-
-}  // namespace
 
 void bind_gpu_plan(nb::module_& m) {
   m.def("plan_key", [](nb::handle scalar_names, const nb::tuple& args, const nb::dict& kwargs) {

@@ -49,6 +49,7 @@ NB_MODULE(_core, m) {
   ptxpy::bind_run(m);
   ptxpy::bind_gpu_launch(m);
   ptxpy::bind_gpu_plan(m);
+  ptxpy::bind_torch_gate(m);
   ptxpy::bind_ampere(m);
   ptxpy::bind_hopper(m);
   ptxpy::bind_blackwell(m);
