@@ -5,6 +5,7 @@
 // driver call: no allocation, lookup or trace.
 #include <array>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nanobind/ndarray.h>
@@ -110,7 +111,7 @@ void launch(const GpuKernel& g, const nb::list& args, uintptr_t stream) {
 void launch_slots(const GpuKernel& g, const uint64_t* slots, uintptr_t stream) {
   const size_t n = g.kinds.size();
   std::array<ptx::LaunchArg, kMaxParams> launch_args;  // point at the slots
-  std::array<ptx::TensorMap, kMaxTensorMaps> maps;
+  std::optional<std::array<ptx::TensorMap, kMaxTensorMaps>> maps;  // made (1 KB zeroed) only for a kernel with tensor maps
   const ptx::DeviceImpl* device = g.dev.impl().get();
   size_t map_count = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -119,12 +120,13 @@ void launch_slots(const GpuKernel& g, const uint64_t* slots, uintptr_t stream) {
         launch_args[i] = ptx::LaunchArg{true, ptx::DType::u64, 8, &slots[i], device, false};
         break;
       case ParamKind::TensorMap:
+        if (!maps) maps.emplace();
         try {
-          maps[map_count] = ptx::make_tensor_map(g.dev, ptx::DevicePtr{slots[i], device}, g.specs[i]);
+          (*maps)[map_count] = ptx::make_tensor_map(g.dev, ptx::DevicePtr{slots[i], device}, g.specs[i]);
         } catch (const ptx::runtime::Error& e) {  // the driver's rule: name the parameter, and its order
           throw ptx::Error(fmt::format("{}: {} (the driver's dimension order: innermost first)", g.param_names[i], e.what()), {});
         }
-        launch_args[i] = ptx::launch_arg(maps[map_count++]);
+        launch_args[i] = ptx::launch_arg((*maps)[map_count++]);
         break;
       case ParamKind::Scalar:
         launch_args[i] = ptx::LaunchArg{false, g.dtypes[i], g.scalar_bytes[i], &slots[i], nullptr, false};

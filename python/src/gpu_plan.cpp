@@ -31,6 +31,13 @@ struct Read {
   nb::object stream;  // the __cuda_array_interface__'s "stream" (None when it names none)
 };
 
+// nb::isinstance<T>, with T's type looked up once (nanobind looks it up by typeid at each call).
+template <class T>
+bool is_instance(PyObject* o) {
+  static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(nb::type<T>().ptr());
+  return PyObject_TypeCheck(o, type);
+}
+
 // A miss: the reading or packing failed (a Python error, cleared), or a fact was not what a plan holds.
 struct Miss {};
 
@@ -286,7 +293,7 @@ struct PlanSignature {
     try {
       const std::vector<Read> reads = read_all(args);
       PyObject* p = PyDict_GetItemWithError(plans.ptr(), facts_of(reads).ptr());
-      check(p != nullptr && nb::isinstance<Plan>(nb::handle(p)));
+      check(p != nullptr && is_instance<Plan>(p));
       plan_ref = nb::borrow(p);
       result = nb::inst_ptr<Plan>(plan_ref)->prepare(args, kwargs, reads, slots.data(), stream);
     } catch (const Miss&) {
@@ -341,7 +348,7 @@ nb::object plan_call(const nb::dict& signatures, const nb::handle& scalar_names,
     signature = PyDict_GetItemWithError(signatures.ptr(), signature_key(scalar_names, args, kwargs).ptr());
   } catch (const Miss&) {
   }
-  if (signature == nullptr || !nb::isinstance<PlanSignature>(nb::handle(signature))) {
+  if (signature == nullptr || !is_instance<PlanSignature>(signature)) {
     PyErr_Clear();  // an unhashable keyword value: the full path
     return nb::none();
   }
