@@ -115,8 +115,9 @@ nb::object dlpack_device(PyObject* a) {
 Read read_torch(PyObject* t) {
   const Names& n = names();
   nb::object shape = attr(t, n.shape);
+  if (!PyTuple_Check(shape.ptr())) shape = nb::steal(checked(PySequence_Tuple(shape.ptr())));  // torch.Size is a tuple (its hash and ==)
   Read r;
-  r.facts = nb::make_tuple(attr(t, n.dtype), nb::steal(checked(PySequence_Tuple(shape.ptr()))), attr(t, n.is_cuda),
+  r.facts = nb::make_tuple(attr(t, n.dtype), shape, attr(t, n.is_cuda),
                            call_method(t, n.get_device), call_method(t, n.is_contiguous));
   r.ptr = to_u64(call_method(t, n.data_ptr).ptr());
   r.stream = nb::none();
