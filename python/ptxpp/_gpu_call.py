@@ -12,10 +12,16 @@ import numpy as np
 from . import _call, _core, _gpu_plan
 from ._kernel import Scalar, TensorMap
 
-_TORCH_NUMPY = {"float32": np.float32, "float64": np.float64, "float16": np.float16, "int8": np.int8,
-                "int16": np.int16, "int32": np.int32, "int64": np.int64, "uint8": np.uint8, "uint16": np.uint16,
-                "uint32": np.uint32, "uint64": np.uint64, "bool": np.bool_}
 _DLPACK_KINDS = {0: "int", 1: "uint", 2: "float"}  # kDLInt, kDLUInt, kDLFloat (kDLBfloat = 4)
+
+
+def _numpy_dtype(torch_name):
+    """NumPy's dtype of a torch dtype's name (torch names its types as NumPy does: float32, int8, bool, ...);
+    a type NumPy lacks (float8_e4m3fn, ...) is void, which no ptxpp array type matches."""
+    try:
+        return np.dtype(torch_name)
+    except TypeError:
+        return np.dtype(np.void)
 
 
 def _c_strides(shape, itemsize):
@@ -59,7 +65,7 @@ class _GpuArg:
 
     def _torch(self, kernel, t, output):
         self._dtype_name = str(t.dtype).replace("torch.", "")
-        self.np_dtype = None if self._dtype_name == "bfloat16" else np.dtype(_TORCH_NUMPY.get(self._dtype_name, np.void))
+        self.np_dtype = None if self._dtype_name == "bfloat16" else _numpy_dtype(self._dtype_name)
         self.shape = tuple(t.shape)
         self.copied = not output and not t.is_contiguous()
         if self.copied:
